@@ -1,0 +1,1 @@
+"""dpsco.oracles: certified exact answers (minimisers, population minimisers, privacy curves)."""

@@ -1,0 +1,26 @@
+"""dpsco.reference: paper-faithful private optimisation algorithms and the shared problem model.
+
+Imports nothing from ``oracles`` or ``verification`` (DESIGN.md: data flows one way).
+"""
+
+from .domains import Ball
+from .losses import AbsoluteLoss, GLMLoss, HingeLoss, HuberLoss, LinearLoss, LogisticLoss, SquaredLoss, get_loss
+from .privacy import PrivacyClaim, Release
+from .problem import DataBounds, ERMProblem, clip_to_bounds
+
+__all__ = [
+    "AbsoluteLoss",
+    "Ball",
+    "DataBounds",
+    "ERMProblem",
+    "GLMLoss",
+    "HingeLoss",
+    "HuberLoss",
+    "LinearLoss",
+    "LogisticLoss",
+    "PrivacyClaim",
+    "Release",
+    "SquaredLoss",
+    "clip_to_bounds",
+    "get_loss",
+]

@@ -1,0 +1,66 @@
+"""Parameter domains W (the papers' convex, compact parameter set).
+
+Only the Euclidean ball is needed by the papers implemented so far: W = B(0, M) = {w : ‖w‖ ≤ M}.
+M is the L2 *radius* (Bassily et al. 2019, Sec. 2: "W is M-bounded"), not the diameter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .validation import check_positive
+
+__all__ = ["Ball"]
+
+
+@dataclass(frozen=True)
+class Ball:
+    """The Euclidean ball B(0, M) in R^d.
+
+    Parameters
+    ----------
+    radius : float > 0
+        M, the L2 radius.  ``numpy.inf`` is allowed for an unconstrained domain (R^d); theorems that
+        need a bounded domain refuse such a ball.
+
+    Raises
+    ------
+    ValueError
+        ``radius`` not > 0 or NaN.
+    """
+
+    radius: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "radius", check_positive(self.radius, "radius", allow_inf=True))
+
+    @property
+    def bounded(self) -> bool:
+        return bool(np.isfinite(self.radius))
+
+    @property
+    def diameter(self) -> float:
+        return 2.0 * self.radius
+
+    def project(self, w: np.ndarray) -> np.ndarray:
+        """Euclidean projection Proj_W.
+
+        ``w``: (d,) or (k, d) float array; rows are projected independently.  Returns a new array:
+        Proj(w) = w · min(1, M/‖w‖).
+        """
+        w = np.asarray(w, dtype=np.float64)
+        if not self.bounded:
+            return w.copy()
+        norms = np.linalg.norm(w, axis=-1, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scale = np.where(norms > self.radius, self.radius / np.where(norms > 0, norms, 1.0), 1.0)
+        return w * scale
+
+    def contains(self, w: np.ndarray, rtol: float = 0.0) -> bool:
+        """True iff ‖w‖ ≤ M·(1 + rtol)."""
+        return bool(np.linalg.norm(np.asarray(w, dtype=np.float64)) <= self.radius * (1.0 + rtol))
+
+    def to_dict(self) -> dict[str, object]:
+        return {"type": "ball", "radius": self.radius}

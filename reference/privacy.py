@@ -1,0 +1,170 @@
+"""Privacy claims and releases.
+
+A release carries its claim (DESIGN.md): every private output comes with a machine-readable statement of
+*what* is guaranteed (the notion and its parameters), *for which neighbouring relation*, *under which
+assumptions* (L, β, M, clipping, sampling scheme, solver certificate), and *from which theorem*.  Auditors
+and reports read that claim; nothing re-derives it by hand.  Modelled on ``dp_accounting``'s small
+immutable event dataclasses.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal, Mapping
+
+import numpy as np
+
+from .validation import check_delta, check_epsilon
+
+__all__ = ["PrivacyClaim", "Release", "NOTIONS", "NEIGHBOURING_RELATIONS"]
+
+Notion = Literal["approx-DP", "pure-DP", "zCDP", "GDP", "none"]
+Neighbouring = Literal["replace-one", "add/remove"]
+NOTIONS: tuple[str, ...] = ("approx-DP", "pure-DP", "zCDP", "GDP", "none")
+NEIGHBOURING_RELATIONS: tuple[str, ...] = ("replace-one", "add/remove")
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if hasattr(value, "to_dict"):
+        return _jsonable(value.to_dict())
+    return value
+
+
+@dataclass(frozen=True)
+class PrivacyClaim:
+    """A machine-readable privacy guarantee.
+
+    Attributes
+    ----------
+    notion : "approx-DP" | "pure-DP" | "zCDP" | "GDP" | "none"
+        "none" marks an output that carries *no* guarantee (e.g. a privacy precondition was overridden
+        by the caller in a way that voids the theorem).
+    epsilon, delta : float
+        (ε, δ) for approx-DP / pure-DP (δ = 0); for zCDP and GDP the equivalent (ε, δ) if given.
+    neighbouring : "replace-one" | "add/remove"
+    source : str
+        Paper and theorem the claim comes from, e.g. "Bassily et al. 2019, Theorem 3.1".
+    assumptions : mapping
+        Everything the proof relies on: Lipschitz constant, smoothness, radius, sampling scheme, ...
+    conditions : tuple of str
+        Conditions the caller overrode or that the claim is conditional on (e.g. "solver certificate
+        ‖w − w*‖ ≤ 1e-9"), stated in words.  Empty for an unconditional claim.
+    rho, mu : float, optional
+        zCDP ρ or Gaussian-DP μ when the notion is zCDP / GDP.
+    """
+
+    notion: Notion
+    epsilon: float
+    delta: float
+    neighbouring: Neighbouring
+    source: str
+    assumptions: Mapping[str, Any] = field(default_factory=dict)
+    conditions: tuple[str, ...] = ()
+    rho: float | None = None
+    mu: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.notion not in NOTIONS:
+            raise ValueError(f"notion must be one of {NOTIONS}, got {self.notion!r}")
+        if self.neighbouring not in NEIGHBOURING_RELATIONS:
+            raise ValueError(f"neighbouring must be one of {NEIGHBOURING_RELATIONS}, got {self.neighbouring!r}")
+        if self.notion != "none":
+            object.__setattr__(self, "epsilon", check_epsilon(self.epsilon))
+            object.__setattr__(self, "delta", check_delta(self.delta))
+        if self.notion == "pure-DP" and self.delta != 0.0:
+            raise ValueError("delta must be 0 for a pure-DP claim")
+        object.__setattr__(self, "assumptions", dict(self.assumptions))
+        object.__setattr__(self, "conditions", tuple(self.conditions))
+
+    @property
+    def is_private(self) -> bool:
+        """False iff the claim is void ("none")."""
+        return self.notion != "none"
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "notion": self.notion,
+            "epsilon": self.epsilon,
+            "delta": self.delta,
+            "neighbouring": self.neighbouring,
+            "source": self.source,
+            "assumptions": _jsonable(self.assumptions),
+            "conditions": list(self.conditions),
+        }
+        if self.rho is not None:
+            d["rho"] = self.rho
+        if self.mu is not None:
+            d["mu"] = self.mu
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "PrivacyClaim":
+        return cls(
+            notion=d["notion"],
+            epsilon=float(d["epsilon"]),
+            delta=float(d["delta"]),
+            neighbouring=d.get("neighbouring", "replace-one"),
+            source=d.get("source", ""),
+            assumptions=d.get("assumptions", {}),
+            conditions=tuple(d.get("conditions", ())),
+            rho=d.get("rho"),
+            mu=d.get("mu"),
+        )
+
+
+@dataclass
+class Release:
+    """A private output together with everything needed to check it.
+
+    Attributes
+    ----------
+    output : (d,) float array
+        The private parameter vector.
+    claim : PrivacyClaim
+    gradient_evaluations : int
+        Number of per-sample (sub)gradient (or prox) oracle calls, duplicates counted.
+    parameters : dict
+        The parameters actually used (T, η, m, σ², λ, ...), after rounding.
+    algorithm : str
+        Name of the algorithm, e.g. "A_NSGD (Bassily et al. 2019, Algorithm 1)".
+    trajectory : (T+1, d) float array, optional
+        Iterates w_0..w_T when requested.
+    diagnostics : dict
+        Anything else (solver certificates, clipping events, ...).
+    """
+
+    output: np.ndarray
+    claim: PrivacyClaim
+    gradient_evaluations: int
+    parameters: dict[str, Any]
+    algorithm: str
+    trajectory: np.ndarray | None = None
+    diagnostics: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self, include_trajectory: bool = False) -> dict[str, Any]:
+        d = {
+            "algorithm": self.algorithm,
+            "output": np.asarray(self.output).tolist(),
+            "claim": self.claim.to_dict(),
+            "gradient_evaluations": int(self.gradient_evaluations),
+            "parameters": _jsonable(self.parameters),
+            "diagnostics": _jsonable(self.diagnostics),
+        }
+        if include_trajectory and self.trajectory is not None:
+            d["trajectory"] = np.asarray(self.trajectory).tolist()
+        return d
+
+    def to_json(self, **kwargs: Any) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
