@@ -50,6 +50,7 @@ __all__ = [
     "NSGDParameters",
     "PaperRegimeError",
     "algorithm_1_batch_size",
+    "approximate_envelope_gradient",
     "algorithm_1_noise_variance",
     "algorithm_2_noise_variance",
     "check_paper_regime",
@@ -335,6 +336,14 @@ def nsgd_core(
     return total / T, info  # line 7: w̄_T
 
 
+def _replicates(replicates: int | None) -> int:
+    return 1 if replicates is None else check_positive_int(replicates, "replicates")
+
+
+def _unreplicate(arr: np.ndarray, replicates: int | None) -> np.ndarray:
+    return arr[0] if replicates is None else arr
+
+
 def _glm_grad_fn(problem: ERMProblem, X: np.ndarray, y: np.ndarray) -> GradFn:
     loss = problem.loss
 
@@ -370,7 +379,7 @@ def _nsgd_claim(problem: ERMProblem, epsilon: float, delta: float, params: NSGDP
 def noisy_sgd(
     X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
     T: int | None = None, eta: float | None = None, clip: bool = False,
-    average: Literal["paper", "standard"] = "paper", return_trajectory: bool = False,
+    average: Literal["paper", "standard"] = "paper", return_trajectory: bool = False, replicates: int | None = None,
 ) -> Release:
     """A_NSGD: mini-batch noisy projected SGD (Bassily et al. 2019, Algorithm 1).
 
@@ -387,11 +396,14 @@ def noisy_sgd(
         raising when a row violates them.
     average : "paper" (w_1..w_T, as printed) or "standard" (w_0..w_{T−1}, Lemma 3.3's analysis).
     return_trajectory : keep w_0..w_T in the release.
+    replicates : if given, run R = ``replicates`` independent copies of the algorithm at once (vectorised;
+        used by auditors and statistical checks); the release's output is then (R, d), its trajectory
+        (R, T+1, d), and each row carries the same claim.
 
     Returns
     -------
-    Release with output w̄_T (d,), the (ε, δ) replace-one claim of Theorem 3.1, T·m gradient evaluations,
-    and the parameters used.
+    Release with output w̄_T (d,), the (ε, δ) replace-one claim of Theorem 3.1, T·m gradient evaluations
+    (per run), and the parameters used.
 
     Raises
     ------
@@ -409,13 +421,13 @@ def noisy_sgd(
     params = theorem_3_2_parameters(n, d, eps, dl, L, M, T=T, eta=eta)
     wbar, info = nsgd_core(_glm_grad_fn(problem, Xa, ya), n, d, problem.domain, T=params.T, m=params.m,
                            eta=params.eta, sigma2=params.sigma2, clip_norm=L, rng=rng, average=average,
-                           return_trajectory=return_trajectory)
+                           return_trajectory=return_trajectory, replicates=_replicates(replicates))
     claim = _nsgd_claim(problem, eps, dl, params, n_clipped, L, f"{PAPER}, Theorem 3.1 (Algorithm 1)")
     return Release(
-        output=wbar[0], claim=claim, gradient_evaluations=info["gradient_evaluations"],
+        output=_unreplicate(wbar, replicates), claim=claim, gradient_evaluations=params.T * params.m,
         parameters={**params.to_dict(), "average": average, "w0": "Proj_W(0)"},
         algorithm="A_NSGD (Bassily et al. 2019, Algorithm 1)",
-        trajectory=info["trajectory"][0] if return_trajectory else None,
+        trajectory=_unreplicate(info["trajectory"], replicates) if return_trajectory else None,
         diagnostics={"clip_events": info["clip_events"], "smoothness": beta,
                      "theorem_3_2_smoothness_hypothesis_holds": bool(beta <= params.smoothness_max)},
     )
@@ -448,7 +460,7 @@ def _require_global_lipschitz(problem: ERMProblem) -> None:
 def moreau_noisy_sgd(
     X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
     lipschitz_envelope: EnvelopeLipschitz = "paper", beta: float | None = None, T: int | None = None,
-    eta: float | None = None, clip: bool = False, return_trajectory: bool = False,
+    eta: float | None = None, clip: bool = False, return_trajectory: bool = False, replicates: int | None = None,
 ) -> Release:
     """A_NSGD on the β-Moreau envelope of a non-smooth loss (Bassily et al. 2019, Theorem 4.4).
 
@@ -458,7 +470,7 @@ def moreau_noisy_sgd(
 
     Parameters
     ----------
-    X, y, problem, epsilon, delta, rng, clip, return_trajectory : as in ``noisy_sgd``.
+    X, y, problem, epsilon, delta, rng, clip, return_trajectory, replicates : as in ``noisy_sgd``.
     lipschitz_envelope : "paper" (default) calibrates σ and η with L' = 2L (Lemma 4.3 as printed, which is
         what reproduces Theorem 4.4's constant 24); "sharp" uses L' = L (spec §1.6).
     beta : smoothing parameter; default Theorem 4.4's β = (L/M) min(√n/4, εn/(8√(d log(1/δ)))).
@@ -485,16 +497,17 @@ def moreau_noisy_sgd(
         return g.reshape(R, m, d)
 
     wbar, info = nsgd_core(grad_fn, n, d, problem.domain, T=params.T, m=params.m, eta=params.eta,
-                           sigma2=params.sigma2, clip_norm=L_env, rng=rng, return_trajectory=return_trajectory)
+                           sigma2=params.sigma2, clip_norm=L_env, rng=rng, return_trajectory=return_trajectory,
+                           replicates=_replicates(replicates))
     claim = _nsgd_claim(problem, eps, dl, params, n_clipped, L_env,
                         f"{PAPER}, Theorem 3.1 applied to the β-Moreau envelope (Theorem 4.4, Lemma 4.3)",
                         extra={"beta": beta_used, "prox_domain": "Rd", "lipschitz_envelope": lipschitz_envelope})
     return Release(
-        output=wbar[0], claim=claim, gradient_evaluations=info["gradient_evaluations"],
+        output=_unreplicate(wbar, replicates), claim=claim, gradient_evaluations=params.T * params.m,
         parameters={**params.to_dict(), "beta": beta_used, "lipschitz_envelope": lipschitz_envelope,
                     "prox_domain": "Rd"},
         algorithm="A_NSGD on the Moreau envelope (Bassily et al. 2019, Theorem 4.4)",
-        trajectory=info["trajectory"][0] if return_trajectory else None,
+        trajectory=_unreplicate(info["trajectory"], replicates) if return_trajectory else None,
         diagnostics={"clip_events": info["clip_events"], "smoothing_gap": L**2 / (2 * beta_used)},
     )
 
@@ -517,10 +530,37 @@ def prox_inner_iterations(lipschitz: float, beta: float, accuracy: float, radius
     return max(2, math.ceil(4.0 * G**2 / accuracy**2))
 
 
+def approximate_envelope_gradient(
+    loss: Any, W: np.ndarray, X: np.ndarray, y: np.ndarray, beta: float, K: int, *, domain: Ball,
+    local_radius: float | None,
+) -> np.ndarray:
+    """ApproxEnvGrad of spec §2.3 (A_ProxGD's inner loop), row by row, using only subgradients of ℓ.
+
+    For each row: φ(v) = ℓ(v, z) + (β/2)‖v − w‖² is β-strongly convex; starting from v_1 = w, take K − 1
+    projected subgradient steps v_{k+1} = Proj_C(v_k − s_k/(βk)), s_k ∈ ∂φ(v_k), and return β(w − v_K).
+    C = B(w, local_radius) (R^d prox, localised: contains prox_Rd(w) because ‖prox(w) − w‖ ≤ L/β) when
+    ``local_radius`` is given, else C = W (the paper's W-constrained prox, Def. 4.2).
+    Error: ‖β(w − v_K) − ∇ℓ_β(w, z)‖ ≤ 2G_φ/√K (Rakhlin–Shamir–Sridharan 2012, Lemma 1, deterministic case).
+
+    Shapes: W, X (k, d); y (k,).  Returns (k, d).
+    """
+    v = W.copy()  # v_1 = w
+    for k in range(1, K):
+        s = loss.dphi(np.einsum("ij,ij->i", v, X), y)[:, None] * X + beta * (v - W)
+        v = v - s / (beta * k)
+        if local_radius is None:
+            v = domain.project(v)
+        else:
+            diff = v - W
+            nr = np.linalg.norm(diff, axis=1, keepdims=True)
+            v = W + diff * np.minimum(1.0, local_radius / np.where(nr > 0, nr, 1.0))
+    return beta * (W - v)
+
+
 def prox_noisy_sgd(
     X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
     accuracy: float | None = None, localized: bool = True, lipschitz_envelope: EnvelopeLipschitz = "paper",
-    T: int | None = None, clip: bool = False,
+    T: int | None = None, clip: bool = False, replicates: int | None = None,
 ) -> Release:
     """A_ProxGD: A_NSGD on the Moreau envelope with approximate prox (Bassily et al. 2019, Sec. 4).
 
@@ -535,9 +575,11 @@ def prox_noisy_sgd(
     ≈ n²T²m gradient count (with ``localized=False``); ``accuracy`` is a utility constant that may be
     overridden (privacy is unaffected because L' includes ξ).
 
+    ``replicates``: as in ``noisy_sgd``.
+
     Returns
     -------
-    Release; gradient evaluations = T·m·(K − 1) subgradient calls.
+    Release; gradient evaluations = T·m·(K − 1) subgradient calls (per run).
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_common(problem, X, y, epsilon, delta, rng, clip, "A_ProxGD")
     n, d = Xa.shape
@@ -554,32 +596,16 @@ def prox_noisy_sgd(
     loss, domain = problem.loss, problem.domain
     if localized:
         _require_global_lipschitz(problem)
-    local_radius = L / beta
-
-    def project_inner(v: np.ndarray, centres: np.ndarray) -> np.ndarray:
-        """Projection onto the feasible set of the prox subproblem (a convex set containing its minimiser).
-
-        localized: B(w, L/β) — contains prox_Rd(w) since ‖prox_Rd(w) − w‖ ≤ L/β (spec §1.6); the R^d prox.
-        not localized: W — the paper's W-constrained prox (Def. 4.2).
-        """
-        if not localized:
-            return domain.project(v)
-        diff = v - centres
-        nr = np.linalg.norm(diff, axis=1, keepdims=True)
-        return centres + diff * np.minimum(1.0, local_radius / np.where(nr > 0, nr, 1.0))
+    local_radius = L / beta if localized else None
 
     def grad_fn(W: np.ndarray, idx: np.ndarray) -> np.ndarray:
         R, m = idx.shape
-        Wr = np.repeat(W, m, axis=0)  # (R·m, d): the prox centres w
-        Xb, yb = Xa[idx.ravel()], ya[idx.ravel()]
-        v = Wr.copy()  # v_1 = w
-        for k in range(1, K):  # K − 1 projected subgradient steps with step 1/(βk)
-            s = loss.dphi(np.einsum("ij,ij->i", v, Xb), yb)[:, None] * Xb + beta * (v - Wr)
-            v = project_inner(v - s / (beta * k), Wr)
-        return (beta * (Wr - v)).reshape(R, m, d)  # approximate ∇ℓ_β(w, z) = β(w − v_K)
+        g = approximate_envelope_gradient(loss, np.repeat(W, m, axis=0), Xa[idx.ravel()], ya[idx.ravel()], beta,
+                                          K, domain=domain, local_radius=local_radius)
+        return g.reshape(R, m, d)
 
     wbar, info = nsgd_core(grad_fn, n, d, domain, T=params.T, m=params.m, eta=params.eta, sigma2=params.sigma2,
-                           clip_norm=L_prime, rng=rng)
+                           clip_norm=L_prime, rng=rng, replicates=_replicates(replicates))
     claim = _nsgd_claim(
         problem, eps, dl, params, n_clipped, L_prime,
         f"{PAPER}, Theorem 3.1 applied to approximate envelope gradients (Sec. 4, A_ProxGD; reconstructed, "
@@ -589,7 +615,7 @@ def prox_noisy_sgd(
                "lipschitz_envelope": lipschitz_envelope},
     )
     return Release(
-        output=wbar[0], claim=claim, gradient_evaluations=params.T * params.m * (K - 1),
+        output=_unreplicate(wbar, replicates), claim=claim, gradient_evaluations=params.T * params.m * (K - 1),
         parameters={**params.to_dict(), "beta": beta, "accuracy": xi, "inner_iterations": K,
                     "localized": localized, "lipschitz_envelope": lipschitz_envelope},
         algorithm="A_ProxGD (Bassily et al. 2019, Sec. 4)",

@@ -41,15 +41,16 @@ class DataBounds:
 def clip_to_bounds(X: np.ndarray, y: np.ndarray, bounds: DataBounds) -> tuple[np.ndarray, np.ndarray, int]:
     """Data-independent clipping: rows of X scaled to norm ≤ x_max, y clipped to [−y_max, y_max].
 
-    Returns (X_clipped, y_clipped, number of rows changed).  The thresholds are the declared bounds, never
-    statistics of the data, so the clipping is a fixed per-record map and costs no privacy.
+    Returns (X_clipped, y_clipped, number of rows that violated a bound by more than float rounding,
+    i.e. by a relative ``BOUND_RTOL``).  The thresholds are the declared bounds, never statistics of the
+    data, so the clipping is a fixed per-record map and costs no privacy.
     """
     norms = np.linalg.norm(X, axis=1)
     scale = np.minimum(1.0, bounds.x_max / np.where(norms > 0, norms, 1.0))
     Xc = X * scale[:, None]
     yc = np.clip(y, -bounds.y_max, bounds.y_max)
-    changed = int(np.sum((scale < 1.0) | (yc != y)))
-    return Xc, yc, changed
+    violated = (norms > bounds.x_max * (1.0 + BOUND_RTOL)) | (np.abs(y) > bounds.y_max * (1.0 + BOUND_RTOL))
+    return Xc, yc, int(violated.sum())
 
 
 @dataclass(frozen=True)
