@@ -1,0 +1,291 @@
+"""Neighbouring datasets for privacy audits.
+
+Under the replace-one relation (the papers' DP definition, e.g. Bassily et al. 2019, Sec. 2) two datasets
+of the same size n are neighbours iff they differ in exactly one record.  Audits are most powerful when the
+replaced record is *extreme* for the declared data domain {‖x‖ ≤ x_max, |y| ≤ y_max}: the gradient
+difference then reaches the sensitivity the privacy calibration assumes.  Every record produced here lies
+inside the declared domain (checked without tolerance), so the pair is a legitimate neighbouring pair for a
+mechanism that trusts the declared bounds.
+
+``canary_pair`` builds the canary instances of spec optimal-rates §7.3: n − 1 records with zero features
+(zero gradient for every GLM loss below) plus one canary, against the same dataset with the canary replaced.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any, Literal, NamedTuple
+
+import numpy as np
+
+from reference.losses import get_loss
+from reference.problem import BOUND_RTOL, DataBounds
+from reference.validation import as_float_vector, check_data, check_positive_int
+
+__all__ = ["CanaryPair", "canary_pair", "extreme_points", "replace_one_extreme"]
+
+
+def _norms(x: np.ndarray) -> list[float]:
+    """‖x‖ computed the ways callers may compute it (BLAS nrm2, axis-wise, sqrt of the sum of squares)."""
+    return [
+        float(np.linalg.norm(x)),
+        float(np.linalg.norm(x[None, :], axis=1)[0]),
+        float(np.sqrt(np.sum(x * x))),
+        float(np.sqrt(x @ x)),
+    ]
+
+
+def _onto_sphere(u: np.ndarray, radius: float) -> np.ndarray:
+    """radius·(1 − 1e-14)·u/‖u‖, nudged down until every usual norm computation gives <= radius.
+
+    The 1e-14 relative margin absorbs the rounding differences between norm algorithms, so the point
+    satisfies a declared bound ‖x‖ <= radius however the bound is checked; it is extreme up to 1e-14.
+    """
+    u = np.asarray(u, dtype=np.float64)
+    x = u * (radius * (1.0 - 1e-14) / np.linalg.norm(u))
+    for _ in range(200):
+        if max(_norms(x)) <= radius:
+            return x
+        x = x * (1.0 - 1e-15)
+    raise RuntimeError("could not scale a vector onto the sphere")  # pragma: no cover
+
+
+def _check_bounds(bounds: Any) -> DataBounds:
+    if not isinstance(bounds, DataBounds):
+        raise TypeError(f"bounds must be a DataBounds, got {type(bounds).__name__}")
+    return bounds
+
+
+def replace_one_extreme(
+    X: Any,
+    y: Any,
+    bounds: DataBounds,
+    *,
+    index: int = -1,
+    direction: Any = None,
+    label: float | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Replace record ``index`` by an extreme point of the declared data domain (a replace-one neighbour).
+
+    The new record is x' = x_max·u/‖u‖ with
+
+    * u = ``direction`` if given;
+    * otherwise u = −x_index (the antipode of the current record, maximising ‖x' − x_index‖), or e₁ when
+      x_index = 0;
+
+    (‖x'‖ = x_max up to a relative 1e-14 safety margin against norm-rounding differences);
+
+    and y' = ``label`` if given, otherwise the flipped extreme label −sign(y_index)·y_max (+y_max when
+    y_index = 0); for ±1 labels with y_max = 1 this is the label flip.
+
+    Parameters
+    ----------
+    X : (n, d) float array
+    y : (n,) float array
+    bounds : DataBounds
+        Declared bounds; (X, y) must satisfy them (relative slack ``BOUND_RTOL``), and the new record
+        satisfies ‖x'‖ <= x_max (under every usual norm computation) and |y'| <= y_max exactly.
+    index : int
+        Record to replace (negative indices count from the end; default: the last record).
+    direction : (d,) array, optional
+        Non-zero direction of the new feature vector.
+    label : float, optional
+        New label, |label| <= y_max.
+
+    Returns
+    -------
+    (X', y') : new arrays (the inputs are not modified), differing from (X, y) in row ``index`` only.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad shapes, NaN/inf, data outside the declared bounds, index out of range, zero direction, label
+        outside [−y_max, y_max].
+    """
+    Xa, ya = check_data(X, y)
+    b = _check_bounds(bounds)
+    n, d = Xa.shape
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+        raise TypeError(f"index must be an integer, got {type(index).__name__}")
+    if not (-n <= int(index) < n):
+        raise ValueError(f"index must lie in [-{n}, {n}), got {index}")
+    i = int(index) % n
+    norms = np.linalg.norm(Xa, axis=1)
+    if np.any(norms > b.x_max * (1.0 + BOUND_RTOL)):
+        raise ValueError(f"X violates the declared bound ‖x‖ <= x_max = {b.x_max}")
+    if np.any(np.abs(ya) > b.y_max * (1.0 + BOUND_RTOL)):
+        raise ValueError(f"y violates the declared bound |y| <= y_max = {b.y_max}")
+    if direction is not None:
+        u = as_float_vector(direction, "direction", d)
+        if not np.any(u != 0):
+            raise ValueError("direction must be a non-zero vector")
+    elif norms[i] > 0:
+        u = -Xa[i]
+    else:
+        u = np.zeros(d)
+        u[0] = 1.0
+    x_new = _onto_sphere(u, b.x_max)
+    if label is not None:
+        if isinstance(label, bool) or not isinstance(label, (int, float, np.integer, np.floating)):
+            raise TypeError(f"label must be a real number, got {type(label).__name__}")
+        y_new = float(label)
+        if not math.isfinite(y_new) or abs(y_new) > b.y_max:
+            raise ValueError(f"label must lie in [-y_max, y_max] = [-{b.y_max}, {b.y_max}], got {label}")
+    else:
+        y_new = -b.y_max if ya[i] > 0 else b.y_max
+    X2, y2 = Xa.copy(), ya.copy()
+    X2[i] = x_new
+    y2[i] = y_new
+    return X2, y2
+
+
+def extreme_points(bounds: DataBounds, d: int, k: int, *, rng: np.random.Generator | None = None) -> np.ndarray:
+    """``k`` candidate extreme feature vectors on the sphere ‖x‖ = x_max in R^d.
+
+    Deterministic order: the signed axes x_max·(e₁, −e₁, e₂, −e₂, …), then the normalised sign vectors of
+    the hypercube x_max·(±1, …, ±1)/√d in lexicographic order; beyond those (2d + 2^d points), uniformly
+    random points on the sphere from ``rng`` (required then).
+
+    Parameters
+    ----------
+    bounds : DataBounds
+    d : int >= 1
+    k : int >= 1
+    rng : numpy.random.Generator, optional
+
+    Returns
+    -------
+    (k, d) float array; every row has norm <= x_max (and equal to it up to rounding).
+
+    Raises
+    ------
+    ValueError, TypeError
+    """
+    b = _check_bounds(bounds)
+    d_ = check_positive_int(d, "d")
+    k_ = check_positive_int(k, "k")
+    rows: list[np.ndarray] = []
+    for j in range(d_):
+        for s in (1.0, -1.0):
+            if len(rows) >= k_:
+                break
+            e = np.zeros(d_)
+            e[j] = s
+            rows.append(_onto_sphere(e, b.x_max))
+    if len(rows) < k_ and d_ >= 2:
+        for signs in itertools.product((1.0, -1.0), repeat=d_):
+            if len(rows) >= k_:
+                break
+            rows.append(_onto_sphere(np.array(signs), b.x_max))
+            if len(rows) > 4096 + 2 * d_:
+                break
+    if len(rows) < k_:
+        if rng is None:
+            raise ValueError(f"k = {k_} exceeds the {len(rows)} deterministic extreme points; pass rng for random ones")
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+        while len(rows) < k_:
+            g = rng.standard_normal(d_)
+            if np.any(g != 0):
+                rows.append(_onto_sphere(g, b.x_max))
+    return np.stack(rows[:k_])
+
+
+class CanaryPair(NamedTuple):
+    """A replace-one neighbouring pair (X, y) vs (X_neighbour, y_neighbour) differing in the last record."""
+
+    X: np.ndarray
+    y: np.ndarray
+    X_neighbour: np.ndarray
+    y_neighbour: np.ndarray
+    description: str
+
+    def as_datasets(self) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """({"X", "y"} of the dataset, {"X", "y"} of the neighbour), the form :func:`verification.audit.audit` takes."""
+        return {"X": self.X, "y": self.y}, {"X": self.X_neighbour, "y": self.y_neighbour}
+
+
+def canary_pair(
+    n: int,
+    d: int,
+    bounds: DataBounds,
+    loss_name: str,
+    *,
+    neighbour: Literal["symmetric", "null"] = "symmetric",
+) -> CanaryPair:
+    """Spec optimal-rates §7.3 canaries: n − 1 zero-feature records plus a canary at x = x_max e₁.
+
+    Zero-feature records have zero gradient for every GLM loss ℓ(w, (x, y)) = φ(⟨w, x⟩, y), so the canary is
+    the only record that moves the algorithm.  The canary and its replacement (last row) are
+
+    ============  ===========================  ===================================  ==========================
+    loss          canary (x, y)                 ``"symmetric"`` replacement          ``"null"`` replacement
+    ============  ===========================  ===================================  ==========================
+    linear        (x_max e₁, 0)                 (−x_max e₁, 0): gradient negated    (0, 0)
+    logistic,     (x_max e₁, +1)                (x_max e₁, −1): label flip          (0, +1)
+    hinge
+    squared,      (x_max e₁, y_max)             (x_max e₁, −y_max): label flip;     (0, y_max)
+    huber,                                      gradient difference 2·y_max·x_max·e₁
+    absolute                                    for every w (squared loss)
+    ============  ===========================  ===================================  ==========================
+
+    The zero records have label 0 (+1 for the ±1-label losses).  For regression losses with y_max = 0 the
+    label flip is void and ``"symmetric"`` falls back to the null replacement (a (−x, 0) replacement would
+    give the *same* loss function, not a neighbour that differs).
+
+    Parameters
+    ----------
+    n : int >= 1
+    d : int >= 1
+    bounds : DataBounds
+        For the ±1-label losses y_max must be >= 1.
+    loss_name : str
+        A name accepted by :func:`reference.losses.get_loss`.
+    neighbour : "symmetric" | "null"
+
+    Returns
+    -------
+    CanaryPair
+
+    Raises
+    ------
+    ValueError, TypeError
+    """
+    n_ = check_positive_int(n, "n")
+    d_ = check_positive_int(d, "d")
+    b = _check_bounds(bounds)
+    loss = get_loss(loss_name)
+    if neighbour not in ("symmetric", "null"):
+        raise ValueError(f"neighbour must be 'symmetric' or 'null', got {neighbour!r}")
+    binary = bool(loss.binary_labels)
+    if binary and b.y_max < 1.0:
+        raise ValueError(f"the {loss.name} loss needs labels ±1, so bounds.y_max must be >= 1, got {b.y_max}")
+    e1 = np.zeros(d_)
+    e1[0] = 1.0
+    x_c = _onto_sphere(e1, b.x_max)
+    X = np.zeros((n_, d_))
+    base_label = 1.0 if binary else 0.0
+    y = np.full(n_, base_label)
+    X[-1] = x_c
+    if loss.name == "linear":
+        y_c = 0.0
+    elif binary:
+        y_c = 1.0
+    else:
+        y_c = b.y_max
+    y[-1] = y_c
+    X2, y2 = X.copy(), y.copy()
+    mode = neighbour
+    if neighbour == "symmetric" and not binary and loss.name != "linear" and b.y_max == 0.0:
+        mode = "null"
+    if mode == "null":
+        X2[-1] = 0.0
+        desc = f"{loss.name} canary (x_max e1, {y_c:g}) vs null record (0, {y_c:g})"
+    elif loss.name == "linear":
+        X2[-1] = -x_c
+        desc = "linear canary x_max e1 vs -x_max e1 (gradient negated)"
+    else:
+        y2[-1] = -y_c
+        desc = f"{loss.name} canary (x_max e1, {y_c:g}) vs label flip (x_max e1, {-y_c:g})"
+    return CanaryPair(X, y, X2, y2, desc)
