@@ -155,7 +155,7 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         privacy_theorem="Thm 3.1 + Lemma 4.3", utility_theorem="Thm 4.4 (Sec. 4 claim)", run=o.prox_noisy_sgd,
         smooth_loss_required=False, synthetic_loss="hinge", empirical_bound=_moreau_empirical,
         population_bound=_moreau_population, paper_gradient_count=_count_proxgd,
-        options={"accuracy": 0.25}, quick_options={"accuracy": 0.5},
+        options={"accuracy": 0.5}, quick_options={"accuracy": 1.0},
         notes="prox accuracy ξ overridden (utility constant; σ calibrated with L_env + ξ): the paper's "
               "ξ = L/√(nT) needs ≈ n²T²m subgradient calls, infeasible at n = 6366",
     ),

@@ -13,8 +13,9 @@ For each algorithm of the catalogue:
 4. **gradient evaluations** counted, against the paper's claim.
 
 Bound checks are one-sided: a check fails only if a Hoeffding lower confidence bound of the mean exceeds the
-bound (false-failure probability α per check, Bonferroni over the campaign: α = 1e-3 / #checks).  Audits
-"refute" only if ε_lb > ε (false-refutation probability ≤ 5 % each, by the auditor's guarantee).  A pass
+bound (false-failure probability α per check, Bonferroni over the campaign: α = ``--alpha`` / #checks,
+default 1e-3 / #checks).  Audits "refute" only if ε_lb > ε (false-refutation probability ≤ 1 − ``--confidence``
+each, by the auditor's guarantee; default 0.95).  A pass
 never proves privacy or the theorem; each record states the power of its check (the smallest violation it
 detects).  Every random stream is spawned from one recorded ``SeedSequence``.
 
@@ -67,16 +68,16 @@ class Budget:
 BUDGETS = {
     "quick": Budget(
         name="quick",
-        audit_samples={"bftt19.nsgd": 4000, "bftt19.moreau_nsgd": 2000, "bftt19.proxgd": 200,
-                       "bftt19.objp": 400, "bftt19.efficient_objp": 200},
+        audit_samples={"bftt19.nsgd": 600, "bftt19.moreau_nsgd": 400, "bftt19.proxgd": 60,
+                       "bftt19.objp": 200, "bftt19.efficient_objp": 100},
         replicates={"bftt19.nsgd": 20, "bftt19.moreau_nsgd": 20, "bftt19.proxgd": 5, "bftt19.objp": 20,
                     "bftt19.efficient_objp": 10},
         synthetic_n=1000, synthetic_d=5,
     ),
     "standard": Budget(
         name="standard",
-        audit_samples={"bftt19.nsgd": 40000, "bftt19.moreau_nsgd": 20000, "bftt19.proxgd": 1000,
-                       "bftt19.objp": 4000, "bftt19.efficient_objp": 2000},
+        audit_samples={"bftt19.nsgd": 10000, "bftt19.moreau_nsgd": 4000, "bftt19.proxgd": 150,
+                       "bftt19.objp": 4000, "bftt19.efficient_objp": 1000},
         replicates={"bftt19.nsgd": 200, "bftt19.moreau_nsgd": 200, "bftt19.proxgd": 20, "bftt19.objp": 200,
                     "bftt19.efficient_objp": 100},
         synthetic_n=4000, synthetic_d=5,
@@ -110,6 +111,21 @@ class _AlgorithmMechanism:
         return out
 
 
+def synthetic_instance(loss_name: str, d: int, rng: np.random.Generator) -> tuple[str, Any]:
+    """The synthetic distribution with a certified population minimiser used for ``loss_name``.
+
+    logistic: D1 (finite support, well-specified logistic model, spec §7.2); hinge: D5 (finite support).
+    ``rng`` draws the atoms and w⋆ (once per campaign).
+    """
+    from oracles.population import d1_logistic, d5_hinge
+
+    if loss_name == "logistic":
+        return "D1 logistic (200 atoms)", d1_logistic(d, rng=rng)
+    if loss_name == "hinge":
+        return "D5 hinge (200 atoms)", d5_hinge(d, rng=rng)
+    raise ValueError(f"no synthetic instance for loss {loss_name!r}")
+
+
 def _excess_samples(entry: CatalogueEntry, X: np.ndarray, y: np.ndarray, problem: ERMProblem, eps: float,
                     delta: float, rng: np.random.Generator, R: int, options: dict[str, Any],
                     reference_value: float) -> tuple[np.ndarray, Any]:
@@ -119,12 +135,10 @@ def _excess_samples(entry: CatalogueEntry, X: np.ndarray, y: np.ndarray, problem
 
 
 def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequence, *, quick: bool,
-                 alpha: float, quiet: bool, real: Any, real_oracle: Any) -> dict[str, Any]:
+                 alpha: float, confidence: float, quiet: bool, real: Any, real_oracle: Any) -> dict[str, Any]:
     """Run every check of one catalogue entry; returns a JSON-ready record."""
-    from oracles.population import synthetic_instance
-
     t0 = time.time()
-    s_audit, s_emp, s_pop = seed.spawn(3)
+    s_audit, s_emp, s_pop, s_inst = seed.spawn(4)
     options = dict(entry.quick_options if quick and entry.quick_options else entry.options)
     X, y = real.X, real.y
     n, d = X.shape
@@ -146,7 +160,7 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
     if k > 0:
         _progress(f"{entry.name}: privacy audit, {k} runs per side", quiet)
         res = audit(mech, {"X": X, "y": y}, {"X": Xn, "y": yn}, claim, k, np.random.default_rng(s_audit),
-                    confidence=AUDIT_CONFIDENCE, seed_entropy=None)
+                    confidence=confidence, seed_entropy=None)
         record["audit"] = res.to_dict()
     # 2. excess empirical risk on the real data
     R = budget.replicates[entry.name]
@@ -158,13 +172,13 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
                                            emp_bound, (0.0, 2 * M * L), alpha).to_dict()
     record["empirical"]["oracle"] = {"value": real_oracle.value, "gap_bound": real_oracle.gap_bound}
     # 3. excess population risk on the synthetic instance
-    inst = synthetic_instance(entry.synthetic_loss, budget.synthetic_d)
+    inst_name, inst = synthetic_instance(entry.synthetic_loss, budget.synthetic_d, np.random.default_rng(s_inst))
     ns, ds = budget.synthetic_n, budget.synthetic_d
     deltas = 1.0 / ns**2
-    sprob = ERMProblem(get_loss(entry.synthetic_loss), Ball(inst.radius), inst.bounds)
+    sprob = ERMProblem(get_loss(entry.synthetic_loss), inst.domain, inst.bounds)
     Ls, Ms = sprob.lipschitz, sprob.radius
     R_pop = R
-    _progress(f"{entry.name}: excess population risk on {inst.name}, {R_pop} fresh datasets of n = {ns}", quiet)
+    _progress(f"{entry.name}: excess population risk on {inst_name}, {R_pop} fresh datasets of n = {ns}", quiet)
     pop_rng = np.random.default_rng(s_pop)
     pop_excess = []
     srelease = None
@@ -177,8 +191,9 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
     record["population"] = mean_bound_check(f"{entry.name}: E[excess population risk] ≤ bound",
                                             np.clip(pop_excess, 0.0, None), pop_bound, (0.0, 2 * Ms * Ls),
                                             alpha).to_dict()
-    record["population"]["instance"] = {"name": inst.name, "n": ns, "d": ds, "epsilon": eps, "delta": deltas,
-                                        "minimiser_accuracy": inst.minimiser_accuracy}
+    record["population"]["instance"] = {"name": inst_name, "n": ns, "d": ds, "epsilon": eps, "delta": deltas,
+                                        "minimiser_accuracy": inst.minimiser().accuracy,
+                                        "distribution": inst.to_dict()}
     # 4. gradient evaluations
     paper = entry.paper_gradient_count(release, n, d, eps, delta)
     record["gradient_evaluations"] = {
@@ -258,11 +273,12 @@ def format_report(results: dict[str, Any]) -> str:
           "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
     md += ["| " + " | ".join(_row(r)) + " |" for r in recs]
     md += ["", "## How to read this", "",
-           f"* Audits: black-box threshold auditor, {int(AUDIT_CONFIDENCE * 100)} % confidence; *refuted* iff the ε lower "
+           f"* Audits: black-box threshold auditor, confidence {results['audit_confidence']}; *refuted* iff the ε lower "
            "bound exceeds the claimed ε. Auditing only the final averaged iterate of a long run is weak: ε_lb far "
            "below ε is expected (spec §8.5) and is not evidence of privacy.",
            f"* Bound checks: one-sided Hoeffding, fail only if the lower confidence bound of the mean exceeds the "
-           f"theorem's bound; α = {results['alpha_per_check']:.2g} per check (Bonferroni, campaign α = {CAMPAIGN_ALPHA}).",
+           f"theorem's bound; α = {results['alpha_per_check']:.2g} per check (Bonferroni, campaign α = "
+           f"{results['alpha_campaign']}).",
            "* Bounds: Lemma 3.3 (+2ML/T averaging slack) / Thm 3.2 for A_NSGD; Lemma 3.3 with L' = 2L plus L²/(2β) / "
            "Thm 4.4 for the envelope methods (+2Mξ for A_ProxGD); Lemma 5.4 / Thm 5.3 with the corrected constant 4 "
            "(ERRATA.md E3) for objective perturbation; + L(r + σ₂√d) for efficient ObjP.", "",
@@ -289,8 +305,17 @@ def format_report(results: dict[str, Any]) -> str:
 
 
 def run_verification(*, quick: bool = False, out: str = "dpsco-report", seed: int = DEFAULT_SEED,
-                     only: str | None = None, quiet: bool = False) -> dict[str, Any]:
-    """Run the campaign and write ``results.json`` and ``report.md`` to ``out`` (atomically)."""
+                     only: str | None = None, quiet: bool = False, confidence: float = AUDIT_CONFIDENCE,
+                     alpha: float = CAMPAIGN_ALPHA) -> dict[str, Any]:
+    """Run the campaign and write ``results.json`` and ``report.md`` to ``out`` (atomically).
+
+    ``confidence``: confidence of each privacy audit (a correct algorithm is refuted with probability
+    ≤ 1 − confidence).  ``alpha``: false-failure budget of all bound checks together (Bonferroni).
+    """
+    if not (0.0 < confidence < 1.0):
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
+    if not (0.0 < alpha < 1.0):
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
     from oracles.minimizers import certified_oracle
 
     t0 = time.time()
@@ -305,13 +330,13 @@ def run_verification(*, quick: bool = False, out: str = "dpsco-report", seed: in
               quiet)
     oracle = certified_oracle(get_loss("logistic"), real.X, real.y, Ball(RADIUS), cross_check=not quick)
     checks = 2 * len(entries)
-    alpha = CAMPAIGN_ALPHA / checks
+    alpha_check = alpha / checks
     records = []
     for entry, child in zip(CATALOGUE, children):
         if entry not in entries:
             continue
-        records.append(verify_entry(entry, budget, child, quick=quick, alpha=alpha, quiet=quiet, real=real,
-                                    real_oracle=oracle))
+        records.append(verify_entry(entry, budget, child, quick=quick, alpha=alpha_check, confidence=confidence,
+                                    quiet=quiet, real=real, real_oracle=oracle))
     failed = [r["name"] for r in records
               if r["empirical"]["verdict"] == "fail" or r["population"]["verdict"] == "fail"
               or (r.get("audit") or {}).get("verdict") == "refuted"]
@@ -321,7 +346,9 @@ def run_verification(*, quick: bool = False, out: str = "dpsco-report", seed: in
         "epsilon": 1.0,
         "delta": 1.0 / real.n**2,
         "radius": RADIUS,
-        "alpha_per_check": alpha,
+        "alpha_per_check": alpha_check,
+        "alpha_campaign": alpha,
+        "audit_confidence": confidence,
         "dataset": real.to_dict(),
         "oracle": oracle.to_dict(),
         "records": records,
@@ -346,13 +373,19 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                    help=f"entropy of the campaign's SeedSequence (default: {DEFAULT_SEED}); recorded in results.json")
     p.add_argument("--only", metavar="PATTERN", default=None,
                    help="run only catalogue entries whose name contains PATTERN (e.g. 'objp')")
+    p.add_argument("--confidence", type=float, default=AUDIT_CONFIDENCE, metavar="C",
+                   help=f"confidence of each privacy audit, in (0, 1) (default: {AUDIT_CONFIDENCE})")
+    p.add_argument("--alpha", type=float, default=CAMPAIGN_ALPHA, metavar="A",
+                   help=f"false-failure probability of all bound checks together, Bonferroni-split "
+                        f"(default: {CAMPAIGN_ALPHA})")
     p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        results = run_verification(quick=args.quick, out=args.out, seed=args.seed, only=args.only, quiet=args.quiet)
+        results = run_verification(quick=args.quick, out=args.out, seed=args.seed, only=args.only, quiet=args.quiet,
+                                   confidence=args.confidence, alpha=args.alpha)
     except ValueError as exc:
         print(f"dpsco verify: error: {exc}", file=sys.stderr)
         return 2
