@@ -407,8 +407,9 @@ def noisy_sgd(
 
     Raises
     ------
-    ValueError / TypeError for bad inputs; PaperRegimeError if ε > 1, δ > 1/n², T < 1, or the loss is not
-    smooth enough for Theorem 3.2 (β > 2/η) — the last is a utility hypothesis, reported, not privacy.
+    ValueError / TypeError for bad inputs (NaN/inf, shapes, empty data, declared bounds violated without
+    ``clip``, non-smooth loss); PaperRegimeError if ε > 1, δ > 1/n² or T < 1.  Theorem 3.2's smoothness
+    hypothesis β ≤ 2/η is a *utility* hypothesis: it is reported in ``diagnostics``, not enforced.
 
     Privacy: Theorem 3.1 (via [ACG+16, Thm 1]).  Utility: Theorem 3.2, Lemmas 3.3–3.4.
     """

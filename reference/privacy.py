@@ -18,7 +18,7 @@ import numpy as np
 
 from .validation import check_delta, check_epsilon
 
-__all__ = ["PrivacyClaim", "Release", "NOTIONS", "NEIGHBOURING_RELATIONS"]
+__all__ = ["PrivacyClaim", "Release", "NOTIONS", "NEIGHBOURING_RELATIONS", "to_jsonable"]
 
 Notion = Literal["approx-DP", "pure-DP", "zCDP", "GDP", "none"]
 Neighbouring = Literal["replace-one", "add/remove"]
@@ -26,19 +26,21 @@ NOTIONS: tuple[str, ...] = ("approx-DP", "pure-DP", "zCDP", "GDP", "none")
 NEIGHBOURING_RELATIONS: tuple[str, ...] = ("replace-one", "add/remove")
 
 
-def _jsonable(value: Any) -> Any:
+def to_jsonable(value: Any) -> Any:
+    """``value`` with numpy arrays/scalars turned into lists/Python numbers, non-finite floats into strings
+    ("inf", "nan") and objects with ``to_dict()`` into dicts, so that ``json.dumps`` writes strict JSON."""
     if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): to_jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+        return [to_jsonable(v) for v in value]
     if isinstance(value, np.ndarray):
-        return value.tolist()
+        return to_jsonable(value.tolist())
     if isinstance(value, np.generic):
-        return value.item()
+        return to_jsonable(value.item())
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     if hasattr(value, "to_dict"):
-        return _jsonable(value.to_dict())
+        return to_jsonable(value.to_dict())
     return value
 
 
@@ -100,7 +102,7 @@ class PrivacyClaim:
             "delta": self.delta,
             "neighbouring": self.neighbouring,
             "source": self.source,
-            "assumptions": _jsonable(self.assumptions),
+            "assumptions": to_jsonable(self.assumptions),
             "conditions": list(self.conditions),
         }
         if self.rho is not None:
@@ -156,14 +158,14 @@ class Release:
     def to_dict(self, include_trajectory: bool = False) -> dict[str, Any]:
         d = {
             "algorithm": self.algorithm,
-            "output": np.asarray(self.output).tolist(),
+            "output": to_jsonable(np.asarray(self.output)),
             "claim": self.claim.to_dict(),
             "gradient_evaluations": int(self.gradient_evaluations),
-            "parameters": _jsonable(self.parameters),
-            "diagnostics": _jsonable(self.diagnostics),
+            "parameters": to_jsonable(self.parameters),
+            "diagnostics": to_jsonable(self.diagnostics),
         }
         if include_trajectory and self.trajectory is not None:
-            d["trajectory"] = np.asarray(self.trajectory).tolist()
+            d["trajectory"] = to_jsonable(np.asarray(self.trajectory))
         return d
 
     def to_json(self, **kwargs: Any) -> str:

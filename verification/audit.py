@@ -49,7 +49,7 @@ from typing import Any, Callable, Literal, Mapping, Protocol, Union, runtime_che
 import numpy as np
 from scipy.stats import beta as beta_dist
 
-from reference.privacy import PrivacyClaim
+from reference.privacy import PrivacyClaim, to_jsonable
 from reference.validation import check_rng
 
 __all__ = [
@@ -117,22 +117,6 @@ class Event:
         return f"P[s {op} {self.threshold:.6g} | {self.numerator}] vs P[s {op} {self.threshold:.6g} | {other}]"
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return _jsonable(value.tolist())
-    if isinstance(value, np.generic):
-        return _jsonable(value.item())
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    if hasattr(value, "to_dict"):
-        return _jsonable(value.to_dict())
-    return value
-
-
 @dataclass
 class AuditResult:
     """Outcome of :func:`audit`.
@@ -196,7 +180,7 @@ class AuditResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-serialisable record (non-finite floats become strings)."""
-        return _jsonable(
+        return to_jsonable(
             {
                 "epsilon_lower": self.epsilon_lower,
                 "confidence": self.confidence,

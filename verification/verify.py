@@ -38,7 +38,7 @@ from typing import Any, Callable
 import numpy as np
 
 from reference import Ball, DataBounds, ERMProblem, get_loss
-from reference.privacy import PrivacyClaim
+from reference.privacy import PrivacyClaim, to_jsonable
 
 from .audit import audit
 from .catalogue import CATALOGUE, CatalogueEntry, run_outputs, supports_replicates
@@ -359,7 +359,8 @@ def run_verification(*, quick: bool = False, out: str = "dpsco-report", seed: in
                        "seed": seed, "seed_entropy": str(ss.entropy)},
     }
     os.makedirs(out, exist_ok=True)
-    _atomic_write(os.path.join(out, "results.json"), json.dumps(results, indent=2, default=str))
+    results = to_jsonable(results)
+    _atomic_write(os.path.join(out, "results.json"), json.dumps(results, indent=2, allow_nan=False))
     _atomic_write(os.path.join(out, "report.md"), format_report(results))
     return results
 
