@@ -1,0 +1,84 @@
+"""Planted bugs for Lowy & Razaviyayn's output perturbation (``reference.output_perturbation``).
+
+Each mutant copies the real algorithm with one realistic bug and keeps the correct algorithm's claim (the
+claim is now false).  **Never use these for anything but testing auditors.**
+
+* :func:`alg1_sensitivity_without_alpha_term` — noise calibrated to Δ_F alone, dropping 2√(2α/μ) (pitfall P2).
+  True privacy (deterministic 𝓜): pure DP with ε·‖w_T(X) − w_T(X')‖/Δ_F; Gaussian: the exact curve with shift
+  ‖w_T(X) − w_T(X')‖ (``oracles.output_perturbation``).
+* :func:`alg2_printed_gaussian` — Algorithm 2's printed δ > 0 density: σ_Zhao/√2 (erratum LR-E2).
+* :func:`alg1_uncertified_sgd` — SGD stopped after T steps, no certificate, noise for α (pitfall P1, NC5):
+  the proof's premise ‖w_T − w*‖ ≤ √(2α/μ) fails on some index paths.
+* :func:`alg1_printed_alg3_term` — Algorithm 3's printed Δ + 2α/μ (erratum LR-E3), on Algorithm 1's inner step
+  (Algorithm 3 shares it).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from reference import noise
+from reference import output_perturbation as op
+from reference.privacy import Release
+from reference.problem import ERMProblem
+
+__all__ = ["alg1_printed_alg3_term", "alg1_sensitivity_without_alpha_term", "alg1_uncertified_sgd",
+           "alg2_printed_gaussian"]
+
+
+def _renoise(correct: Release, sensitivity: float, epsilon: float, delta: float, rng: np.random.Generator,
+             replicates: int | None, label: str, sigma: float | None = None) -> Release:
+    cal = noise.calibrate(sensitivity, epsilon, delta)
+    if sigma is not None:
+        cal = noise.NoiseCalibration("gaussian", sensitivity, epsilon, delta, sigma, "MUTANT")
+    w_T = correct.diagnostics["w_T"]
+    out = noise.perturb_and_project(w_T, cal, correct.parameters["R"], rng, replicates)
+    return Release(output=out, claim=correct.claim, gradient_evaluations=correct.gradient_evaluations,
+                   parameters={**correct.parameters, "noise_scale": cal.scale, "Delta_T": sensitivity},
+                   algorithm=f"MUTANT: {label}", diagnostics=correct.diagnostics)
+
+
+def alg1_sensitivity_without_alpha_term(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
+                                        rng: np.random.Generator, *, replicates: int | None = None,
+                                        **options: Any) -> Release:
+    """Algorithm 1 with the noise calibrated to Δ_F instead of Δ_F + 2√(2α/μ)."""
+    correct = op.algorithm_1(X, y, problem, epsilon, delta, np.random.default_rng(0), **options)
+    return _renoise(correct, correct.parameters["Delta_F"], epsilon, delta, rng, replicates,
+                    "Algorithm 1 with Δ_F only (α term dropped)")
+
+
+def alg1_printed_alg3_term(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
+                           rng: np.random.Generator, *, replicates: int | None = None, **options: Any) -> Release:
+    """Algorithm 1's inner step with Algorithm 3's printed sensitivity Δ + 2α/μ (LR-E3)."""
+    correct = op.algorithm_1(X, y, problem, epsilon, delta, np.random.default_rng(0), **options)
+    p = correct.parameters
+    return _renoise(correct, op.sensitivity_T(p["Delta_F"], p["alpha"], p["mu"], printed="alg3"), epsilon, delta,
+                    rng, replicates, "Algorithm 3's printed Δ + 2α/μ")
+
+
+def alg2_printed_gaussian(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
+                          rng: np.random.Generator, *, replicates: int | None = None, **options: Any) -> Release:
+    """Algorithm 2 with the printed δ > 0 density, σ = (c_δ + √(c_δ² + ε))Δ_T/(2ε) = σ_Zhao/√2 (LR-E2)."""
+    correct = op.algorithm_2(X, y, problem, epsilon, delta, np.random.default_rng(0), **options)
+    dT = correct.parameters["Delta_T"]
+    return _renoise(correct, dT, epsilon, delta, rng, replicates, "Algorithm 2 with the printed σ/√2",
+                    sigma=noise.zhao_sigma(dT, epsilon, delta, printed_alg2=True))
+
+
+def alg1_uncertified_sgd(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
+                         rng: np.random.Generator, *, mu: float, alpha: float, T: int, erm: bool = True,
+                         sensitivity_mode: str = "paper") -> Release:
+    """Algorithm 1 with SGD stopped after T steps and *no* certificate; noise calibrated for α."""
+    correct = op.algorithm_1(X, y, problem, epsilon, delta, np.random.default_rng(0), mu=mu, alpha=alpha,
+                             erm=erm, sensitivity_mode=sensitivity_mode)  # validation, parameters, claim
+    Xa, ya, _ = problem.check(X, y)
+    obj = op.GLMObjective(problem.loss, Xa, ya, mu, problem.radius)
+    opt_rng, noise_rng = rng.spawn(2)
+    w_T = op.stochastic_subgradient_method(obj, mu, T, opt_rng)  # BUG: no certificate, T from a small budget
+    cal = noise.calibrate(correct.parameters["Delta_T"], epsilon, delta)
+    out = noise.perturb_and_project(w_T, cal, problem.radius, noise_rng)
+    return Release(output=out, claim=correct.claim, gradient_evaluations=obj.sample_gradients,
+                   parameters={**correct.parameters, "T": T, "method": "sgd (uncertified)"},
+                   algorithm="MUTANT: Algorithm 1 with uncertified SGD", diagnostics={"w_T": w_T})
