@@ -5,8 +5,10 @@ Subcommands
 verify   run the catalogue of algorithms on the built-in real data and a synthetic instance, with privacy
          audits and checks of the papers' bounds; writes ``results.json`` and ``report.md``.
 audit    empirically audit the privacy claim of any importable mechanism on a pair of neighbouring datasets.
+compare  test another implementation of a catalogued algorithm against ours (output distribution, utility
+         bound, privacy audit).
 
-Exit status: 0 success (audit: claim not refuted), 1 a check failed (audit: claim refuted), 2 bad input.
+Exit status: 0 success (audit/compare: nothing refuted), 1 a check failed or a claim was refuted, 2 bad input.
 """
 
 from __future__ import annotations
@@ -19,14 +21,14 @@ __all__ = ["build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import audit_cli, verify
+    from . import audit_cli, compare_cli, verify
 
     parser = argparse.ArgumentParser(
         prog="dpsco",
         description="dpsco: reference implementation of differentially private convex optimisation, "
         "with certified oracles, empirical privacy auditors and statistical checks of the papers' theorems.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{verify,audit}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{verify,audit,compare}")
     verify.configure_parser(
         sub.add_parser("verify", help="run every catalogued algorithm with its privacy audit and bound checks",
                        description=verify.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -34,6 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
     audit_cli.configure_parser(
         sub.add_parser("audit", help="audit the privacy claim of any mechanism f(data, rng) -> array",
                        description=audit_cli.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    )
+    compare_cli.configure_parser(
+        sub.add_parser("compare", help="test another implementation of a catalogued algorithm against ours",
+                       description=compare_cli.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     )
     return parser
 

@@ -20,6 +20,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .theorem_checks import hoeffding_p_value
+
 __all__ = ["BoundCheck", "hoeffding_radius", "mean_bound_check"]
 
 
@@ -34,11 +36,12 @@ def hoeffding_radius(value_range: float, replicates: int, alpha: float) -> float
     return value_range * math.sqrt(math.log(1.0 / alpha) / (2.0 * replicates))
 
 
-@dataclass(frozen=True)
+@dataclass
 class BoundCheck:
     """Result of a one-sided check of E[X] ≤ bound.
 
-    verdict: "pass" (LCB ≤ bound) or "fail" (LCB > bound: significant exceedance at level α).
+    verdict: "pass" (LCB ≤ bound) or "fail" (LCB > bound: significant exceedance at level α); a campaign
+    may re-decide it by Holm's procedure over ``p_value`` (exact Hoeffding p-value of H0: E X ≤ bound).
     ratio: mean / bound.  detectable_excess: smallest E X − bound detected with probability ≥ 1 − α.
     """
 
@@ -53,6 +56,7 @@ class BoundCheck:
     value_range: tuple[float, float]
     detectable_excess: float
     verdict: str
+    p_value: float = 1.0
     method: str = "Hoeffding (range-bounded, exact finite-sample)"
 
     def to_dict(self) -> dict[str, Any]:
@@ -79,4 +83,5 @@ def mean_bound_check(name: str, samples: Sequence[float] | np.ndarray, bound: fl
     return BoundCheck(name=name, mean=mean, lcb=lcb, ucb=ucb, bound=float(bound),
                       ratio=mean / bound if bound > 0 else math.inf, replicates=int(x.size), alpha=alpha,
                       value_range=(float(lo), float(hi)), detectable_excess=2 * r,
-                      verdict="pass" if lcb <= bound else "fail")
+                      verdict="pass" if lcb <= bound else "fail",
+                      p_value=hoeffding_p_value(mean, float(bound), hi - lo, int(x.size)))

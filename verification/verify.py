@@ -1,23 +1,25 @@
-"""dpsco verify: run every catalogued algorithm with its privacy audit and checks of the paper's claims.
+"""dpsco verify: run every catalogued algorithm with its privacy audit and checks of the papers' claims.
 
 For each algorithm of the catalogue:
 
 1. **privacy audit** on real data: statsmodels' Fair (1978) survey (n = 6366, d = 9, logistic loss,
    features scaled by their public codebook ranges), against a replace-one neighbour that swaps the last
-   record for an extreme point of the declared data domain; black-box threshold audit (Clopper–Pearson,
-   95 % confidence) of the released parameter vector: ε_lb vs the claimed ε;
+   record for an extreme point of the declared data domain; black-box threshold audit (Clopper–Pearson) of
+   the released parameter vector: ε_lb vs the claimed ε;
 2. **excess empirical risk** on the real data against the certified oracle (min over W of the empirical
-   loss), and against the theorem's bound on its expectation;
+   loss), against the theorem's bound on its expectation;
 3. **excess population risk** on a synthetic instance whose population minimiser the oracle knows, against
    the theorem's bound;
-4. **gradient evaluations** counted, against the paper's claim.
+4. **rate**: the slope of log excess population risk on log n over a grid of n, against the theorem's
+   exponent (and, for A_NSGD, the tight 1/√n instance of spec T-3.2c);
+5. **uniform stability**: coupled runs on neighbouring datasets against the stability bound the proof uses;
+6. **gradient evaluations** counted, against the paper's claim.
 
-Bound checks are one-sided: a check fails only if a Hoeffding lower confidence bound of the mean exceeds the
-bound (false-failure probability α per check, Bonferroni over the campaign: α = ``--alpha`` / #checks,
-default 1e-3 / #checks).  Audits "refute" only if ε_lb > ε (false-refutation probability ≤ 1 − ``--confidence``
-each, by the auditor's guarantee; default 0.95).  A pass
-never proves privacy or the theorem; each record states the power of its check (the smallest violation it
-detects).  Every random stream is spawned from one recorded ``SeedSequence``.
+Checks 2–5 are one-sided tests of hypotheses implied by the theorems (verification.theorem_checks); their
+family-wise false-failure probability is ``--alpha`` (Holm).  Audits "refute" only if ε_lb > ε (probability
+≤ 1 − ``--confidence`` each for a correct implementation).  A pass never proves privacy or the theorem; each
+record states the power of its check.  Every random stream is spawned from one recorded ``SeedSequence``.
+``--from results.json`` regenerates the reports without recomputing.
 
 Exit status: 0 if no check failed and no audit refuted a claim, 1 otherwise, 2 on bad input.
 """
@@ -29,24 +31,28 @@ import json
 import math
 import os
 import platform
+import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from reference import Ball, DataBounds, ERMProblem, get_loss
+from reference.optimal_rates import noisy_sgd
 from reference.privacy import PrivacyClaim, to_jsonable
 
 from .audit import audit
-from .catalogue import CATALOGUE, CatalogueEntry, run_outputs, supports_replicates
+from .catalogue import CATALOGUE, CatalogueEntry, run_outputs
 from .datasets import load_fair
-from .neighbours import replace_one_extreme
+from .neighbours import extreme_points, replace_one_extreme
+from .report import format_html, format_latex, format_markdown, format_table
 from .stats import mean_bound_check
+from .theorem_checks import StabilityCheck, apply_holm, rate_check, stability_check
 
-__all__ = ["Budget", "BUDGETS", "configure_parser", "run", "run_verification"]
+__all__ = ["Budget", "BUDGETS", "configure_parser", "run", "run_verification", "write_reports"]
 
 DEFAULT_SEED = 20191208  # NeurIPS 2019 opening day; any fixed integer would do — it is recorded
 CAMPAIGN_ALPHA = 1e-3
@@ -63,24 +69,39 @@ class Budget:
     replicates: dict[str, int]
     synthetic_n: int
     synthetic_d: int
+    rate_grid: tuple[int, ...]
+    rate_replicates: int
+    stability_replicates: int
+    alpha_display: float = 1e-3  # level of the per-check confidence intervals shown in reports
 
 
 BUDGETS = {
     "quick": Budget(
         name="quick",
         audit_samples={"bftt19.nsgd": 600, "bftt19.moreau_nsgd": 400, "bftt19.proxgd": 60,
-                       "bftt19.objp": 200, "bftt19.efficient_objp": 100},
+                       "bftt19.objp": 200, "bftt19.efficient_objp": 100, "lr21.alg1": 2000, "lr21.alg2": 2000},
         replicates={"bftt19.nsgd": 20, "bftt19.moreau_nsgd": 20, "bftt19.proxgd": 5, "bftt19.objp": 20,
-                    "bftt19.efficient_objp": 10},
-        synthetic_n=1000, synthetic_d=5,
+                    "bftt19.efficient_objp": 10, "lr21.alg1": 20, "lr21.alg2": 20},
+        synthetic_n=1000, synthetic_d=5, rate_grid=(250, 500, 1000), rate_replicates=6, stability_replicates=20,
     ),
     "standard": Budget(
         name="standard",
         audit_samples={"bftt19.nsgd": 10000, "bftt19.moreau_nsgd": 4000, "bftt19.proxgd": 150,
-                       "bftt19.objp": 4000, "bftt19.efficient_objp": 1000},
+                       "bftt19.objp": 4000, "bftt19.efficient_objp": 1000, "lr21.alg1": 20000, "lr21.alg2": 20000},
         replicates={"bftt19.nsgd": 200, "bftt19.moreau_nsgd": 200, "bftt19.proxgd": 20, "bftt19.objp": 200,
-                    "bftt19.efficient_objp": 100},
-        synthetic_n=4000, synthetic_d=5,
+                    "bftt19.efficient_objp": 100, "lr21.alg1": 200, "lr21.alg2": 200},
+        synthetic_n=4000, synthetic_d=5, rate_grid=(250, 500, 1000, 2000, 4000), rate_replicates=20,
+        stability_replicates=100,
+    ),
+    "paper": Budget(
+        name="paper",
+        audit_samples={"bftt19.nsgd": 100000, "bftt19.moreau_nsgd": 40000, "bftt19.proxgd": 1000,
+                       "bftt19.objp": 40000, "bftt19.efficient_objp": 10000, "lr21.alg1": 200000,
+                       "lr21.alg2": 200000},
+        replicates={"bftt19.nsgd": 1000, "bftt19.moreau_nsgd": 1000, "bftt19.proxgd": 100, "bftt19.objp": 1000,
+                    "bftt19.efficient_objp": 500, "lr21.alg1": 1000, "lr21.alg2": 1000},
+        synthetic_n=8000, synthetic_d=5, rate_grid=(250, 500, 1000, 2000, 4000, 8000, 16000), rate_replicates=100,
+        stability_replicates=1000,
     ),
 }
 
@@ -134,12 +155,69 @@ def _excess_samples(entry: CatalogueEntry, X: np.ndarray, y: np.ndarray, problem
     return values - reference_value, release
 
 
-def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequence, *, quick: bool,
-                 alpha: float, confidence: float, quiet: bool, real: Any, real_oracle: Any) -> dict[str, Any]:
-    """Run every check of one catalogue entry; returns a JSON-ready record."""
+def _population_draw(entry: CatalogueEntry, inst: Any, options: dict[str, Any], eps: float
+                     ) -> Callable[[int, np.random.Generator], tuple[float, Any]]:
+    """One replicate of the population check: a fresh S ~ D^n, one run, its exact excess population risk."""
+    sprob = ERMProblem(get_loss(entry.synthetic_loss), inst.domain, inst.bounds)
+
+    def draw(n: int, rng: np.random.Generator) -> tuple[float, Any]:
+        Xs, ys = inst.sample(n, rng)
+        rel = entry.run(Xs, ys, sprob, eps, 1.0 / n**2, rng, **options)
+        return max(float(inst.excess_population_risk(rel.output)), 0.0), rel
+
+    return draw
+
+
+def _tight_instance_draw(n: int, rng: np.random.Generator) -> float:
+    """Spec T-3.2c: 1-D, W = [−1, 1], ℓ(w, z) = −zw, P[z = 1] = (1 + p)/2 with p = 1/√n, so
+    L(w) = −pw, w* = M = 1 and the excess is p(1 − w).  A_NSGD attains, and cannot beat, the 1/√n rate."""
+    from reference import Ball as _Ball, LinearLoss
+
+    p = 1.0 / math.sqrt(n)
+    z = np.where(rng.random(n) < (1 + p) / 2, 1.0, -1.0)
+    prob = ERMProblem(LinearLoss(), _Ball(1.0), DataBounds(1.0, 1.0))
+    rel = noisy_sgd((-z)[:, None], np.zeros(n), prob, 1.0, 1.0 / n**2, rng)  # ℓ = ⟨w, x⟩ with x = −z
+    return p * (1.0 - float(rel.output[0]))
+
+
+def _fresh_rng(s: np.random.SeedSequence) -> np.random.Generator:
+    """A generator from a fresh copy of ``s`` (same entropy and spawn key, no children spawned yet)."""
+    return np.random.default_rng(np.random.SeedSequence(s.entropy, spawn_key=s.spawn_key))
+
+
+def _stability(entry: CatalogueEntry, X: np.ndarray, y: np.ndarray, problem: ERMProblem, eps: float, delta: float,
+               seed: np.random.SeedSequence, R: int, options: dict[str, Any]) -> StabilityCheck:
+    """Coupled runs on neighbouring pairs (same seed ⇒ same batches and noise on both sides) and probe points
+    at the extremes of the declared domain; the loss differences are tested against the entry's bound."""
+    n, d = X.shape
+    bounds = problem.bounds
+    probe_rng = np.random.default_rng(seed.spawn(1)[0])
+    pairs = [replace_one_extreme(X, y, bounds, index=-1), replace_one_extreme(X, y, bounds, index=0, label=y[0])]
+    Zx = np.vstack([extreme_points(bounds, d, 4, rng=probe_rng), X[[-1, 0]], pairs[0][0][-1:], pairs[1][0][:1]])
+    Zy = np.concatenate([np.array([1.0, -1.0, 1.0, -1.0]), y[[-1, 0]], pairs[0][1][-1:], pairs[1][1][:1]])
+    diffs, release = [], None
+    for (Xn, yn), s in zip(pairs, seed.spawn(len(pairs))):
+        # Coupling: each side gets a generator built from a *fresh copy* of the same SeedSequence.  (Reusing
+        # one SeedSequence object would not couple: Generator.spawn advances that object's child counter.)
+        out, release = run_outputs(entry, X, y, problem, eps, delta, _fresh_rng(s), R, options)
+        out_n, _ = run_outputs(entry, Xn, yn, problem, eps, delta, _fresh_rng(s), R, options)
+        diffs.append(problem.loss.phi(out @ Zx.T, Zy) - problem.loss.phi(out_n @ Zx.T, Zy))
+    assert release is not None
+    corrected, printed, source = entry.stability_bound(release, n, d, eps, delta, problem.lipschitz, problem.radius)
+    return stability_check(f"{entry.name}: uniform stability", source, np.hstack(diffs), corrected,
+                           bound_printed=printed, pairs=len(pairs))
+
+
+def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequence, *, confidence: float,
+                 quiet: bool, real: Any, real_oracle: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Run every check of one catalogue entry.
+
+    Returns (record, checks): the JSON-ready record and the check objects (keyed like the record) whose
+    verdicts the campaign sets by Holm's procedure.
+    """
     t0 = time.time()
-    s_audit, s_emp, s_pop, s_inst = seed.spawn(4)
-    options = dict(entry.quick_options if quick and entry.quick_options else entry.options)
+    s_audit, s_emp, s_pop, s_inst, s_rate, s_stab = seed.spawn(6)
+    options = dict(entry.quick_options if budget.name == "quick" and entry.quick_options else entry.options)
     X, y = real.X, real.y
     n, d = X.shape
     eps, delta = 1.0, 1.0 / n**2
@@ -148,53 +226,66 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
     record: dict[str, Any] = {"name": entry.name, "title": entry.title, "paper": entry.paper,
                               "algorithm": entry.algorithm_ref, "privacy_theorem": entry.privacy_theorem,
                               "utility_theorem": entry.utility_theorem, "options": options,
-                              "seed_entropy": {"audit": str(s_audit.entropy), "spawn_key": list(s_audit.spawn_key)}}
+                              "seed_spawn_key": list(seed.spawn_key)}
+    checks: dict[str, Any] = {}
 
     # 1. privacy audit on the real data
     k = budget.audit_samples.get(entry.name, 0)
     Xn, yn = replace_one_extreme(X, y, DataBounds(1.0, 1.0))
-    mech = _AlgorithmMechanism(entry, problem, eps, delta, options)
     probe = entry.run(X, y, problem, eps, delta, np.random.default_rng(s_audit.spawn(1)[0]), **options)
     claim: PrivacyClaim = probe.claim
     record["claim"] = claim.to_dict()
     if k > 0:
         _progress(f"{entry.name}: privacy audit, {k} runs per side", quiet)
-        res = audit(mech, {"X": X, "y": y}, {"X": Xn, "y": yn}, claim, k, np.random.default_rng(s_audit),
-                    confidence=confidence, seed_entropy=None)
+        res = audit(_AlgorithmMechanism(entry, problem, eps, delta, options), {"X": X, "y": y}, {"X": Xn, "y": yn},
+                    claim, k, np.random.default_rng(s_audit), confidence=confidence)
         record["audit"] = res.to_dict()
     # 2. excess empirical risk on the real data
     R = budget.replicates[entry.name]
     _progress(f"{entry.name}: excess empirical risk, {R} runs", quiet)
     excess, release = _excess_samples(entry, X, y, problem, eps, delta, np.random.default_rng(s_emp), R, options,
                                       real_oracle.value)
-    emp_bound = entry.empirical_bound(release, n, d, eps, delta, L, M)
-    record["empirical"] = mean_bound_check(f"{entry.name}: E[excess empirical risk] ≤ bound", np.maximum(excess, 0.0),
-                                           emp_bound, (0.0, 2 * M * L), alpha).to_dict()
-    record["empirical"]["oracle"] = {"value": real_oracle.value, "gap_bound": real_oracle.gap_bound}
+    checks["empirical"] = mean_bound_check(f"{entry.name}: E[excess empirical risk] ≤ bound",
+                                           np.maximum(excess, 0.0), entry.empirical_bound(release, n, d, eps, delta, L, M),
+                                           (0.0, 2 * M * L), budget.alpha_display)
+    record["empirical_oracle"] = {"value": real_oracle.value, "gap_bound": real_oracle.gap_bound}
     # 3. excess population risk on the synthetic instance
     inst_name, inst = synthetic_instance(entry.synthetic_loss, budget.synthetic_d, np.random.default_rng(s_inst))
     ns, ds = budget.synthetic_n, budget.synthetic_d
-    deltas = 1.0 / ns**2
-    sprob = ERMProblem(get_loss(entry.synthetic_loss), inst.domain, inst.bounds)
-    Ls, Ms = sprob.lipschitz, sprob.radius
-    R_pop = R
-    _progress(f"{entry.name}: excess population risk on {inst_name}, {R_pop} fresh datasets of n = {ns}", quiet)
-    pop_rng = np.random.default_rng(s_pop)
-    pop_excess = []
-    srelease = None
-    for _ in range(R_pop):
-        Xs, ys = inst.sample(ns, pop_rng)
-        srelease = entry.run(Xs, ys, sprob, eps, deltas, pop_rng, **options)
-        pop_excess.append(inst.excess_population_risk(srelease.output))
-    assert srelease is not None
-    pop_bound = entry.population_bound(srelease, ns, ds, eps, deltas, Ls, Ms)
-    record["population"] = mean_bound_check(f"{entry.name}: E[excess population risk] ≤ bound",
-                                            np.clip(pop_excess, 0.0, None), pop_bound, (0.0, 2 * Ms * Ls),
-                                            alpha).to_dict()
-    record["population"]["instance"] = {"name": inst_name, "n": ns, "d": ds, "epsilon": eps, "delta": deltas,
-                                        "minimiser_accuracy": inst.minimiser().accuracy,
-                                        "distribution": inst.to_dict()}
-    # 4. gradient evaluations
+    draw = _population_draw(entry, inst, options, eps)
+    _progress(f"{entry.name}: excess population risk on {inst_name}, {R} fresh datasets of n = {ns}", quiet)
+    pop = [draw(ns, np.random.default_rng(c)) for c in s_pop.spawn(R)]
+    srelease = pop[-1][1]
+    Ls, Ms = srelease.claim.assumptions["lipschitz"], inst.domain.radius
+    checks["population"] = mean_bound_check(
+        f"{entry.name}: E[excess population risk] ≤ bound", [e for e, _ in pop],
+        entry.population_bound(srelease, ns, ds, eps, 1.0 / ns**2, Ls, Ms), (0.0, 2 * Ms * Ls), budget.alpha_display)
+    record["population_instance"] = {"name": inst_name, "n": ns, "d": ds, "epsilon": eps, "delta": 1.0 / ns**2,
+                                     "minimiser_accuracy": inst.minimiser().accuracy, "distribution": inst.to_dict()}
+    # 4. rate in n on the synthetic instance
+    if entry.rate_exponent is None:
+        record["rate_not_applicable"] = "no rate exponent declared for this configuration"
+    elif "accuracy" in options:
+        # A_ProxGD with a fixed prox accuracy ξ (utility override) has a bias ≈ 2Mξ that does not decay with n:
+        # the theorem's rate assumes ξ = L/√(nT) → 0, so the rate claim does not apply to this configuration.
+        record["rate_not_applicable"] = ("prox accuracy ξ overridden to a constant (utility override): the "
+                                         "theorem's rate needs ξ = L/√(nT), infeasible at these n")
+    else:
+        rate = rate_check(f"{entry.name}: rate in n", f"{entry.utility_theorem}: E[excess] ≤ C·n^{entry.rate_exponent}",
+                          entry.rate_exponent, budget.rate_grid, budget.rate_replicates,
+                          lambda m, rng: draw(m, rng)[0], s_rate,
+                          progress=None if quiet else (lambda msg: _progress(msg, quiet)))
+        rate.extra["bounds"] = [entry.population_bound(srelease, m, ds, eps, 1.0 / m**2, Ls, Ms) for m in rate.n_grid]
+        checks["rate"] = rate
+
+    if entry.name == "bftt19.nsgd":
+        checks["tight_rate"] = rate_check("bftt19.nsgd: tight 1/√n instance (spec T-3.2c)",
+                                          "Thm 3.2 is attained: excess ∝ n^-1/2", -0.5, budget.rate_grid,
+                                          budget.rate_replicates, _tight_instance_draw, s_rate.spawn(1)[0], kind="tight")
+    # 5. uniform stability by coupled runs on the real data
+    _progress(f"{entry.name}: uniform stability, {budget.stability_replicates} coupled runs × 2 pairs", quiet)
+    checks["stability"] = _stability(entry, X, y, problem, eps, delta, s_stab, budget.stability_replicates, options)
+    # 6. gradient evaluations
     paper = entry.paper_gradient_count(release, n, d, eps, delta)
     record["gradient_evaluations"] = {
         "counted": int(release.gradient_evaluations),
@@ -204,7 +295,7 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
     }
     record["parameters"] = release.parameters
     record["wall_seconds"] = time.time() - t0
-    return record
+    return record, checks
 
 
 def _atomic_write(path: str, text: str) -> None:
@@ -222,11 +313,23 @@ def _atomic_write(path: str, text: str) -> None:
         raise
 
 
+def _git_commit() -> str | None:
+    try:
+        here = os.path.dirname(os.path.abspath(__file__))
+        out = subprocess.run(["git", "-C", here, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5)
+        dirty = subprocess.run(["git", "-C", here, "status", "--porcelain"], capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if out.returncode != 0:
+        return None
+    return out.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+
+
 def _versions() -> dict[str, str]:
     import importlib.metadata as md
 
     out = {"python": platform.python_version()}
-    for pkg in ("dpsco", "numpy", "scipy", "cvxpy", "clarabel", "statsmodels", "dp-accounting"):
+    for pkg in ("dpsco", "numpy", "scipy", "cvxpy", "clarabel", "statsmodels", "dp-accounting", "matplotlib"):
         try:
             out[pkg] = md.version(pkg)
         except md.PackageNotFoundError:
@@ -234,84 +337,30 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def _fmt(x: Any, spec: str = ".3g") -> str:
-    if x is None:
-        return "—"
-    if isinstance(x, float) and not math.isfinite(x):
-        return str(x)
-    return format(x, spec)
+def write_reports(results: dict[str, Any], out: str, formats: Sequence[str]) -> list[str]:
+    """Write results.json (unless it is the source) and the requested reports into ``out``, atomically."""
+    os.makedirs(out, exist_ok=True)
+    written = []
+    writers = {"md": ("report.md", format_markdown), "html": ("report.html", format_html),
+               "latex": ("tables.tex", format_latex)}
+    for f in formats:
+        name, fn = writers[f]
+        _atomic_write(os.path.join(out, name), fn(results))
+        written.append(os.path.join(out, name))
+    return written
 
 
-def _row(r: dict[str, Any]) -> list[str]:
-    a = r.get("audit")
-    audit_txt = "skipped" if a is None else f"{_fmt(a['epsilon_lower'])} / {_fmt(r['claim']['epsilon'])} ({a['verdict']})"
-    e, p, g = r["empirical"], r["population"], r["gradient_evaluations"]
-    grad_txt = f"{g['counted']:,}" + ("" if g["ratio"] is None else f" ({_fmt(g['ratio'])}× paper)")
-    return [r["title"], audit_txt, f"{_fmt(e['mean'])} ≤ {_fmt(e['bound'])} ({e['verdict']})",
-            f"{_fmt(p['mean'])} ≤ {_fmt(p['bound'])} ({p['verdict']})", grad_txt]
-
-
-HEADER = ["algorithm", "audit ε_lb / ε", "excess empirical (real) vs bound", "excess population (synthetic) vs bound",
-          "gradient evals"]
-
-
-def format_table(records: list[dict[str, Any]]) -> str:
-    rows = [HEADER] + [_row(r) for r in records]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(HEADER))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)) for row in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
-def format_report(results: dict[str, Any]) -> str:
-    recs = results["records"]
-    md = ["# dpsco verification report", "",
-          f"Budget: **{results['budget']}**; seed entropy `{results['seed_entropy']}`; "
-          f"overall verdict: **{results['verdict']}**.", "",
-          f"Real data: {results['dataset']['description']} (n = {results['dataset']['n']}, d = {results['dataset']['d']}); "
-          f"ε = {results['epsilon']}, δ = 1/n² = {results['delta']:.3g}, W = B(0, {RADIUS}).", "",
-          "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
-    md += ["| " + " | ".join(_row(r)) + " |" for r in recs]
-    md += ["", "## How to read this", "",
-           f"* Audits: black-box threshold auditor, confidence {results['audit_confidence']}; *refuted* iff the ε lower "
-           "bound exceeds the claimed ε. Auditing only the final averaged iterate of a long run is weak: ε_lb far "
-           "below ε is expected (spec §8.5) and is not evidence of privacy.",
-           f"* Bound checks: one-sided Hoeffding, fail only if the lower confidence bound of the mean exceeds the "
-           f"theorem's bound; α = {results['alpha_per_check']:.2g} per check (Bonferroni, campaign α = "
-           f"{results['alpha_campaign']}).",
-           "* Bounds: Lemma 3.3 (+2ML/T averaging slack) / Thm 3.2 for A_NSGD; Lemma 3.3 with L' = 2L plus L²/(2β) / "
-           "Thm 4.4 for the envelope methods (+2Mξ for A_ProxGD); Lemma 5.4 / Thm 5.3 with the corrected constant 4 "
-           "(ERRATA.md E3) for objective perturbation; + L(r + σ₂√d) for efficient ObjP.", "",
-           "## Per algorithm", ""]
-    for r in recs:
-        e, p = r["empirical"], r["population"]
-        md += [f"### {r['title']} — {r['paper']}, {r['algorithm']}", "",
-               f"* privacy: {r['privacy_theorem']}; claim: {r['claim']['notion']} (ε = {r['claim']['epsilon']}, "
-               f"δ = {r['claim']['delta']:.3g}, {r['claim']['neighbouring']}), source: {r['claim']['source']}",
-               f"* options (utility overrides): `{json.dumps(r['options'])}`"]
-        if r.get("audit"):
-            a = r["audit"]
-            md.append(f"* audit: ε_lb = {_fmt(a['epsilon_lower'])} at {a['confidence']} confidence, {a['samples']} runs per "
-                      f"side, statistic {a['statistic']}: **{a['verdict']}**")
-        md += [f"* excess empirical risk: mean {_fmt(e['mean'])} over {e['replicates']} runs, LCB {_fmt(e['lcb'])}, "
-               f"bound {_fmt(e['bound'])} (ratio {_fmt(e['ratio'])}), detectable excess {_fmt(e['detectable_excess'])}: "
-               f"**{e['verdict']}**",
-               f"* excess population risk ({p['instance']['name']}, n = {p['instance']['n']}): mean {_fmt(p['mean'])}, "
-               f"LCB {_fmt(p['lcb'])}, bound {_fmt(p['bound'])} (ratio {_fmt(p['ratio'])}): **{p['verdict']}**",
-               f"* gradient evaluations: {r['gradient_evaluations']['counted']:,}; paper: "
-               f"{r['gradient_evaluations']['paper_formula'] or 'no claim'}", ""]
-    md += ["## Provenance", "", "```json", json.dumps(results["provenance"], indent=2), "```", ""]
-    return "\n".join(md)
-
-
-def run_verification(*, quick: bool = False, out: str = "dpsco-report", seed: int = DEFAULT_SEED,
+def run_verification(*, budget: str = "standard", out: str = "dpsco-report", seed: int = DEFAULT_SEED,
                      only: str | None = None, quiet: bool = False, confidence: float = AUDIT_CONFIDENCE,
-                     alpha: float = CAMPAIGN_ALPHA) -> dict[str, Any]:
-    """Run the campaign and write ``results.json`` and ``report.md`` to ``out`` (atomically).
+                     alpha: float = CAMPAIGN_ALPHA, formats: Sequence[str] = ("md", "html")) -> dict[str, Any]:
+    """Run the campaign and write ``results.json`` and the reports to ``out`` (atomically).
 
-    ``confidence``: confidence of each privacy audit (a correct algorithm is refuted with probability
-    ≤ 1 − confidence).  ``alpha``: false-failure budget of all bound checks together (Bonferroni).
+    ``budget``: "quick" | "standard" | "paper" (sample sizes, replicates, grids).  ``confidence``: confidence
+    of each privacy audit (a correct algorithm is refuted with probability ≤ 1 − confidence).  ``alpha``:
+    family-wise false-failure probability of all checks of the papers' claims together (Holm).
     """
+    if budget not in BUDGETS:
+        raise ValueError(f"budget must be one of {sorted(BUDGETS)}, got {budget!r}")
     if not (0.0 < confidence < 1.0):
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
     if not (0.0 < alpha < 1.0):
@@ -319,57 +368,71 @@ def run_verification(*, quick: bool = False, out: str = "dpsco-report", seed: in
     from oracles.minimizers import certified_oracle
 
     t0 = time.time()
-    budget = BUDGETS["quick" if quick else "standard"]
+    b = BUDGETS[budget]
     entries = [e for e in CATALOGUE if only is None or only in e.name]
     if not entries:
         raise ValueError(f"--only {only!r} matches no catalogue entry; known: {[e.name for e in CATALOGUE]}")
     ss = np.random.SeedSequence(seed)
-    children = ss.spawn(len(CATALOGUE))
+    children = dict(zip([e.name for e in CATALOGUE], ss.spawn(len(CATALOGUE))))
     real = load_fair()
     _progress(f"real data: {real.name}, n = {real.n}, d = {real.d}; certified oracle for min L̂ over B(0, {RADIUS})",
               quiet)
-    oracle = certified_oracle(get_loss("logistic"), real.X, real.y, Ball(RADIUS), cross_check=not quick)
-    checks = 2 * len(entries)
-    alpha_check = alpha / checks
-    records = []
-    for entry, child in zip(CATALOGUE, children):
-        if entry not in entries:
-            continue
-        records.append(verify_entry(entry, budget, child, quick=quick, alpha=alpha_check, confidence=confidence,
-                                    quiet=quiet, real=real, real_oracle=oracle))
-    failed = [r["name"] for r in records
-              if r["empirical"]["verdict"] == "fail" or r["population"]["verdict"] == "fail"
-              or (r.get("audit") or {}).get("verdict") == "refuted"]
+    oracle = certified_oracle(get_loss("logistic"), real.X, real.y, Ball(RADIUS), cross_check=budget != "quick")
+    records, all_checks = [], []
+    for entry in entries:
+        rec, checks = verify_entry(entry, b, children[entry.name], confidence=confidence, quiet=quiet, real=real,
+                                   real_oracle=oracle)
+        records.append((rec, checks))
+        all_checks += list(checks.values())
+    apply_holm(all_checks, alpha)
+    out_records = []
+    for rec, checks in records:
+        for key, c in checks.items():
+            rec[key] = c.to_dict()
+        rec["population"]["instance"] = rec.pop("population_instance")
+        rec["empirical"]["oracle"] = rec.pop("empirical_oracle")
+        out_records.append(rec)
+    failed = sorted({r["name"] for r in out_records for key in ("empirical", "population", "rate", "tight_rate",
+                                                                 "stability")
+                     if (r.get(key) or {}).get("verdict") == "fail"}
+                    | {r["name"] for r in out_records if (r.get("audit") or {}).get("verdict") == "refuted"})
     results = {
-        "budget": budget.name,
+        "budget": b.name,
         "seed_entropy": str(ss.entropy),
         "epsilon": 1.0,
         "delta": 1.0 / real.n**2,
         "radius": RADIUS,
-        "alpha_per_check": alpha_check,
+        "checks": len(all_checks),
         "alpha_campaign": alpha,
         "audit_confidence": confidence,
         "dataset": real.to_dict(),
         "oracle": oracle.to_dict(),
-        "records": records,
+        "records": out_records,
         "verdict": "fail" if failed else "pass",
         "failed": failed,
-        "provenance": {"versions": _versions(), "machine": platform.platform(), "processor": platform.machine(),
-                       "wall_seconds": time.time() - t0, "command": " ".join(sys.argv),
-                       "seed": seed, "seed_entropy": str(ss.entropy)},
+        "provenance": {"versions": _versions(), "git_commit": _git_commit(), "machine": platform.platform(),
+                       "processor": platform.machine(), "cpu_count": os.cpu_count(),
+                       "wall_seconds": time.time() - t0, "command": " ".join(sys.argv), "seed": seed,
+                       "seed_entropy": str(ss.entropy), "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
     }
-    os.makedirs(out, exist_ok=True)
     results = to_jsonable(results)
+    os.makedirs(out, exist_ok=True)
     _atomic_write(os.path.join(out, "results.json"), json.dumps(results, indent=2, allow_nan=False))
-    _atomic_write(os.path.join(out, "report.md"), format_report(results))
+    write_reports(results, out, formats)
     return results
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--quick", action="store_true",
-                   help="small sample budget (finishes in under 2 minutes on 2 cores); default: standard budget")
+    p.add_argument("--budget", choices=sorted(BUDGETS), default="standard",
+                   help="sample sizes: quick (under 2 minutes on 2 cores), standard (default, under 20 minutes), "
+                        "paper (hours)")
+    p.add_argument("--quick", action="store_true", help="shorthand for --budget quick")
     p.add_argument("--out", default="dpsco-report", metavar="DIR",
-                   help="output directory for results.json and report.md (default: dpsco-report/)")
+                   help="output directory for results.json and the reports (default: dpsco-report/)")
+    p.add_argument("--format", dest="formats", action="append", choices=["md", "html", "latex"], default=None,
+                   help="report formats to write, repeatable (default: md and html; latex writes tables.tex)")
+    p.add_argument("--from", dest="from_json", metavar="RESULTS_JSON", default=None,
+                   help="regenerate the reports from an existing results.json without recomputing")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, metavar="INT",
                    help=f"entropy of the campaign's SeedSequence (default: {DEFAULT_SEED}); recorded in results.json")
     p.add_argument("--only", metavar="PATTERN", default=None,
@@ -377,20 +440,34 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--confidence", type=float, default=AUDIT_CONFIDENCE, metavar="C",
                    help=f"confidence of each privacy audit, in (0, 1) (default: {AUDIT_CONFIDENCE})")
     p.add_argument("--alpha", type=float, default=CAMPAIGN_ALPHA, metavar="A",
-                   help=f"false-failure probability of all bound checks together, Bonferroni-split "
+                   help=f"family-wise false-failure probability of all checks of the papers' claims (Holm) "
                         f"(default: {CAMPAIGN_ALPHA})")
     p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    formats = args.formats or ["md", "html"]
     try:
-        results = run_verification(quick=args.quick, out=args.out, seed=args.seed, only=args.only, quiet=args.quiet,
-                                   confidence=args.confidence, alpha=args.alpha)
+        if args.from_json:
+            try:
+                with open(args.from_json, encoding="utf-8") as fh:
+                    results = json.load(fh)
+            except (OSError, json.JSONDecodeError) as exc:
+                raise ValueError(f"cannot read --from {args.from_json!r}: {exc}") from None
+            if not isinstance(results, dict) or "records" not in results:
+                raise ValueError(f"--from {args.from_json!r} is not a dpsco results.json")
+            written = write_reports(results, args.out, formats)
+            print(format_table(results["records"]))
+            print("\nregenerated: " + ", ".join(written))
+            return 0 if results.get("verdict") == "pass" else 1
+        budget = "quick" if args.quick else args.budget
+        results = run_verification(budget=budget, out=args.out, seed=args.seed, only=args.only, quiet=args.quiet,
+                                   confidence=args.confidence, alpha=args.alpha, formats=formats)
     except ValueError as exc:
         print(f"dpsco verify: error: {exc}", file=sys.stderr)
         return 2
     print(format_table(results["records"]))
-    print(f"\nverdict: {results['verdict']}  (results: {os.path.join(args.out, 'results.json')}, "
-          f"report: {os.path.join(args.out, 'report.md')}, {results['provenance']['wall_seconds']:.0f} s)")
+    print(f"\nverdict: {results['verdict']}  (results: {os.path.join(args.out, 'results.json')}, reports: "
+          f"{', '.join(formats)} in {args.out}, {results['provenance']['wall_seconds']:.0f} s)")
     return 0 if results["verdict"] == "pass" else 1

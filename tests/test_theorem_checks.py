@@ -1,0 +1,104 @@
+"""Calibrated checks of the papers' claims: Hoeffding bound checks, log–log rate checks, stability checks, Holm.
+
+Each check must pass on data generated under its null and fail on a planted violation.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verification.stats import hoeffding_radius, mean_bound_check
+from verification.theorem_checks import apply_holm, hoeffding_p_value, rate_check, stability_check
+
+
+@settings(max_examples=200, deadline=None)
+@given(mean=st.floats(0, 1), bound=st.floats(0.01, 1), R=st.integers(1, 10_000), alpha=st.floats(1e-9, 0.5))
+def test_hoeffding_p_value_agrees_with_the_confidence_bound(mean, bound, R, alpha):
+    """p < α ⇔ LCB > bound (same inequality read two ways), and p is monotone in the mean."""
+    r = hoeffding_radius(1.0, R, alpha)
+    p = hoeffding_p_value(mean, bound, 1.0, R)
+    assert (p < alpha) == (mean - r > bound) or math.isclose(mean - r, bound, abs_tol=1e-12)
+    assert hoeffding_p_value(mean + 0.1, bound, 1.0, R) <= p
+
+
+def test_bound_check_can_fail():
+    # planted violation: E X = 0.5 > bound 0.3, R = 2000 in [0, 1]; the check fails unless the mean deviates
+    # by more than 0.2 − r(1e-6) ≈ 0.117 below its expectation: P ≤ exp(−2·2000·0.083²) < 1e-11 (Hoeffding)
+    x = np.random.default_rng(1).uniform(0.0, 1.0, 2000)
+    assert mean_bound_check("planted", x, 0.3, (0.0, 1.0), 1e-6).verdict == "fail"
+    # and passes under the null (bound 0.6 > E X = 0.5): false failure ≤ 1e-6 by construction
+    assert mean_bound_check("null", x, 0.6, (0.0, 1.0), 1e-6).verdict == "pass"
+
+
+def _power_law(exponent: float, noise: float = 0.3):
+    def draw(n: int, rng: np.random.Generator) -> float:
+        return 2.0 * n**exponent * math.exp(noise * rng.standard_normal())
+
+    return draw
+
+
+GRID = (250, 500, 1000, 2000, 4000)
+
+
+def test_rate_check_passes_at_the_theorem_rate_and_fails_a_slower_one():
+    """log excess = log 2 + e·log n + 0.3·N(0, 1): OLS on 5×30 points has se(slope) ≈ 0.3/√(150·var(log n)) ≈ 0.026.
+
+    * true e = −0.5, H0 slope ≤ −0.4: a false failure at level 1e-6 needs the estimate ≥ ~4.9 se above the
+      boundary, i.e. ≥ 8.7 se above the truth: probability < 1e-17 (Gaussian log-errors: OLS t is exact; HC3
+      differs by O(1/N)).
+    * planted e = −0.1 (a bug that stalls the decay): the estimate exceeds the boundary by ~11 se, so the
+      check fails at 1e-6 unless the estimate is ≥ 6 se below the truth: probability < 1e-9.
+    """
+    ok = rate_check("null", "theorem", -0.5, GRID, 30, _power_law(-0.5), np.random.SeedSequence(7))
+    bad = rate_check("planted", "theorem", -0.5, GRID, 30, _power_law(-0.1), np.random.SeedSequence(8))
+    apply_holm([ok], 1e-6)
+    apply_holm([bad], 1e-6)
+    assert ok.verdict == "pass" and bad.verdict == "fail"
+    assert ok.ci_low < -0.5 < ok.ci_high  # the interval covers the truth (95 %, reported only)
+    # a faster decay than the theorem's exponent is consistent with an upper bound: passes
+    fast = rate_check("fast", "theorem", -0.5, GRID, 30, _power_law(-1.0), np.random.SeedSequence(9))
+    apply_holm([fast], 1e-6)
+    assert fast.verdict == "pass"
+
+
+def test_tight_rate_check_is_two_sided():
+    """kind "tight": a faster decay (−1.0) than the tight exponent (−0.5 ± 0.1) is also a violation
+    (estimate ~15 se below the lower boundary: false pass probability < 1e-9 at level 1e-6)."""
+    fast = rate_check("fast", "tight", -0.5, GRID, 30, _power_law(-1.0), np.random.SeedSequence(10), kind="tight")
+    ok = rate_check("ok", "tight", -0.5, GRID, 30, _power_law(-0.5), np.random.SeedSequence(11), kind="tight")
+    apply_holm([fast, ok], 1e-6)
+    assert fast.verdict == "fail" and ok.verdict == "pass"
+
+
+def test_stability_check_detects_an_exceeded_bound():
+    """Differences N(μ, 0.01²), R = 400, k = 3 probes: se = 5e-4.  Null μ = 0.009 < bound 0.01 (2 se
+    below): a false failure at 1e-6 needs ≥ ~5.2 + 2 se: probability < 1e-12.  Planted μ = 0.02 (the printed
+    constant off by 2×): 20 se above: missed with probability < 1e-40."""
+    rng = np.random.default_rng(3)
+    null = stability_check("null", "Lemma", rng.normal(0.009, 0.01, (400, 3)), 0.01)
+    planted = stability_check("planted", "Lemma", rng.normal(0.02, 0.01, (400, 3)), 0.01)
+    apply_holm([null, planted], 1e-6)
+    assert null.verdict == "pass" and planted.verdict == "fail"
+    assert planted.detectable_excess > 0
+
+
+def test_holm_matches_statsmodels_and_validates():
+    from statsmodels.stats.multitest import multipletests
+
+    class C:
+        def __init__(self, p):
+            self.p_value, self.verdict = p, "pending"
+
+    ps = [0.001, 0.02, 0.03, 0.5, 1e-7]
+    cs = [C(p) for p in ps]
+    apply_holm(cs, 0.05)
+    assert [c.verdict == "fail" for c in cs] == list(multipletests(ps, 0.05, method="holm")[0])
+    with pytest.raises(ValueError, match="kind"):
+        rate_check("x", "t", -0.5, GRID, 3, _power_law(-0.5), np.random.SeedSequence(0), kind="both")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="differences"):
+        stability_check("x", "t", np.zeros((1, 2)), 1.0)

@@ -1,0 +1,611 @@
+"""dpsco compare: validate another implementation of a catalogued algorithm against ours.
+
+A *candidate* is any callable with the signature of the catalogue's run functions::
+
+    f(X, y, problem, epsilon, delta, rng, **options) -> Release | array
+
+* ``X`` (n, d) float array, ``y`` (n,) labels, ``problem`` a :class:`reference.problem.ERMProblem` (loss, W =
+  B(0, M), declared data bounds; read ``problem.lipschitz``, ``problem.radius``), ``epsilon``, ``delta`` the
+  privacy parameters to run at, ``rng`` a ``numpy.random.Generator`` that must be the *only* source of
+  randomness (so that calls with different generators are independent runs).
+* It returns a :class:`reference.privacy.Release` (its ``output`` is the private vector and its ``claim`` the
+  privacy claim audited) or a bare (d,) array (the claim audited is then (``claimed_epsilon``,
+  ``claimed_delta``)-DP, replace-one; default: the ``epsilon``, ``delta`` it was run at).
+* Optional vectorisation: if the signature has a parameter named ``replicates``, the candidate is called with
+  ``replicates=k`` and must return k *independent* runs as a (k, d) output (like ``noisy_sgd``).  Otherwise it
+  is called once per run, each call with its own generator spawned from the comparison's ``SeedSequence``.
+
+The comparison runs the candidate and the catalogue entry on the same instance and tests three families of
+hypotheses; a faithful candidate is refuted with probability at most α = 1 − ``confidence`` overall
+(Bonferroni over the families, α/3 each):
+
+(a) **same output distribution** (H0: the candidate's output has the same law as ours), level α/3, itself a
+    Bonferroni combination of two tests at α/6 each:
+
+    * energy distance (Székely–Rizzo) between the two samples of outputs, with a *permutation null*
+      (``scipy.stats.permutation_test``, random permutations, p = (1 + #{b: E_b ≥ E_obs})/(B + 1)).
+      Validity: under H0 the pooled 2N outputs are i.i.d., hence exchangeable, so the observed labelling
+      is uniform among the relabellings and P(p ≤ u) ≤ u for every u, for any number B of random
+      permutations (Phipson & Smyth 2010; the +1 counts the observed labelling).  Its p-value cannot be
+      smaller than 1/(B + 1): B is chosen so that 1/(B + 1) ≤ α/60, a tenth of its level (capped at ``max_permutations``; when
+      even the cap cannot reach the level — e.g. α = 10⁻⁶ — B = 999, the energy test cannot reject and the
+      record says so: the KS family, whose p-values are exact and unbounded below, carries the test).  The statistic uses the first
+      ``energy_max`` outputs of each side (O(N²) memory).
+    * two-sample Kolmogorov–Smirnov tests (``scipy.stats.ks_2samp``) on every coordinate and on the distance
+      ‖w − ŵ‖ to the certified empirical minimiser ŵ (coordinates detect location changes, the distance
+      detects scale changes such as a wrong σ), Holm-corrected (``statsmodels`` ``multipletests``).  Exact
+      p-values for N ≤ 10⁴ per side; ŵ is fixed before the outputs are drawn, so each statistic compares
+      two i.i.d. samples.
+
+    Power: for each KS statistic, if the true distance between the two distribution functions is Δ at some
+    point, the test misses it with probability ≤ exp(−N(Δ − c′)²) (Hoeffding applied to the difference of
+    the two empirical CDFs at that point), c′ = c + 1/N, c the critical value at level α/(6k); the record reports the
+    minimum detectable Δ at miss probability 0.05 and 10⁻⁶ (c from the asymptotic Kolmogorov law,
+    ``scipy.stats.kstwobign``).  Measured detection rates of planted bugs are in ``docs/compare.md``.
+
+(b) **utility**: excess empirical risk L̂(w) − min_W L̂ (certified oracle) of every output of both
+    implementations against the catalogue entry's bound on its expectation (computed from *our* release's
+    parameters, i.e. the theorem at these public inputs), one-sided Hoeffding checks
+    (:func:`verification.stats.mean_bound_check`) at α/6 each.  Outputs outside W refute the candidate
+    deterministically (the algorithms project onto W).
+(c) **privacy**: :func:`verification.audit.audit` of the candidate at its claimed ε on the instance and a
+    replace-one neighbour that swaps the last record for an extreme point of the declared data domain
+    (:func:`verification.neighbours.replace_one_extreme`), at confidence 1 − α/3.
+
+Verdict "refuted" iff any test rejects; a check of *our* implementation that fails also yields "refuted"
+(the record says which).  "not refuted" is not a proof of correctness: read the power statements.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+from scipy.spatial.distance import cdist
+from scipy.stats import ks_2samp, kstwobign, permutation_test
+from statsmodels.stats.multitest import multipletests
+
+from reference import Ball, DataBounds, ERMProblem, get_loss
+from reference.privacy import PrivacyClaim, Release, to_jsonable
+
+from .audit import audit
+from .catalogue import CatalogueEntry, get_entry, run_outputs
+from .neighbours import replace_one_extreme
+from .stats import mean_bound_check
+
+__all__ = ["CandidateError", "CompareResult", "Instance", "TwoSampleResult", "build_instance", "compare",
+           "two_sample_test", "DEFAULT_CONFIDENCE", "DEFAULT_SEED", "INSTANCES"]
+
+DEFAULT_SEED = 20191208
+DEFAULT_CONFIDENCE = 0.99
+INSTANCES = ("fair", "synthetic")
+RADIUS = 2.0
+SYNTHETIC_N, SYNTHETIC_D = 500, 3
+
+
+class CandidateError(RuntimeError):
+    """The candidate implementation raised, or returned something that is not a finite (d,) output."""
+
+
+# ---------------------------------------------------------------------------------------------------------
+# instances
+# ---------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Instance:
+    """A fixed comparison instance: data, problem, privacy parameters, neighbour and certified oracle.
+
+    X (n, d), y (n,), X_neighbour / y_neighbour the replace-one neighbour (last record replaced by an
+    extreme point), ``oracle`` the certified minimiser of the empirical loss over W.
+    """
+
+    name: str
+    description: str
+    X: np.ndarray
+    y: np.ndarray
+    X_neighbour: np.ndarray
+    y_neighbour: np.ndarray
+    problem: ERMProblem
+    epsilon: float
+    delta: float
+    oracle: Any
+
+    def to_dict(self) -> dict[str, Any]:
+        n, d = self.X.shape
+        return {"name": self.name, "description": self.description, "n": n, "d": d, "epsilon": self.epsilon,
+                "delta": self.delta, "radius": self.problem.radius, "lipschitz": self.problem.lipschitz,
+                "loss": self.problem.loss.name,
+                "oracle": {"value": self.oracle.value, "gap_bound": self.oracle.gap_bound,
+                           "w": np.asarray(self.oracle.w).tolist()}}
+
+
+def build_instance(kind: str, seed: np.random.SeedSequence | None = None, *, n: int = SYNTHETIC_N,
+                   d: int = SYNTHETIC_D) -> Instance:
+    """The comparison instance ``kind``.
+
+    Parameters
+    ----------
+    kind : "fair" | "synthetic"
+        "fair": the built-in Fair (1978) data (n = 6366, d = 9), logistic loss, W = B(0, 2), ε = 1, δ = 1/n²
+        (as ``dpsco verify``).  "synthetic": n i.i.d. draws of D1 (``oracles.population.d1_logistic``: 200
+        atoms on the unit sphere of R^d, well-specified logistic model), W = B(0, 2), ε = 1, δ = 1/n².
+    seed : SeedSequence, used by "synthetic" only (atoms, w⋆ and the sample); required then.
+    n, d : size of the synthetic instance.
+
+    Raises
+    ------
+    ValueError : unknown ``kind`` or missing seed.
+    """
+    from oracles.minimizers import certified_oracle
+
+    if kind == "fair":
+        from .datasets import load_fair
+
+        real = load_fair()
+        X, y = real.X, real.y
+        problem = ERMProblem(get_loss("logistic"), Ball(RADIUS), DataBounds(1.0, 1.0))
+        desc = real.description
+    elif kind == "synthetic":
+        from oracles.population import d1_logistic
+
+        if not isinstance(seed, np.random.SeedSequence):
+            raise ValueError("seed (a numpy.random.SeedSequence) is required for the synthetic instance")
+        s_dist, s_data = seed.spawn(2)
+        dist = d1_logistic(d, radius=RADIUS, rng=np.random.default_rng(s_dist))
+        X, y = dist.sample(n, np.random.default_rng(s_data))
+        problem = ERMProblem(get_loss("logistic"), Ball(RADIUS), dist.bounds)
+        desc = f"D1 logistic (200 atoms on the unit sphere of R^{d}, ‖w⋆‖ = 1), n = {n} draws"
+    else:
+        raise ValueError(f"instance must be one of {INSTANCES}, got {kind!r}")
+    nn = X.shape[0]
+    Xn, yn = replace_one_extreme(X, y, problem.bounds)
+    oracle = certified_oracle(problem.loss, X, y, problem.domain, cross_check=False)
+    return Instance(kind, desc, X, y, Xn, yn, problem, 1.0, 1.0 / nn**2, oracle)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# two-sample test
+# ---------------------------------------------------------------------------------------------------------
+@dataclass
+class TwoSampleResult:
+    """Bonferroni combination of an energy-distance permutation test and Holm-corrected KS tests.
+
+    ``p_value`` = min(1, 2 min(p_energy, min Holm-adjusted KS p)); ``reject`` iff p_value ≤ alpha.
+    """
+
+    p_value: float
+    alpha: float
+    reject: bool
+    energy: dict[str, Any]
+    ks: dict[str, Any]
+    power: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_jsonable({"p_value": self.p_value, "alpha": self.alpha, "reject": self.reject,
+                            "energy": self.energy, "ks": self.ks, "power": self.power,
+                            "null_hypothesis": "both samples are i.i.d. from the same distribution"})
+
+
+def _energy_permutation(A: np.ndarray, B: np.ndarray, n_resamples: int, rng: np.random.Generator) -> tuple[float, float]:
+    """(E statistic, permutation p-value) with E = 2 mean‖a − b‖ − mean‖a − a'‖ − mean‖b − b'‖ (V-statistic).
+
+    The pooled distance matrix D is computed once; a labelling z ∈ {0, 1}^{2N} gives
+    Σ_xx = zᵀDz, Σ_xy = zᵀD1 − zᵀDz, Σ_yy = 1ᵀD1 − 2zᵀD1 + zᵀDz, so each permutation costs one row of a
+    matrix product.  scipy.stats.permutation_test permutes the *indices* of the pooled sample.
+    """
+    P = np.vstack([A, B])
+    na, nb = A.shape[0], B.shape[0]
+    D = cdist(P, P)
+    total = float(D.sum())
+    ntot = na + nb
+
+    def stat(ix: np.ndarray, iy: np.ndarray, axis: int = -1) -> np.ndarray:
+        ix2 = np.asarray(ix).astype(np.intp).reshape(-1, na)
+        Z = np.zeros((ix2.shape[0], ntot))
+        np.put_along_axis(Z, ix2, 1.0, axis=1)
+        ZD = Z @ D
+        sxx = np.einsum("bi,bi->b", ZD, Z)
+        sx1 = ZD.sum(axis=1)
+        sxy = sx1 - sxx
+        syy = total - 2.0 * sx1 + sxx
+        e = 2.0 * sxy / (na * nb) - sxx / na**2 - syy / nb**2
+        return e.reshape(np.asarray(ix).shape[:-1])
+
+    res = permutation_test((np.arange(na), np.arange(na, ntot)), stat, permutation_type="independent",
+                           vectorized=True, n_resamples=n_resamples, alternative="greater", batch=256, rng=rng)
+    return float(res.statistic), float(res.pvalue)
+
+
+def ks_critical_value(n: int, level: float) -> float:
+    """Asymptotic critical value of the two-sample KS statistic with n per side at ``level``:
+    c = K⁻¹(1 − level)·√(2/n), K the Kolmogorov distribution (``scipy.stats.kstwobign``)."""
+    return float(kstwobign.isf(level)) * math.sqrt(2.0 / n)
+
+
+def minimum_detectable_ks(n: int, level: float, miss: float) -> float:
+    """Δ with P(miss) ≤ ``miss`` for a true CDF gap Δ: c + 1/n + √(log(1/miss)/n) (module docstring).
+
+    The statistic lives on the lattice k/n; c + 1/n bounds the exact critical value (checked against
+    ``ks_2samp(method="exact")`` at n = 2000 and 8000 for levels 4e-4 and 4e-8: the exact p-value at
+    ⌈cn⌉/n is below the level)."""
+    return ks_critical_value(n, level) + 1.0 / n + math.sqrt(math.log(1.0 / miss) / n)
+
+
+def two_sample_test(A: np.ndarray, B: np.ndarray, alpha: float, rng: np.random.Generator, *,
+                    center: np.ndarray | None = None, permutations: int | None = None,
+                    max_permutations: int = 20000, energy_max: int = 500) -> TwoSampleResult:
+    """Test H0: rows of ``A`` and rows of ``B`` are i.i.d. from one distribution, at level ``alpha``.
+
+    Parameters
+    ----------
+    A, B : (N, d) arrays of outputs (equal N).
+    alpha : level of the combined test (energy at alpha/2, Holm-KS family at alpha/2).
+    rng : Generator for the permutations.
+    center : (d,) array fixed independently of A and B (e.g. the certified minimiser): adds a KS test of
+        the distances ‖w − center‖.
+    permutations : number B of random permutations; default ⌈10/(alpha/2)⌉ − 1, so that the p-value floor
+        1/(B + 1) is ≤ a tenth of the energy test's level alpha/2, capped at ``max_permutations``; when even
+        the cap cannot reach the level (1/(cap + 1) > alpha/2), B = 999 (the p-value is reported, the energy
+        test cannot reject and ``energy["can_reject"]`` is False).
+    energy_max : at most this many rows of each side enter the energy statistic.
+
+    Returns
+    -------
+    TwoSampleResult.  False rejection probability ≤ alpha under H0 (Bonferroni; each component valid).
+
+    Raises
+    ------
+    ValueError : shapes differ, fewer than 2 rows, non-finite values, alpha outside (0, 1).
+    """
+    A = np.asarray(A, dtype=np.float64)
+    B = np.asarray(B, dtype=np.float64)
+    if A.ndim != 2 or B.ndim != 2 or A.shape != B.shape or A.shape[0] < 2:
+        raise ValueError(f"A and B must be (N, d) arrays of equal shape with N >= 2, got {A.shape} and {B.shape}")
+    if not (np.all(np.isfinite(A)) and np.all(np.isfinite(B))):
+        raise ValueError("A and B must be finite")
+    if not (0.0 < alpha < 1.0):
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
+    N, d = A.shape
+    a_e = alpha / 2.0
+    if permutations is None:
+        if 1.0 / (max_permutations + 1) > a_e:
+            permutations = 999  # cannot reject at this level even at the cap: 999 suffice to report p
+        else:
+            permutations = min(max_permutations, math.ceil(10.0 / a_e) - 1)
+    if isinstance(permutations, bool) or not isinstance(permutations, int) or permutations < 1:
+        raise ValueError(f"permutations must be a positive integer, got {permutations!r}")
+    t0 = time.perf_counter()
+    ne = min(N, int(energy_max))
+    e_stat, p_e = _energy_permutation(A[:ne], B[:ne], permutations, rng)
+    floor = 1.0 / (permutations + 1)
+    energy = {"statistic": e_stat, "p_value": p_e, "level": a_e, "reject": bool(p_e <= a_e),
+              "permutations": permutations, "p_value_floor": floor, "can_reject": bool(floor <= a_e),
+              "rows_per_side": ne, "seconds": time.perf_counter() - t0,
+              "method": "energy distance (V-statistic), scipy.stats.permutation_test, p = (1 + #{E_b >= E})/(B + 1)"}
+    names = [f"coordinate {j}" for j in range(d)]
+    colsA, colsB = [A[:, j] for j in range(d)], [B[:, j] for j in range(d)]
+    if center is not None:
+        c = np.asarray(center, dtype=np.float64).reshape(d)
+        names.append("distance to the certified minimiser")
+        colsA.append(np.linalg.norm(A - c, axis=1))
+        colsB.append(np.linalg.norm(B - c, axis=1))
+    stats, pvals, methods = [], [], []
+    for a, b in zip(colsA, colsB):
+        r = ks_2samp(a, b, method="auto")
+        stats.append(float(r.statistic))
+        pvals.append(float(r.pvalue))
+        methods.append("exact" if N <= 10000 else "asymptotic")
+    a_ks = alpha / 2.0
+    rej, p_adj, _, _ = multipletests(pvals, alpha=a_ks, method="holm")
+    k = len(pvals)
+    ks = {"level": a_ks, "tests": [{"name": nm, "statistic": s, "p_value": p, "p_holm": float(pa), "reject": bool(rj)}
+                                   for nm, s, p, pa, rj in zip(names, stats, pvals, p_adj, rej)],
+          "reject": bool(np.any(rej)), "min_p_holm": float(np.min(p_adj)),
+          "method": "scipy.stats.ks_2samp per statistic, Holm (statsmodels.stats.multitest.multipletests)"}
+    p = min(1.0, 2.0 * min(p_e, float(np.min(p_adj))))
+    power = {"samples_per_side": N,
+             "ks_critical_value": ks_critical_value(N, a_ks / k),
+             "ks_min_detectable_gap_miss_0.05": minimum_detectable_ks(N, a_ks / k, 0.05),
+             "ks_min_detectable_gap_miss_1e-6": minimum_detectable_ks(N, a_ks / k, 1e-6),
+             "statement": "a true gap Δ between the two CDFs of any tested statistic is detected with probability "
+                          "≥ 1 − exp(−N(Δ − c′)²), c′ = c + 1/N, c the asymptotic critical value at level alpha/(2k); "
+                          "measured detection rates of planted bugs: docs/compare.md"}
+    return TwoSampleResult(p_value=p, alpha=alpha, reject=bool(p <= alpha), energy=energy, ks=ks, power=power)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# running the candidate
+# ---------------------------------------------------------------------------------------------------------
+def _vectorised(candidate: Callable[..., Any]) -> bool:
+    try:
+        return "replicates" in inspect.signature(candidate).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _as_outputs(result: Any, d: int, k: int | None, name: str) -> tuple[np.ndarray, Release | None]:
+    rel = result if isinstance(result, Release) else None
+    out = np.asarray(rel.output if rel is not None else result, dtype=np.float64)
+    shape = (d,) if k is None else (k, d)
+    if out.shape != shape:
+        raise CandidateError(f"{name} returned an output of shape {out.shape}, expected {shape}")
+    if not np.all(np.isfinite(out)):
+        raise CandidateError(f"{name} returned a non-finite output")
+    return out.reshape(-1, d), rel
+
+
+def _call(candidate: Callable[..., Any], inst_X: np.ndarray, inst_y: np.ndarray, problem: ERMProblem, eps: float,
+          delta: float, rng: np.random.Generator, options: dict[str, Any], k: int | None, name: str) -> Any:
+    try:
+        if k is None:
+            return candidate(inst_X, inst_y, problem, eps, delta, rng, **options)
+        return candidate(inst_X, inst_y, problem, eps, delta, rng, replicates=k, **options)
+    except CandidateError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any failure of user code is reported as such
+        raise CandidateError(f"{name} raised {type(exc).__name__}: {exc}") from exc
+
+
+def candidate_outputs(candidate: Callable[..., Any], X: np.ndarray, y: np.ndarray, problem: ERMProblem, eps: float,
+                      delta: float, seed: np.random.SeedSequence, size: int, options: dict[str, Any] | None = None,
+                      *, chunk: int = 2000, name: str = "candidate") -> tuple[np.ndarray, Release | None]:
+    """``size`` independent outputs of ``candidate`` as a (size, d) array, and its first Release (if any).
+
+    Vectorised candidates (a ``replicates`` parameter) get one generator per chunk of ≤ ``chunk`` runs;
+    others one generator per run; all generators are spawned from ``seed``.
+    """
+    opts = dict(options or {})
+    d = X.shape[1]
+    outs: list[np.ndarray] = []
+    first: Release | None = None
+    if _vectorised(candidate):
+        n_chunks = math.ceil(size / chunk)
+        for i, child in enumerate(seed.spawn(n_chunks)):
+            k = min(chunk, size - i * chunk)
+            o, rel = _as_outputs(_call(candidate, X, y, problem, eps, delta, np.random.default_rng(child), opts, k,
+                                       name), d, k, name)
+            outs.append(o)
+            first = first or rel
+    else:
+        for child in seed.spawn(size):
+            o, rel = _as_outputs(_call(candidate, X, y, problem, eps, delta, np.random.default_rng(child), opts, None,
+                                       name), d, None, name)
+            outs.append(o)
+            first = first or rel
+    return np.vstack(outs), first
+
+
+class _CandidateMechanism:
+    """Adapter: the candidate on a dataset dict, as the auditor's mechanism (batched ``sample``)."""
+
+    def __init__(self, candidate: Callable[..., Any], problem: ERMProblem, eps: float, delta: float,
+                 options: dict[str, Any], name: str):
+        self.candidate, self.problem, self.eps, self.delta, self.options, self.name = (
+            candidate, problem, eps, delta, options, name)
+
+    def __call__(self, data: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
+        X = np.asarray(data["X"])
+        out, _ = _as_outputs(_call(self.candidate, X, np.asarray(data["y"]), self.problem, self.eps, self.delta, rng,
+                                   self.options, None, self.name), X.shape[1], None, self.name)
+        return out[0]
+
+    def sample(self, data: dict[str, np.ndarray], n: int, rng: np.random.Generator) -> np.ndarray:
+        seed = np.random.SeedSequence(int(rng.integers(0, 2**63)))  # fresh, drawn from the auditor's stream
+        out, _ = candidate_outputs(self.candidate, np.asarray(data["X"]), np.asarray(data["y"]), self.problem,
+                                   self.eps, self.delta, seed, n, self.options, name=self.name)
+        return out
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the comparison
+# ---------------------------------------------------------------------------------------------------------
+@dataclass
+class CompareResult:
+    """Outcome of :func:`compare`.
+
+    verdict : "refuted" | "not refuted";  refuted_by : names of the rejected hypotheses;
+    two_sample, utility, audit : per-family records;  alpha : overall false-refutation budget (1 − confidence).
+    """
+
+    verdict: str
+    refuted_by: list[str]
+    alpha: float
+    confidence: float
+    against: str
+    candidate: str
+    instance: dict[str, Any]
+    samples: int
+    two_sample: dict[str, Any]
+    utility: dict[str, Any]
+    audit: dict[str, Any] | None
+    seed: int
+    seed_entropy: str
+    wall_seconds: float
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def refuted(self) -> bool:
+        return self.verdict == "refuted"
+
+    @property
+    def exit_status(self) -> int:
+        return 1 if self.refuted else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_jsonable({k: getattr(self, k) for k in (
+            "verdict", "refuted_by", "alpha", "confidence", "against", "candidate", "instance", "samples",
+            "two_sample", "utility", "audit", "seed", "seed_entropy", "wall_seconds", "notes")})
+
+    def summary(self) -> str:
+        t, u, a = self.two_sample, self.utility, self.audit
+        e, ks = t["energy"], t["ks"]
+        lines = [
+            f"dpsco compare: {self.candidate} against {self.against} on {self.instance['name']} "
+            f"(n = {self.instance['n']}, d = {self.instance['d']}, ε = {self.instance['epsilon']:g}, "
+            f"δ = {self.instance['delta']:.3g}), {self.samples} runs each",
+            f"  verdict: {self.verdict.upper()}" + (f" by {', '.join(self.refuted_by)}" if self.refuted_by else "")
+            + f"   (overall α = {self.alpha:.3g}: a faithful implementation is refuted with probability ≤ α)",
+            f"  (a) same distribution: p = {t['p_value']:.3g} vs α = {t['alpha']:.3g} -> "
+            f"{'REJECT' if t['reject'] else 'not rejected'}",
+            f"      energy distance {e['statistic']:.4g}, permutation p = {e['p_value']:.3g} "
+            f"({e['permutations']} permutations, floor {e['p_value_floor']:.2g}"
+            + ("" if e["can_reject"] else ", CANNOT reject at this α") + ")",
+        ]
+        for r in ks["tests"]:
+            lines.append(f"      KS {r['name']}: D = {r['statistic']:.4f}, p = {r['p_value']:.3g}, Holm p = {r['p_holm']:.3g}")
+        lines.append(f"      power: a CDF gap ≥ {t['power']['ks_min_detectable_gap_miss_0.05']:.3f} in any KS statistic "
+                     "is detected with probability ≥ 0.95")
+        for side in ("candidate", "reference"):
+            c = u[side]
+            if c.get("outside_domain"):
+                lines.append(f"  (b) utility, {side}: {c['outside_domain']} output(s) outside W -> FAIL")
+                continue
+            lines.append(f"  (b) utility, {side}: mean excess empirical risk {c['mean']:.4g} (LCB {c['lcb']:.4g}) vs "
+                         f"bound {c['bound']:.4g} at α = {c['alpha']:.3g} -> {c['verdict'].upper()}")
+        if a is not None:
+            lines.append(f"  (c) privacy audit of the candidate: ε_lb = {a['epsilon_lower']:.4g} vs claimed "
+                         f"ε = {a['claim']['epsilon']:g} at confidence {a['confidence']:.6g} -> {a['verdict'].upper()}")
+        else:
+            lines.append("  (c) privacy audit: skipped")
+        lines += [f"  seed {self.seed} (entropy {self.seed_entropy}); {self.wall_seconds:.1f} s"] + [
+            f"  note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+
+def _excess(problem: ERMProblem, X: np.ndarray, y: np.ndarray, W: np.ndarray, oracle_value: float) -> np.ndarray:
+    vals = problem.loss.phi(X @ W.T, y[:, None]).mean(axis=0)
+    return vals - oracle_value
+
+
+def _utility_check(name: str, problem: ERMProblem, inst: Instance, W: np.ndarray, bound: float,
+                   alpha: float) -> dict[str, Any]:
+    M, L = problem.radius, problem.lipschitz
+    norms = np.linalg.norm(W, axis=1)
+    outside = int(np.sum(norms > M * (1.0 + 1e-9)))
+    if outside:
+        return {"name": name, "verdict": "fail", "outside_domain": outside, "bound": bound, "alpha": alpha,
+                "reason": "outputs outside W = B(0, M): the algorithm projects onto W"}
+    ex = _excess(problem, inst.X, inst.y, W, inst.oracle.value)
+    chk = mean_bound_check(name, np.clip(ex, 0.0, 2 * M * L), bound, (0.0, 2 * M * L), alpha).to_dict()
+    chk["outside_domain"] = 0
+    chk["oracle_gap_bound"] = inst.oracle.gap_bound
+    return chk
+
+
+def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt19.nsgd", *,
+            instance: str | Instance = "synthetic", samples: int = 2000, audit_samples: int | None = None,
+            seed: int = DEFAULT_SEED, confidence: float = DEFAULT_CONFIDENCE, claimed_epsilon: float | None = None,
+            claimed_delta: float | None = None, options: dict[str, Any] | None = None,
+            candidate_name: str | None = None, permutations: int | None = None, energy_max: int = 500,
+            run_audit: bool = True) -> CompareResult:
+    """Compare ``candidate`` with the catalogue entry ``against`` (module docstring for the tests).
+
+    Parameters
+    ----------
+    candidate : callable f(X, y, problem, epsilon, delta, rng, **options) -> Release | (d,) array
+        (module docstring: the interface, vectorisation through ``replicates``).
+    against : catalogue name (e.g. "bftt19.nsgd") or entry.
+    instance : "fair" (built-in real data, as ``dpsco verify``), "synthetic" (D1 logistic, n = 500, d = 3),
+        or a prebuilt :class:`Instance` (reused across calls; its oracle is then not recomputed).
+    samples : N runs of each implementation for (a) and (b).
+    audit_samples : runs per side of the audit (default ``samples``; must be ≥ 4).
+    seed : entropy of the root SeedSequence; every stream is spawned from it (recorded).
+    confidence : 1 − α; α is the overall probability of refuting a faithful implementation.
+    claimed_epsilon, claimed_delta : the claim audited when the candidate returns an array (and an override
+        when it returns a Release); default: the ε, δ the instance runs at.
+    options : keyword options passed to the candidate (ours uses the catalogue entry's options).
+    permutations, energy_max : see :func:`two_sample_test`.
+    run_audit : False skips (c) (its α share is then unused; the verdict is conservative).
+
+    Returns
+    -------
+    CompareResult (``exit_status`` 0 not refuted, 1 refuted).
+
+    Raises
+    ------
+    ValueError / TypeError : bad arguments;  CandidateError : the candidate failed or returned a malformed
+    output.
+    """
+    t0 = time.time()
+    if not callable(candidate):
+        raise TypeError(f"candidate must be callable, got {type(candidate).__name__}")
+    entry = against if isinstance(against, CatalogueEntry) else get_entry(str(against))
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 4:
+        raise ValueError(f"samples must be an integer >= 4, got {samples!r}")
+    if audit_samples is None:
+        audit_samples = samples
+    if isinstance(audit_samples, bool) or not isinstance(audit_samples, int) or audit_samples < 4:
+        raise ValueError(f"audit_samples must be an integer >= 4, got {audit_samples!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not (0.0 < confidence < 1.0):
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
+    alpha = 1.0 - float(confidence)
+    ss = np.random.SeedSequence(seed)
+    s_inst, s_ours, s_theirs, s_perm, s_audit = ss.spawn(5)
+    inst = instance if isinstance(instance, Instance) else build_instance(instance, s_inst)
+    problem, X, y = inst.problem, inst.X, inst.y
+    n, d = X.shape
+    eps, delta = inst.epsilon, inst.delta
+    name = candidate_name or getattr(candidate, "__name__", repr(candidate))
+    notes: list[str] = []
+
+    ours, our_release = run_outputs(entry, X, y, problem, eps, delta, np.random.default_rng(s_ours), samples,
+                                    dict(entry.options))
+    theirs, their_release = candidate_outputs(candidate, X, y, problem, eps, delta, s_theirs, samples, options,
+                                              name=name)
+
+    # (a) two-sample
+    ts = two_sample_test(theirs, ours, alpha / 3.0, np.random.default_rng(s_perm), center=inst.oracle.w,
+                         permutations=permutations, energy_max=energy_max)
+    if not ts.energy["can_reject"]:
+        notes.append(f"the energy test's p-value floor {ts.energy['p_value_floor']:.2g} exceeds its level "
+                     f"{ts.energy['level']:.2g}: only the KS family can reject at this confidence")
+    # (b) utility
+    L, M = problem.lipschitz, problem.radius
+    bound = float(entry.empirical_bound(our_release, n, d, eps, delta, L, M))
+    util = {"bound": bound, "bound_source": f"{entry.title}: {entry.utility_theorem} at these public inputs",
+            "candidate": _utility_check(f"{name}: E[excess empirical risk] ≤ bound", problem, inst, theirs, bound,
+                                        alpha / 6.0),
+            "reference": _utility_check(f"{entry.name}: E[excess empirical risk] ≤ bound", problem, inst, ours,
+                                        bound, alpha / 6.0)}
+    # (c) audit
+    audit_rec: dict[str, Any] | None = None
+    if run_audit:
+        base = their_release.claim if their_release is not None and their_release.claim.is_private else None
+        if base is None or claimed_epsilon is not None or claimed_delta is not None:
+            claim = PrivacyClaim(
+                notion="approx-DP", epsilon=float(claimed_epsilon if claimed_epsilon is not None else
+                                                  (base.epsilon if base else eps)),
+                delta=float(claimed_delta if claimed_delta is not None else (base.delta if base else delta)),
+                neighbouring="replace-one", source="user-declared (dpsco compare)")
+        else:
+            claim = base
+        if claim.neighbouring != "replace-one":
+            notes.append(f"candidate claims {claim.neighbouring} neighbouring; audited against a replace-one pair")
+        mech = _CandidateMechanism(candidate, problem, eps, delta, dict(options or {}), name)
+        try:
+            res = audit(mech, {"X": X, "y": y}, {"X": inst.X_neighbour, "y": inst.y_neighbour}, claim,
+                        audit_samples, np.random.default_rng(s_audit), confidence=1.0 - alpha / 3.0,
+                        seed_entropy=None)
+        except CandidateError:
+            raise
+        audit_rec = res.to_dict()
+
+    refuted_by = []
+    if ts.reject:
+        refuted_by.append("two-sample test (output distributions differ)")
+    if util["candidate"]["verdict"] == "fail":
+        refuted_by.append("candidate utility bound check")
+    if util["reference"]["verdict"] == "fail":
+        refuted_by.append("REFERENCE utility bound check (our implementation or the bound is wrong)")
+    if audit_rec is not None and audit_rec["verdict"] == "refuted":
+        refuted_by.append("privacy audit of the candidate")
+    return CompareResult(
+        verdict="refuted" if refuted_by else "not refuted", refuted_by=refuted_by, alpha=alpha,
+        confidence=float(confidence), against=entry.name, candidate=name, instance=inst.to_dict(), samples=samples,
+        two_sample=ts.to_dict(), utility=to_jsonable(util), audit=audit_rec, seed=seed, seed_entropy=str(ss.entropy),
+        wall_seconds=time.time() - t0, notes=notes)

@@ -1,0 +1,199 @@
+"""Checks of the papers' claims as calibrated tests: bounds with constants, rates, uniform stability.
+
+Every check is a one-sided test of a null hypothesis *implied by the theorem* and yields a p-value, so a
+campaign can control its family-wise false-failure probability with Holm's procedure
+(``statsmodels.stats.multitest.multipletests``).  A check "fails" only when the data contradict the theorem
+significantly; each record also states its power (the smallest violation it would detect).
+
+* **Bound** (``mean_bound_check`` in ``stats``): H0 E[excess] ≤ bound.  Exact finite-sample p-value from
+  Hoeffding's inequality for variables in a known range: p = exp(−2R(X̄ − bound)²/(b − a)²) if X̄ > bound.
+* **Rate** (``rate_check``): regress log(excess) on log(n) over replicate runs on a grid of n (statsmodels
+  OLS, HC3 standard errors).  The theorem's exponent e (e.g. −1/2 for Theorem 3.2 in its statistical regime)
+  is an *upper* bound on the decay exponent of E[excess], so H0: slope ≤ e + tol ("upper"); for designated
+  tight instances H0: |slope − e| ≤ tol ("tight").  p-values are asymptotic (t-distribution), labelled so;
+  tol is the declared model-misspecification tolerance (prior-art.md E, step 6).
+* **Stability** (``stability_check``): coupled runs on neighbouring datasets sharing all randomness; for each
+  probe point z the mean of ℓ(A(S), z) − ℓ(A(S'), z) against the stability bound the proof uses (e.g. Lemma
+  3.4 of Bassily et al., corrected).  One-sided t-tests per probe with Bonferroni over probes (asymptotic).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Literal, Sequence
+
+import numpy as np
+from scipy import stats as sps
+
+__all__ = [
+    "RateCheck",
+    "StabilityCheck",
+    "apply_holm",
+    "fit_log_slope",
+    "hoeffding_p_value",
+    "rate_check",
+    "stability_check",
+]
+
+#: floor applied to excess values before taking logs (an excess of exactly 0 only occurs in degenerate runs)
+LOG_FLOOR = 1e-12
+
+
+def hoeffding_p_value(mean: float, bound: float, value_range: float, replicates: int) -> float:
+    """Exact one-sided p-value of H0: E X ≤ bound from R samples in a range of width ``value_range``."""
+    if mean <= bound or value_range <= 0:
+        return 1.0
+    return float(math.exp(-2.0 * replicates * (mean - bound) ** 2 / value_range**2))
+
+
+def fit_log_slope(n_values: Sequence[float], excess: Sequence[float]) -> dict[str, float]:
+    """OLS of log(excess) on log(n) with HC3 standard errors (statsmodels).
+
+    Returns slope, its standard error, intercept, residual degrees of freedom and the number of points.
+    """
+    import statsmodels.api as sm
+
+    n_arr = np.asarray(n_values, dtype=np.float64)
+    e_arr = np.maximum(np.asarray(excess, dtype=np.float64), LOG_FLOOR)
+    if n_arr.shape != e_arr.shape or n_arr.ndim != 1:
+        raise ValueError("n_values and excess must be 1-D arrays of the same length")
+    if len(np.unique(n_arr)) < 2:
+        raise ValueError("n_values must contain at least two distinct sample sizes")
+    design = sm.add_constant(np.log(n_arr))
+    fit = sm.OLS(np.log(e_arr), design).fit(cov_type="HC3")
+    return {"slope": float(fit.params[1]), "se": float(fit.bse[1]), "intercept": float(fit.params[0]),
+            "df": float(fit.df_resid), "points": int(n_arr.size)}
+
+
+@dataclass
+class RateCheck:
+    """A convergence-rate claim tested by log–log regression over a grid of n."""
+
+    name: str
+    theorem: str
+    exponent: float
+    tolerance: float
+    kind: Literal["upper", "tight"]
+    n_grid: list[int]
+    mean_excess: list[float]
+    replicates: int
+    slope: float
+    se: float
+    intercept: float
+    ci_low: float
+    ci_high: float
+    ci_level: float
+    p_value: float
+    bound_constant: float | None = None  # C of the theorem's bound C·n^exponent, for plots
+    verdict: str = "pending"
+    method: str = "OLS of log excess on log n (statsmodels, HC3); asymptotic t p-value"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def rate_check(name: str, theorem: str, exponent: float, n_grid: Sequence[int], replicates: int,
+               draw_excess: Callable[[int, np.random.Generator], float], seed: np.random.SeedSequence, *,
+               tolerance: float = 0.1, kind: Literal["upper", "tight"] = "upper", ci_level: float = 0.95,
+               bound_constant: float | None = None,
+               progress: Callable[[str], None] | None = None) -> RateCheck:
+    """Run ``draw_excess(n, rng)`` ``replicates`` times for each n (each on its own spawned stream), fit the
+    log–log slope and test the theorem's exponent.
+
+    kind "upper": H0 slope ≤ exponent + tolerance (the theorem bounds E[excess] by C·n^exponent, so a
+    significantly slower decay contradicts it); "tight": H0 |slope − exponent| ≤ tolerance (Bonferroni over
+    the two sides).
+    """
+    if kind not in ("upper", "tight"):
+        raise ValueError(f"kind must be 'upper' or 'tight', got {kind!r}")
+    if replicates < 2:
+        raise ValueError(f"replicates must be >= 2, got {replicates}")
+    grid = [int(n) for n in n_grid]
+    streams = seed.spawn(len(grid))
+    ns, ex, means = [], [], []
+    for n, s in zip(grid, streams):
+        if progress:
+            progress(f"{name}: n = {n}, {replicates} runs")
+        vals = [float(draw_excess(n, np.random.default_rng(c))) for c in s.spawn(replicates)]
+        ns += [n] * replicates
+        ex += vals
+        means.append(float(np.mean(vals)))
+    fit = fit_log_slope(ns, ex)
+    t = sps.t(df=fit["df"])
+    half = t.ppf(0.5 + ci_level / 2) * fit["se"]
+    z_hi = (fit["slope"] - (exponent + tolerance)) / fit["se"]
+    p_upper = float(t.sf(z_hi))
+    if kind == "upper":
+        p = p_upper
+    else:
+        z_lo = (fit["slope"] - (exponent - tolerance)) / fit["se"]
+        p = min(1.0, 2.0 * min(p_upper, float(t.cdf(z_lo))))
+    return RateCheck(name=name, theorem=theorem, exponent=exponent, tolerance=tolerance, kind=kind, n_grid=grid,
+                     mean_excess=means, replicates=replicates, slope=fit["slope"], se=fit["se"],
+                     intercept=fit["intercept"], ci_low=fit["slope"] - half, ci_high=fit["slope"] + half,
+                     ci_level=ci_level, p_value=p, bound_constant=bound_constant)
+
+
+@dataclass
+class StabilityCheck:
+    """Uniform stability measured by coupled runs, against the bound the proof uses."""
+
+    name: str
+    theorem: str
+    bound: float
+    bound_printed: float | None
+    estimate: float  # max over probes of the mean loss difference
+    per_probe_mean: list[float]
+    per_probe_se: list[float]
+    pairs: int
+    replicates: int
+    p_value: float
+    detectable_excess: float
+    verdict: str = "pending"
+    method: str = ("coupled runs (same seed ⇒ same batches and noise); one-sided t-test per probe point, "
+                   "Bonferroni over probes; asymptotic")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def stability_check(name: str, theorem: str, differences: np.ndarray, bound: float, *,
+                    bound_printed: float | None = None, pairs: int = 1, alpha_power: float = 1e-3) -> StabilityCheck:
+    """Test H0: sup_z E[ℓ(A(S), z) − ℓ(A(S'), z)] ≤ bound from coupled differences.
+
+    ``differences``: (R, k) array, row r = one coupled pair of runs (possibly pooled over neighbouring pairs),
+    column j = probe point z_j.  ``detectable_excess`` is the excess over the bound at which the per-probe test
+    rejects with probability about 1/2 at level ``alpha_power`` (Bonferroni-adjusted): z_{α/k}·max se.
+    """
+    D = np.asarray(differences, dtype=np.float64)
+    if D.ndim != 2 or D.shape[0] < 2:
+        raise ValueError("differences must be an (R, k) array with R >= 2")
+    R, k = D.shape
+    means = D.mean(axis=0)
+    ses = D.std(axis=0, ddof=1) / math.sqrt(R)
+    t = sps.t(df=R - 1)
+    pvals = []
+    for mu, se in zip(means, ses):
+        if se == 0:
+            pvals.append(0.0 if mu > bound else 1.0)
+        else:
+            pvals.append(float(t.sf((mu - bound) / se)))
+    p = min(1.0, k * min(pvals))
+    return StabilityCheck(name=name, theorem=theorem, bound=float(bound), bound_printed=bound_printed,
+                          estimate=float(means.max()), per_probe_mean=means.tolist(), per_probe_se=ses.tolist(),
+                          pairs=pairs, replicates=R, p_value=p,
+                          detectable_excess=float(t.isf(alpha_power / k) * ses.max()))
+
+
+def apply_holm(checks: Sequence[Any], alpha: float) -> None:
+    """Set each check's ``verdict`` ("pass"/"fail") by Holm's step-down procedure at family-wise level α
+    over their ``p_value`` attributes (statsmodels ``multipletests(method="holm")``)."""
+    from statsmodels.stats.multitest import multipletests
+
+    if not checks:
+        return
+    reject = multipletests([c.p_value for c in checks], alpha=alpha, method="holm")[0]
+    for c, r in zip(checks, reject):
+        c.verdict = "fail" if r else "pass"
