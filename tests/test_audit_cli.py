@@ -206,3 +206,18 @@ def test_through_the_dpsco_entry_point(files: dict[str, str], capsys: pytest.Cap
     code = main(["audit", *_argv(files, f"{files['mech']}:noiseless", "--json", samples="100")])
     rec = json.loads(capsys.readouterr().out)
     assert code == 1 and rec["verdict"] == "refuted" and rec["mechanism"].endswith(":noiseless")
+
+
+def test_estimator_option_and_epsilon_true(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    # hockey-stick: a true (1, 0) claim of the Laplace(1) mechanism at confidence 1 − 1e-6: not refuted
+    # except with probability <= 1e-6.
+    code = _run(_argv(files, f"{files['mech']}:laplace_eps1", "--estimator", "hockey-stick", "--confidence",
+                      "0.999999", "--epsilon-true", "1", "--json"))
+    rec = json.loads(capsys.readouterr().out)
+    assert code == 0 and rec["estimator_kind"] == "hockey-stick" and rec["epsilon_true"] == 1.0
+    assert rec["delta_lower"] is not None
+    # gdp needs δ > 0: bad input
+    assert _run(_argv(files, f"{files['mech']}:laplace_eps1", "--estimator", "gdp")) == 2
+    assert "delta > 0" in capsys.readouterr().err
+    # the noiseless mechanism is refuted by every route (deterministic)
+    assert _run(_argv(files, f"{files['mech']}:noiseless", "--estimator", "gdp", delta="1e-5")) == 1

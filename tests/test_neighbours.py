@@ -153,3 +153,31 @@ def test_canary_pair_edge_cases() -> None:
         canary_pair(3, 2, DataBounds(x_max=1.0), "nonsense")
     with pytest.raises(ValueError, match="neighbour"):
         canary_pair(3, 2, DataBounds(x_max=1.0), "linear", neighbour="other")  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# pair generators (issue 3); deterministic
+# ---------------------------------------------------------------------------------------------------------
+def test_pair_generators_are_neighbours_in_the_domain() -> None:
+    from reference.problem import DataBounds as _DB
+    from verification.audit import _check_dataset, _check_neighbouring
+    from verification.neighbours import add_remove_pairs, sign_flip_pairs, worst_case_pairs
+
+    b = _DB(1.0, 1.0)
+    X = np.array([[0.3, 0.4, 0.0], [0.0, 0.0, 0.5], [0.6, 0.0, 0.0]])
+    y = np.array([1.0, -1.0, 1.0])
+    pairs = add_remove_pairs(X, y, b, k=2) + sign_flip_pairs(X, y, b) + worst_case_pairs(X, y, b, "linear", k=3)
+    assert len(pairs) == 4 + 3 + 3
+    for p in pairs:
+        info = _check_neighbouring(_check_dataset(p.dataset, "d"), _check_dataset(p.neighbour, "n"), p.relation)
+        assert info["relation"] == p.relation
+        for side in (p.dataset, p.neighbour):
+            assert np.all(np.linalg.norm(side["X"], axis=1) <= 1.0) and np.all(np.abs(side["y"]) <= 1.0)
+    # linear loss at w = 0: gradient −y·x, the worst pairs reach the sensitivity 2·x_max·y_max = 2
+    wc = worst_case_pairs(X, y, b, "linear", k=1)[0]
+    gd = -wc.dataset["y"][-1] * wc.dataset["X"][-1] + wc.neighbour["y"][-1] * wc.neighbour["X"][-1]
+    assert np.linalg.norm(gd) == pytest.approx(2.0, rel=1e-12)
+    with pytest.raises(ValueError):
+        sign_flip_pairs(X, y, b, index=5)
+    with pytest.raises(ValueError):
+        add_remove_pairs(X, y, b, labels=[2.0])

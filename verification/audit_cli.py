@@ -1,7 +1,8 @@
 """dpsco audit: empirically audit the privacy claim of any mechanism on a pair of neighbouring datasets.
 
 usage: dpsco audit MODULE:CALLABLE --dataset A.npz --neighbour B.npz --epsilon E --delta D
-                   --samples N --seed S [--confidence C] [--statistic STAT] [--json]
+                   --samples N --seed S [--confidence C] [--statistic STAT]
+                   [--estimator threshold|gdp|hockey-stick|auto] [--epsilon-true E0] [--json]
 
 MODULE is a dotted module path (``mypkg.mech``) or a path to a ``.py`` file; CALLABLE names
 ``f(data, rng) -> array`` in it (or an object with that ``__call__`` and an optional vectorised
@@ -11,7 +12,9 @@ The two datasets must be replace-one neighbours (same keys and shapes, differing
 
 The auditor draws N runs per dataset, chooses an event on half of them and bounds ε on the other half with
 Clopper-Pearson intervals: if the mechanism satisfies the claim, the verdict is "refuted" with probability
-at most 1 - C.  "not refuted" is not a proof of privacy.  The randomness is
+at most 1 - C.  "not refuted" is not a proof of privacy.  --estimator gdp reports a Gaussian-DP mu lower
+bound (assumption-free) and the epsilon it implies at D *if the mechanism's trade-off curve is Gaussian*;
+--estimator hockey-stick reports a lower bound on delta at epsilon E.  Every result names its assumptions.  The randomness is
 numpy.random.default_rng(numpy.random.SeedSequence(S)); the seed entropy is printed for reproduction.
 
 exit status: 0 claim not refuted, 1 claim refuted, 2 bad input (a one-line error on stderr).
@@ -55,7 +58,12 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", required=True, metavar="S", help="non-negative integer seed of the SeedSequence")
     p.add_argument("--confidence", default="0.95", metavar="C", help="confidence level in (0, 1) (default 0.95)")
     p.add_argument("--statistic", default="projection", metavar="STAT",
-                   help="'projection' (default), 'norm' or 'coordinate:<i>'")
+                   help="'projection' (default), 'norm', 'logistic' or 'coordinate:<i>'")
+    p.add_argument("--estimator", default="threshold", choices=("threshold", "gdp", "hockey-stick", "auto"),
+                   help="threshold (assumption-free, default), gdp (mu bound; epsilon assumes a Gaussian "
+                        "trade-off curve), hockey-stick (delta lower bound at the claimed epsilon), auto (= threshold)")
+    p.add_argument("--epsilon-true", default=None, metavar="E0",
+                   help="exact epsilon of the mechanism at the claimed delta, reported next to the bound")
     p.add_argument("--json", action="store_true", help="print one JSON record instead of a summary")
     p.set_defaults(run=run)
 
@@ -160,12 +168,21 @@ def run(args: argparse.Namespace) -> int:
             neighbouring="replace-one",
             source="user-declared",
         )
+        estimator = "threshold" if args.estimator == "auto" else args.estimator
+        epsilon_true = None
+        if args.epsilon_true is not None:
+            epsilon_true = _parse_float(args.epsilon_true, "--epsilon-true")
+            if epsilon_true < 0:
+                raise _InputError(f"--epsilon-true must be >= 0, got {args.epsilon_true!r}")
+        if estimator == "gdp" and delta == 0.0:
+            raise _InputError("--estimator gdp needs --delta > 0")
         seq = np.random.SeedSequence(seed)
         rng = np.random.default_rng(seq)
         try:
             result = audit(
                 mechanism, dataset, neighbour, claim, samples, rng,
                 confidence=confidence, statistic=args.statistic, seed_entropy=int(seq.entropy),
+                estimator=estimator, epsilon_true=epsilon_true,
             )
         except (ValueError, TypeError) as exc:
             raise _InputError(str(exc)) from None

@@ -23,7 +23,16 @@ from reference.losses import get_loss
 from reference.problem import BOUND_RTOL, DataBounds
 from reference.validation import as_float_vector, check_data, check_positive_int
 
-__all__ = ["CanaryPair", "canary_pair", "extreme_points", "replace_one_extreme"]
+__all__ = [
+    "CanaryPair",
+    "NeighbourPair",
+    "add_remove_pairs",
+    "canary_pair",
+    "extreme_points",
+    "replace_one_extreme",
+    "sign_flip_pairs",
+    "worst_case_pairs",
+]
 
 
 def _norms(x: np.ndarray) -> list[float]:
@@ -289,3 +298,155 @@ def canary_pair(
         y2[-1] = -y_c
         desc = f"{loss.name} canary (x_max e1, {y_c:g}) vs label flip (x_max e1, {-y_c:g})"
     return CanaryPair(X, y, X2, y2, desc)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# pair generators for audit_family (issue 3)
+# ---------------------------------------------------------------------------------------------------------
+class NeighbourPair(NamedTuple):
+    """A neighbouring pair in the form :func:`verification.estimators.audit_family` takes."""
+
+    dataset: dict[str, np.ndarray]
+    neighbour: dict[str, np.ndarray]
+    label: str
+    relation: str
+
+    def as_tuple(self) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], str]:
+        return self.dataset, self.neighbour, self.label
+
+
+def _checked(X: Any, y: Any, bounds: DataBounds) -> tuple[np.ndarray, np.ndarray]:
+    Xa, ya = check_data(X, y)
+    b = _check_bounds(bounds)
+    if np.any(np.linalg.norm(Xa, axis=1) > b.x_max * (1.0 + BOUND_RTOL)):
+        raise ValueError(f"X violates the declared bound ‖x‖ <= x_max = {b.x_max}")
+    if np.any(np.abs(ya) > b.y_max * (1.0 + BOUND_RTOL)):
+        raise ValueError(f"y violates the declared bound |y| <= y_max = {b.y_max}")
+    return Xa, ya
+
+
+def _labels(bounds: DataBounds, binary: bool) -> list[float]:
+    if binary:
+        return [1.0, -1.0]
+    return [bounds.y_max, -bounds.y_max] if bounds.y_max > 0 else [0.0]
+
+
+def add_remove_pairs(
+    X: Any, y: Any, bounds: DataBounds, *, k: int = 4, labels: Any = None, rng: np.random.Generator | None = None
+) -> list[NeighbourPair]:
+    """Add/remove neighbours: (X, y) plus one extreme record appended, against (X, y) itself.
+
+    The added records are the first ``k`` :func:`extreme_points` of the declared domain, each with the
+    extreme labels (``labels``: default ±y_max, or ±1 for ``y_max >= 1`` when given ``labels=[1, -1]``).  The
+    larger dataset is ``dataset`` (axis 0 = records), as :func:`verification.audit.audit` checks for the
+    "add/remove" relation.
+
+    Returns
+    -------
+    list of NeighbourPair (relation "add/remove"), k·len(labels) of them.
+    """
+    Xa, ya = _checked(X, y, bounds)
+    b = _check_bounds(bounds)
+    pts = extreme_points(b, Xa.shape[1], check_positive_int(k, "k"), rng=rng)
+    labs = _labels(b, False) if labels is None else [float(v) for v in np.atleast_1d(labels)]
+    for v in labs:
+        if not math.isfinite(v) or abs(v) > b.y_max:
+            raise ValueError(f"labels must lie in [-y_max, y_max] = [-{b.y_max}, {b.y_max}], got {v}")
+    out = []
+    for i, x in enumerate(pts):
+        for v in labs:
+            big = {"X": np.vstack([Xa, x[None, :]]), "y": np.concatenate([ya, [v]])}
+            out.append(NeighbourPair(big, {"X": Xa.copy(), "y": ya.copy()},
+                                     f"add extreme point {i} (label {v:g})", "add/remove"))
+    return out
+
+
+def sign_flip_pairs(X: Any, y: Any, bounds: DataBounds, *, index: int = -1) -> list[NeighbourPair]:
+    """Replace-one neighbours by sign flips of record ``index``: (−x, y), (x, −y) and (−x, −y).
+
+    Sign flips stay in the (symmetric) declared domain and negate the record's gradient for the linear loss
+    (x ↦ −x) or for label-symmetric losses (y ↦ −y), reaching the replace-one sensitivity 2L when the record is
+    extreme.  Flips that leave the record unchanged (x = 0 or y = 0) are skipped.
+    """
+    Xa, ya = _checked(X, y, bounds)
+    n = Xa.shape[0]
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not (-n <= int(index) < n):
+        raise ValueError(f"index must be an integer in [-{n}, {n}), got {index!r}")
+    i = int(index) % n
+    out = []
+    for fx, fy, name in ((-1.0, 1.0, "x -> -x"), (1.0, -1.0, "y -> -y"), (-1.0, -1.0, "(x, y) -> (-x, -y)")):
+        X2, y2 = Xa.copy(), ya.copy()
+        X2[i] = fx * Xa[i]
+        y2[i] = fy * ya[i]
+        if np.array_equal(X2[i], Xa[i]) and y2[i] == ya[i]:
+            continue
+        out.append(NeighbourPair({"X": Xa.copy(), "y": ya.copy()}, {"X": X2, "y": y2},
+                                 f"sign flip of record {i}: {name}", "replace-one"))
+    return out
+
+
+def worst_case_pairs(
+    X: Any,
+    y: Any,
+    bounds: DataBounds,
+    loss_name: str,
+    *,
+    w: Any = None,
+    index: int = -1,
+    k: int = 3,
+    n_candidates: int = 32,
+    rng: np.random.Generator | None = None,
+) -> list[NeighbourPair]:
+    """Replace-one pairs that maximise the gradient sensitivity ‖∇ℓ(w; z) − ∇ℓ(w; z')‖ at ``w``.
+
+    Sensitivity analysis of gradient-based and perturbation algorithms: their privacy calibration assumes
+    ‖∇ℓ(w; z) − ∇ℓ(w; z')‖ <= 2L for every pair of records, and an audit is most powerful on pairs that
+    reach it.  Candidates z, z' range over the first ``n_candidates`` extreme points of the declared domain
+    (:func:`extreme_points`) × the extreme labels (±1 for the ±1-label losses, ±y_max otherwise); for GLM
+    losses ∇ℓ(w; (x, y)) = φ'(⟨w, x⟩, y)·x.  Record ``index`` of the dataset is set to z and of the neighbour
+    to z' for the ``k`` best (z, z') (distinct gradient differences), so each returned pair differs in one
+    record.  ``w`` defaults to 0 (the usual initial point).
+
+    Returns
+    -------
+    list of NeighbourPair (relation "replace-one"), sorted by decreasing gradient difference; the label
+    records the difference.
+    """
+    Xa, ya = _checked(X, y, bounds)
+    b = _check_bounds(bounds)
+    loss = get_loss(loss_name)
+    n, d = Xa.shape
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not (-n <= int(index) < n):
+        raise ValueError(f"index must be an integer in [-{n}, {n}), got {index!r}")
+    i = int(index) % n
+    kk = check_positive_int(k, "k")
+    nc = check_positive_int(n_candidates, "n_candidates")
+    w_ = np.zeros(d) if w is None else as_float_vector(w, "w", d)
+    binary = bool(loss.binary_labels)
+    if binary and b.y_max < 1.0:
+        raise ValueError(f"the {loss.name} loss needs labels ±1, so bounds.y_max must be >= 1, got {b.y_max}")
+    pts = extreme_points(b, d, min(nc, 2 * d + (2**d if d <= 12 else 0)) if rng is None else nc, rng=rng)
+    labs = _labels(b, binary)
+    cands = [(x, v) for x in pts for v in labs]
+    CX = np.stack([c[0] for c in cands])
+    Cy = np.array([c[1] for c in cands])
+    G = loss.grad(w_, CX, Cy) if hasattr(loss, "grad") else None
+    G = np.asarray(G, dtype=np.float64).reshape(len(cands), d)
+    diffs = np.linalg.norm(G[:, None, :] - G[None, :, :], axis=2)
+    iu = np.triu_indices(len(cands), k=1)
+    order = np.argsort(-diffs[iu], kind="stable")
+    out: list[NeighbourPair] = []
+    seen: set[tuple[int, int]] = set()
+    for o in order:
+        a, c = int(iu[0][o]), int(iu[1][o])
+        if (a, c) in seen:
+            continue
+        seen.add((a, c))
+        X1, y1, X2, y2 = Xa.copy(), ya.copy(), Xa.copy(), ya.copy()
+        X1[i], y1[i] = cands[a]
+        X2[i], y2[i] = cands[c]
+        out.append(NeighbourPair({"X": X1, "y": y1}, {"X": X2, "y": y2},
+                                 f"{loss.name} gradient difference {diffs[a, c]:.6g} at w (record {i})", "replace-one"))
+        if len(out) >= kk:
+            break
+    return out

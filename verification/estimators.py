@@ -1,0 +1,792 @@
+"""Privacy-audit estimators beyond the assumption-free ε threshold bound, each labelled with what it assumes.
+
+Every estimator here turns *counts* (or a one-run guess tally) into a one-sided lower bound that holds with
+a stated confidence; :func:`verification.audit.audit` (``estimator=``) and :func:`audit_family` wire them
+to mechanisms.  Notation: P, Q are the output distributions on the numerator and denominator datasets of a
+neighbouring pair, E is an event fixed independently of the counts (sample splitting, see
+``verification.audit``), k_p ~ Binomial(n_p, P(E)), k_q ~ Binomial(n_q, Q(E)), and P_lo, Q_hi are one-sided
+Clopper–Pearson bounds at level a = (1 − confidence)/2 each, so that P_lo <= P(E) and Q_hi >= Q(E) hold
+together with probability >= confidence (union bound).
+
+Estimators
+----------
+``threshold`` (assumption-free; ``verification.audit.epsilon_lower_bound``)
+    ε_lb = log((P_lo − δ)/Q_hi).  (ε, δ)-DP gives P(E) <= e^ε Q(E) + δ for every E, so ε_lb <= ε.
+
+``gdp`` (:func:`gdp_mu_lower_bound`, :func:`gdp_epsilon_lower_bound`)
+    μ_lb = Φ⁻¹(P_lo) − Φ⁻¹(Q_hi).  If the pair is μ-GDP (its trade-off function is >= G_μ, Dong, Roth & Su
+    2022, Def. 2.4), every test with type-I error α = Q(E) has type-II error β = 1 − P(E) >= Φ(Φ⁻¹(1 − α) − μ),
+    i.e. μ >= Φ⁻¹(P(E)) − Φ⁻¹(Q(E)); the right side is increasing in P(E) and decreasing in Q(E), so
+    μ_lb <= μ with probability >= confidence.  **As a bound on μ this is assumption-free.**  The conversion
+    ε_lb = ε_μ(μ_lb, δ) (Dong, Roth & Su 2022, Cor. 2.13; ``oracles.privacy_curves.gdp_mu_to_epsilon``) is a
+    lower bound on the mechanism's ε at δ **only if the mechanism's trade-off curve is Gaussian** (G_μ* for
+    its smallest μ*): then its exact ε(δ) = ε_μ(μ*, δ) >= ε_μ(μ_lb, δ).  True for the Gaussian mechanism,
+    output perturbation with Gaussian noise and the last iterate of full-batch noisy GD on a linear canary;
+    false in general (e.g. Laplace, subsampled mechanisms): results are labelled accordingly.
+
+``hockey-stick`` (:func:`hockey_stick_delta_lower_bound`)
+    For a fixed ε: δ_lb = P_lo − e^ε Q_hi (clipped at 0) <= P(E) − e^ε Q(E) <= H_{e^ε}(P ‖ Q) <= δ(ε), the
+    mechanism's privacy curve at ε.  Assumption-free.  For one event, δ_lb > δ ⇔ log((P_lo − δ)/Q_hi) > ε,
+    so it refutes exactly the same claims as the threshold route *for the same event*; what changes is the
+    event it selects (the one maximising δ at the claimed ε) and what it reports (a δ lower bound).
+
+``one-run`` (:func:`one_run_p_value`, :func:`one_run_epsilon_lower_bound`, :func:`one_run_audit`)
+    Steinke, Nasr & Jagielski 2023 (NeurIPS; arXiv 2305.08846), Thm. 3.1/Prop. 5.7 and App. D: m canaries,
+    each included independently with probability 1/2, one run; r guesses, v correct.  Under (ε, δ)-DP,
+    P[V >= v] <= P[Bin(r, q) >= v] + 2mδ·max_{i >= 1} P[v − i <= Bin(r, q) < v]/i with q = e^ε/(1 + e^ε).
+    Assumption-free apart from the protocol (independent ½-inclusion of each canary, guesses a function of
+    the one output).  **Saturates**: even a perfect attacker cannot certify more than what Binomial(m, q)
+    tail bounds allow — see :func:`one_run_saturation` (the table of prior-art §A.10).
+
+References
+----------
+* M. Nasr, S. Song, A. Thakurta, N. Papernot, N. Carlini. Adversary instantiation: lower bounds for
+  differentially private machine learning. IEEE S&P 2021 (arXiv 2101.04535).
+* J. Dong, A. Roth, W. Su. Gaussian differential privacy. JRSS-B 2022.
+* M. Nasr, J. Hayes, T. Steinke, B. Balle, F. Tramèr, M. Jagielski, N. Carlini, A. Terzis. Tight auditing of
+  differentially private machine learning. USENIX Security 2023 (arXiv 2302.07956) — the GDP route.
+* T. Steinke, M. Nasr, M. Jagielski. Privacy auditing with one (1) training run. NeurIPS 2023.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from numbers import Integral, Real
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+from scipy.special import expit, ndtri
+from scipy.stats import binom
+
+from .audit import _check_confidence, clopper_pearson_lower, clopper_pearson_upper
+
+__all__ = [
+    "ESTIMATORS",
+    "ESTIMATOR_ASSUMPTIONS",
+    "gdp_mu_lower_bound",
+    "gdp_epsilon_lower_bound",
+    "hockey_stick_delta_lower_bound",
+    "likelihood_ratio_statistic",
+    "gaussian_likelihood_ratio",
+    "one_run_p_value",
+    "one_run_epsilon_lower_bound",
+    "one_run_saturation",
+    "one_run_audit",
+    "OneRunResult",
+    "audit_family",
+    "FamilyAuditResult",
+    "p_value_of_counts",
+]
+
+ESTIMATORS: tuple[str, ...] = ("threshold", "gdp", "hockey-stick", "one-run")
+
+#: What each estimator's number assumes (copied into every result).
+ESTIMATOR_ASSUMPTIONS: dict[str, str] = {
+    "threshold": (
+        "none on the mechanism's output distribution; requires independent runs (i.i.d. draws from sample()), "
+        "randomness only through rng, and dataset/neighbour neighbouring under the claim's relation"
+    ),
+    "gdp": (
+        "mu_lower is assumption-free (a lower bound on the mu of any mu-GDP guarantee of this pair); "
+        "epsilon_lower = eps(mu_lower, delta) is a lower bound on the mechanism's epsilon at delta ONLY IF its "
+        "trade-off curve is Gaussian (Gaussian mechanism, Gaussian output perturbation, full-batch noisy GD "
+        "on a linear canary); plus independent runs and neighbouring datasets"
+    ),
+    "hockey-stick": (
+        "none on the mechanism's output distribution (lower bound on the hockey-stick divergence "
+        "H_{e^eps}(P||Q) at the claimed eps); requires independent runs and neighbouring datasets"
+    ),
+    "one-run": (
+        "the Steinke-Nasr-Jagielski 2023 protocol: each of the m canaries included independently with "
+        "probability 1/2 in the single run, guesses a function of that run's output only; no assumption on "
+        "the mechanism's output distribution.  Saturates below the true epsilon (see one_run_saturation)"
+    ),
+}
+
+
+def _check_delta(delta: Any) -> float:
+    if isinstance(delta, bool) or not isinstance(delta, Real):
+        raise TypeError(f"delta must be a real number, got {type(delta).__name__}")
+    d = float(delta)
+    if not (0.0 <= d < 1.0):
+        raise ValueError(f"delta must lie in [0, 1), got {delta!r}")
+    return d
+
+
+def _bounds(k_p: Any, n_p: Any, k_q: Any, n_q: Any, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    conf = _check_confidence(confidence)
+    half = (1.0 - conf) / 2.0
+    return np.asarray(clopper_pearson_lower(k_p, n_p, half)), np.asarray(clopper_pearson_upper(k_q, n_q, half))
+
+
+def _mu_from_bounds(p_lo: np.ndarray, q_hi: np.ndarray) -> np.ndarray:
+    """max(0, Φ⁻¹(P_lo) − Φ⁻¹(Q_hi)) (0 where P_lo = 0 or Q_hi = 1; +inf where P_lo = 1 and Q_hi < 1)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mu = ndtri(p_lo) - ndtri(q_hi)
+    mu = np.where(np.isnan(mu), 0.0, mu)
+    return np.maximum(mu, 0.0)
+
+
+def gdp_mu_lower_bound(k_p: Any, n_p: Any, k_q: Any, n_q: Any, confidence: float) -> float | np.ndarray:
+    """μ_lb = max(0, Φ⁻¹(P_lo) − Φ⁻¹(Q_hi)): a lower bound on μ for any μ-GDP guarantee of the pair.
+
+    Parameters
+    ----------
+    k_p, n_p : int (arrays broadcast)
+        Count of the event E among n_p runs on the numerator side (TPR = k_p/n_p).
+    k_q, n_q : int
+        Count of E among n_q runs on the denominator side (FPR = k_q/n_q).
+    confidence : float in (0, 1)
+
+    Returns
+    -------
+    float or ndarray >= 0
+        With probability >= ``confidence``, μ_lb <= μ for every μ such that the pair is μ-GDP, provided E
+        was fixed independently of the counts.  Assumption-free (proof in the module docstring).
+    """
+    p_lo, q_hi = _bounds(k_p, n_p, k_q, n_q, confidence)
+    out = _mu_from_bounds(p_lo, q_hi)
+    return float(out) if out.ndim == 0 else out
+
+
+#: relative safety margin against the bisection tolerance of gdp_mu_to_epsilon (which returns the upper end
+#: of a 1e-13-relative bracket: conservative for an *upper* bound, so we step below it for a lower bound)
+_GDP_CONVERSION_MARGIN = 1e-10
+
+
+def gdp_epsilon_from_mu(mu: float, delta: float) -> float:
+    """ε_μ(μ, δ) rounded *down* (a lower-bound-safe μ → ε conversion at δ > 0).
+
+    Uses ``oracles.privacy_curves.gdp_mu_to_epsilon`` (Dong, Roth & Su 2022, Cor. 2.13), whose result is the
+    upper end of a bisection bracket of relative width 1e-13; multiplying by 1 − 1e-10 makes the returned
+    value <= the exact ε_μ(μ, δ).
+    """
+    from oracles.privacy_curves import gdp_mu_to_epsilon
+
+    d = _check_delta(delta)
+    if d == 0.0:
+        raise ValueError("the GDP route needs delta > 0: a mu-GDP mechanism with mu > 0 is not (eps, 0)-DP for any eps")
+    if mu <= 0.0:
+        return 0.0
+    if math.isinf(mu):
+        return math.inf
+    return gdp_mu_to_epsilon(float(mu), d) * (1.0 - _GDP_CONVERSION_MARGIN)
+
+
+def gdp_epsilon_lower_bound(k_p: int, n_p: int, k_q: int, n_q: int, delta: float, confidence: float) -> tuple[float, float]:
+    """(ε_lb, μ_lb) of the Gaussian-DP route: μ_lb from :func:`gdp_mu_lower_bound`, ε_lb = ε_μ(μ_lb, δ).
+
+    Valid as a lower bound on the mechanism's ε at δ only under the Gaussian trade-off assumption (module
+    docstring); μ_lb is valid without it.  Requires δ > 0.
+    """
+    mu = float(gdp_mu_lower_bound(k_p, n_p, k_q, n_q, confidence))
+    return gdp_epsilon_from_mu(mu, delta), mu
+
+
+def hockey_stick_delta_lower_bound(
+    k_p: Any, n_p: Any, k_q: Any, n_q: Any, epsilon: float, confidence: float
+) -> float | np.ndarray:
+    """δ_lb = max(0, P_lo − e^ε Q_hi): a lower bound on the privacy curve δ(ε) = H_{e^ε}(P ‖ Q).
+
+    Parameters
+    ----------
+    k_p, n_p, k_q, n_q : int
+        Counts of an event E fixed independently of them (numerator side P, denominator side Q).
+    epsilon : float >= 0
+        The ε at which the divergence is bounded (usually the claim's ε).
+    confidence : float in (0, 1)
+
+    Returns
+    -------
+    float or ndarray in [0, 1]
+        With probability >= ``confidence``, δ_lb <= P(E) − e^ε Q(E) <= H_{e^ε}(P ‖ Q).  Assumption-free.
+    """
+    if isinstance(epsilon, bool) or not isinstance(epsilon, Real) or not (float(epsilon) >= 0.0):
+        raise ValueError(f"epsilon must be a real number >= 0, got {epsilon!r}")
+    p_lo, q_hi = _bounds(k_p, n_p, k_q, n_q, confidence)
+    with np.errstate(over="ignore"):
+        out = np.maximum(p_lo - math.exp(float(epsilon)) * q_hi, 0.0)
+    return float(out) if out.ndim == 0 else out
+
+
+# ---------------------------------------------------------------------------------------------------------
+# statistics with known densities
+# ---------------------------------------------------------------------------------------------------------
+def likelihood_ratio_statistic(
+    logpdf_dataset: Callable[[np.ndarray], np.ndarray], logpdf_neighbour: Callable[[np.ndarray], np.ndarray]
+) -> Callable[[np.ndarray], np.ndarray]:
+    """The exact log-likelihood-ratio statistic s(x) = log p(x) − log q(x) for a known output density.
+
+    By the Neyman–Pearson lemma the events {s ≥ τ} are the most powerful tests of P against Q, so the
+    threshold audit on s reaches the pair's privacy curve in the limit (every hockey-stick divergence
+    H_γ(P ‖ Q) is attained by {s > log γ}).  Pass the result as ``statistic=`` to
+    :func:`verification.audit.audit`.  Both callables map an (N, k) array of flattened outputs to (N,) values.
+    """
+    if not callable(logpdf_dataset) or not callable(logpdf_neighbour):
+        raise TypeError("logpdf_dataset and logpdf_neighbour must be callables (N, k) -> (N,)")
+
+    def log_likelihood_ratio(X: np.ndarray) -> np.ndarray:
+        a = np.asarray(logpdf_dataset(X), dtype=np.float64)
+        b = np.asarray(logpdf_neighbour(X), dtype=np.float64)
+        return np.nan_to_num(a - b, nan=0.0, posinf=1e300, neginf=-1e300)
+
+    return log_likelihood_ratio
+
+
+def gaussian_likelihood_ratio(mean_dataset: Any, mean_neighbour: Any, sigma: float) -> Callable[[np.ndarray], np.ndarray]:
+    """Exact log-likelihood ratio of N(a, σ²I) vs N(b, σ²I): s(x) = ⟨x − (a + b)/2, a − b⟩/σ²."""
+    a = np.atleast_1d(np.asarray(mean_dataset, dtype=np.float64)).ravel()
+    b = np.atleast_1d(np.asarray(mean_neighbour, dtype=np.float64)).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"mean_dataset and mean_neighbour must have the same size, got {a.size} and {b.size}")
+    if isinstance(sigma, bool) or not isinstance(sigma, Real) or not (float(sigma) > 0 and math.isfinite(float(sigma))):
+        raise ValueError(f"sigma must be a finite real > 0, got {sigma!r}")
+    s2 = float(sigma) ** 2
+    mid, diff = (a + b) / 2.0, a - b
+
+    def gaussian_log_likelihood_ratio(X: np.ndarray) -> np.ndarray:
+        return ((np.asarray(X) - mid) @ diff) / s2
+
+    return gaussian_log_likelihood_ratio
+
+
+# ---------------------------------------------------------------------------------------------------------
+# one-run auditing (Steinke, Nasr & Jagielski 2023)
+# ---------------------------------------------------------------------------------------------------------
+def _check_counts_one_run(m: Any, r: Any, v: Any) -> tuple[int, int, int]:
+    for name, val in (("m", m), ("r", r), ("v", v)):
+        if isinstance(val, bool) or not isinstance(val, Integral):
+            raise TypeError(f"{name} must be an integer, got {type(val).__name__}")
+    m_, r_, v_ = int(m), int(r), int(v)
+    if not (0 <= v_ <= r_ <= m_) or m_ < 1:
+        raise ValueError(f"one-run counts must satisfy 0 <= v <= r <= m and m >= 1, got m={m_}, r={r_}, v={v_}")
+    return m_, r_, v_
+
+
+def one_run_p_value(m: int, r: int, v: int, epsilon: float, delta: float) -> float:
+    """P-value of observing >= v correct guesses out of r under (ε, δ)-DP (Steinke et al. 2023, App. D).
+
+    p = P[Bin(r, q) >= v] + 2mδ · max_{1 <= i <= v} P[v − i <= Bin(r, q) < v]/i,  q = e^ε/(1 + e^ε)
+
+    (Theorem 5.2 / Proposition 5.7 of the paper; for δ = 0 the Binomial(r, q) tail alone, Theorem 3.1).
+
+    Parameters
+    ----------
+    m : int >= 1
+        Number of canaries, each included independently with probability 1/2.
+    r : int, 0 <= r <= m
+        Number of guesses (non-abstentions).
+    v : int, 0 <= v <= r
+        Number of correct guesses.
+    epsilon : float >= 0
+    delta : float in [0, 1)
+
+    Returns
+    -------
+    float in [0, 1]
+    """
+    m_, r_, v_ = _check_counts_one_run(m, r, v)
+    if isinstance(epsilon, bool) or not isinstance(epsilon, Real) or not (float(epsilon) >= 0.0):
+        raise ValueError(f"epsilon must be a real number >= 0, got {epsilon!r}")
+    d = _check_delta(delta)
+    if v_ == 0:
+        return 1.0
+    q = float(expit(float(epsilon)))
+    beta = float(binom.sf(v_ - 1, r_, q))
+    alpha = 0.0
+    if d > 0.0:
+        i = np.arange(1, v_ + 1)
+        # P[v − i <= Bin < v] = cdf(v − 1) − cdf(v − i − 1)
+        window = binom.cdf(v_ - 1, r_, q) - binom.cdf(v_ - i - 1, r_, q)
+        alpha = float(np.max(window / i))
+    return min(1.0, beta + 2.0 * m_ * d * alpha)
+
+
+def one_run_epsilon_lower_bound(m: int, r: int, v: int, delta: float, confidence: float) -> float:
+    """Largest ε with ``one_run_p_value(m, r, v, ε, δ) <= 1 − confidence`` (0 if none): the one-run ε_lb.
+
+    The p-value is increasing in ε (q = e^ε/(1 + e^ε) grows, and more privacy loss makes more correct
+    guesses plausible), so the refuted ε form an interval [0, ε_lb); ε_lb is found by bisection to absolute
+    width 1e-9 and the lower end of the bracket is returned (conservative).
+
+    Guarantee: if the mechanism is (ε, δ)-DP, P(ε_lb > ε) <= 1 − confidence (Steinke et al. 2023, Thm. 3.1
+    with their δ-correction), provided (r, v) come from guesses fixed by a rule chosen before the run.
+    """
+    m_, r_, v_ = _check_counts_one_run(m, r, v)
+    conf = _check_confidence(confidence)
+    d = _check_delta(delta)
+    a = 1.0 - conf
+    if one_run_p_value(m_, r_, v_, 0.0, d) > a:
+        return 0.0
+    lo, hi = 0.0, 1.0
+    while one_run_p_value(m_, r_, v_, hi, d) <= a:
+        lo, hi = hi, 2.0 * hi
+        if hi > 1e4:  # pragma: no cover - only for absurd inputs
+            break
+    while hi - lo > 1e-9:
+        mid = 0.5 * (lo + hi)
+        if one_run_p_value(m_, r_, v_, mid, d) <= a:
+            lo = mid
+        else:
+            hi = mid
+    if d > 0.0 and lo > 0.0:
+        # The δ-correction term is not proved monotone in ε; the guarantee needs p(ε') <= a for *every*
+        # ε' <= ε_lb (then {ε_lb > ε} ⊂ {p(ε) <= a}).  Check a grid of [0, ε_lb] and stop before the first
+        # failure (for δ = 0 the p-value is a Binomial tail, increasing in q, and no check is needed).
+        for e in np.linspace(0.0, lo, 401)[1:]:
+            if one_run_p_value(m_, r_, v_, float(e), d) > a:
+                return float(max(0.0, e - lo / 400.0))
+    return lo
+
+
+def one_run_saturation(m: int, epsilon: float, *, delta: float = 0.0, confidence: float = 0.95) -> float:
+    """Best one-run ε_lb a perfect attacker reaches on an ε-DP mechanism with m canaries (no abstention).
+
+    The ideal attacker against ε-DP randomised response guesses all m canaries and is right on
+    v = ⌊m e^ε/(1 + e^ε)⌋ of them (expected count, rounded down); returns
+    ``one_run_epsilon_lower_bound(m, m, v, delta, confidence)``.  This is the ceiling of the one-run method
+    (prior-art §A.10): e.g. m = 1000, ε = 8 gives about 5.35 at 95 % confidence.
+    """
+    m_ = int(m)
+    v = int(math.floor(m_ * float(expit(float(epsilon)))))
+    return one_run_epsilon_lower_bound(m_, m_, v, delta, confidence)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# one-run audit driver
+# ---------------------------------------------------------------------------------------------------------
+@dataclass
+class OneRunResult:
+    """Outcome of :func:`one_run_audit` (Steinke, Nasr & Jagielski 2023).
+
+    Attributes
+    ----------
+    epsilon_lower : float
+        With probability >= ``confidence`` (over the canary inclusions and the run), the mechanism is not
+        (ε, δ)-DP for any ε < ε_lb — provided the protocol of the module docstring holds.
+    confidence, delta : float
+    m : int
+        Canaries.
+    guesses : list of dict
+        For each (k_positive, k_negative) in the declared grid: r, v and the ε bound at the Bonferroni level.
+    chosen : dict
+        The grid entry that gave ε_lb.
+    saturation : float or None
+        The ε_lb a perfect attacker would reach with these m canaries if the mechanism's ε were the claim's
+        (:func:`one_run_saturation`, at the per-entry level): ε_lb can never exceed roughly this.
+    claim_epsilon : float or None
+    verdict : "refuted" | "not refuted" | "no claim"
+    estimator, assumptions : str
+    seed_entropy : int or None
+    """
+
+    epsilon_lower: float
+    confidence: float
+    delta: float
+    m: int
+    guesses: list[dict[str, Any]]
+    chosen: dict[str, Any]
+    saturation: float | None
+    claim_epsilon: float | None
+    verdict: str
+    estimator: str
+    assumptions: str
+    seed_entropy: int | None
+
+    @property
+    def refuted(self) -> bool:
+        return self.verdict == "refuted"
+
+    def to_dict(self) -> dict[str, Any]:
+        from reference.privacy import to_jsonable
+
+        return to_jsonable(asdict(self))
+
+    def summary(self) -> str:
+        return "\n".join([
+            f"one-run audit (Steinke-Nasr-Jagielski 2023): m = {self.m} canaries, δ = {self.delta:g}",
+            f"  verdict: {self.verdict.upper()}   ε lower bound = {self.epsilon_lower:.4f} at confidence "
+            f"{self.confidence:g}" + ("" if self.claim_epsilon is None else f" (claim ε = {self.claim_epsilon:g})"),
+            f"  best guesses: r = {self.chosen.get('r')}, correct v = {self.chosen.get('v')} "
+            f"(k+ = {self.chosen.get('k_positive')}, k- = {self.chosen.get('k_negative')})",
+            f"  saturation: a perfect attacker on a mechanism at the claimed ε would reach only "
+            f"{'n/a' if self.saturation is None else format(self.saturation, '.4f')} with m = {self.m}",
+            f"  assumes: {self.assumptions}",
+            f"  seed entropy: {self.seed_entropy}",
+        ])
+
+
+def one_run_audit(
+    run: Callable[[np.ndarray, np.random.Generator], Any],
+    m: int,
+    rng: np.random.Generator,
+    *,
+    guesses: Sequence[tuple[int, int]] | None = None,
+    delta: float = 0.0,
+    confidence: float = 0.95,
+    claim_epsilon: float | None = None,
+    seed_entropy: int | None = None,
+) -> OneRunResult:
+    """One-run privacy audit with ``m`` canaries (Steinke, Nasr & Jagielski 2023, Alg. 1).
+
+    1. Draw S ∈ {0, 1}^m, each canary included independently with probability 1/2 (from ``rng``).
+    2. One run: ``scores = run(S, rng)`` — the algorithm trained/run with exactly the canaries with S_i = 1,
+       returning one score per canary, higher meaning "more likely included" (e.g. ⟨w, canary⟩ for a linear
+       canary, or minus the canary's loss).  The scores must depend on S only through the run's output.
+    3. For each declared (k₊, k₋): guess "in" for the k₊ highest scores and "out" for the k₋ lowest
+       (abstain on the rest); r = k₊ + k₋ guesses, v correct.
+    4. ε_lb = max over the grid of :func:`one_run_epsilon_lower_bound` (m, r, v, δ) at confidence
+       1 − (1 − confidence)/G (Bonferroni over the G grid entries, declared before the run).
+
+    **Saturation**: with m canaries the bound cannot exceed what a Binomial(m, e^ε/(1+e^ε)) tail allows
+    (:func:`one_run_saturation`; prior-art §A.10: m = 1000 caps ε = 8 at about 5.35).  A one-run audit that
+    does not refute a claim says very little; one that refutes it is sound.
+
+    Parameters
+    ----------
+    run : callable (mask (m,) bool array, rng) -> (m,) finite scores
+    m : int >= 1
+    rng : numpy.random.Generator
+    guesses : sequence of (k_positive, k_negative), optional
+        Default: k₊ = k₋ = round(f·m/2) for f ∈ {0.05, 0.1, 0.2, 0.5, 1} (deduplicated, at least 1).
+    delta, confidence : float
+    claim_epsilon : float, optional
+        If given, verdict "refuted" iff ε_lb > claim_epsilon.
+    seed_entropy : int, optional
+        Recorded; read from ``rng`` when possible.
+
+    Returns
+    -------
+    OneRunResult
+    """
+    from reference.validation import check_rng
+
+    check_rng(rng)
+    if isinstance(m, bool) or not isinstance(m, Integral) or int(m) < 1:
+        raise ValueError(f"m must be an integer >= 1, got {m!r}")
+    m_ = int(m)
+    if not callable(run):
+        raise TypeError(f"run must be callable (mask, rng) -> scores, got {type(run).__name__}")
+    conf = _check_confidence(confidence)
+    d = _check_delta(delta)
+    if guesses is None:
+        ks = sorted({max(1, int(round(f * m_ / 2))) for f in (0.05, 0.1, 0.2, 0.5, 1.0)})
+        grid = [(k, min(k, m_ - k)) for k in ks if k <= m_]
+    else:
+        grid = []
+        for g in guesses:
+            if not (isinstance(g, (tuple, list)) and len(g) == 2):
+                raise ValueError(f"guesses must be (k_positive, k_negative) pairs, got {g!r}")
+            kp, kn = g
+            if any(isinstance(x, bool) or not isinstance(x, Integral) for x in (kp, kn)):
+                raise TypeError(f"guesses entries must be integers, got {g!r}")
+            if kp < 0 or kn < 0 or kp + kn > m_ or kp + kn == 0:
+                raise ValueError(f"guesses entry {g!r} needs k_positive, k_negative >= 0 and 1 <= k+ + k- <= m")
+            grid.append((int(kp), int(kn)))
+    if not grid:
+        raise ValueError("guesses must contain at least one (k_positive, k_negative) pair")
+    if claim_epsilon is not None and (isinstance(claim_epsilon, bool) or not isinstance(claim_epsilon, Real)
+                                      or not float(claim_epsilon) >= 0):
+        raise ValueError(f"claim_epsilon must be a real number >= 0 or None, got {claim_epsilon!r}")
+    if seed_entropy is None:
+        seq = getattr(rng.bit_generator, "seed_seq", None)
+        if isinstance(seq, np.random.SeedSequence) and isinstance(seq.entropy, (int, np.integer)):
+            seed_entropy = int(seq.entropy)
+
+    mask = rng.random(m_) < 0.5
+    scores = np.asarray(run(mask.copy(), rng), dtype=np.float64).ravel()
+    if scores.shape != (m_,):
+        raise ValueError(f"run must return {m_} scores, got shape {scores.shape}")
+    if not np.all(np.isfinite(scores)):
+        raise ValueError("run returned NaN or infinite scores")
+    order = np.argsort(-scores, kind="stable")  # highest first
+    level_conf = 1.0 - (1.0 - conf) / len(grid)
+    rows = []
+    for kp, kn in grid:
+        top, bottom = order[:kp], order[m_ - kn:] if kn > 0 else order[:0]
+        v = int(mask[top].sum() + (~mask[bottom]).sum())
+        r = kp + kn
+        e = one_run_epsilon_lower_bound(m_, r, v, d, level_conf)
+        rows.append({"k_positive": kp, "k_negative": kn, "r": r, "v": v, "epsilon_lower": e})
+    best = max(rows, key=lambda row: row["epsilon_lower"])
+    sat = None
+    if claim_epsilon is not None and float(claim_epsilon) > 0:
+        sat = one_run_saturation(m_, float(claim_epsilon), delta=d, confidence=level_conf)
+    if claim_epsilon is None:
+        verdict = "no claim"
+    else:
+        verdict = "refuted" if best["epsilon_lower"] > float(claim_epsilon) else "not refuted"
+    return OneRunResult(
+        epsilon_lower=float(best["epsilon_lower"]), confidence=conf, delta=d, m=m_, guesses=rows, chosen=best,
+        saturation=sat, claim_epsilon=None if claim_epsilon is None else float(claim_epsilon), verdict=verdict,
+        estimator=f"one-run audit (Steinke-Nasr-Jagielski 2023), Bonferroni over {len(grid)} guess counts",
+        assumptions=ESTIMATOR_ASSUMPTIONS["one-run"], seed_entropy=seed_entropy,
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------
+# multiplicity control across pairs × statistics × thresholds × directions
+# ---------------------------------------------------------------------------------------------------------
+def p_value_of_counts(
+    k_p: int, n_p: int, k_q: int, n_q: int, claim_epsilon: float, delta: float, *, estimator: str = "threshold"
+) -> float:
+    """p = inf{a : the estimator's bound at confidence 1 − a refutes the claim} for one fixed event.
+
+    A valid p-value for H₀ "the pair satisfies the claim": the bound is monotone in a (Clopper–Pearson
+    bounds widen as a shrinks), so {p <= a} ⊂ {bound at confidence 1 − a' refutes} for every a' > a, whose
+    probability is <= a' under H₀.  ``estimator``: "threshold" (ε_lb > ε), "gdp" (ε_μ(μ_lb, δ) > ε; valid
+    only under the Gaussian trade-off assumption) or "hockey-stick" (δ_lb(ε) > δ, equivalent to threshold).
+    Computed by bisection on log a ∈ [log 1e-15, 0) to relative width 1e-6, returning the upper end
+    (conservative); p-values below 1e-15 are reported as 1e-15.
+    """
+
+    def refutes(a: float) -> bool:
+        conf = 1.0 - a
+        if estimator == "gdp":
+            return gdp_epsilon_lower_bound(k_p, n_p, k_q, n_q, delta, conf)[0] > claim_epsilon
+        from .audit import epsilon_lower_bound
+
+        return float(epsilon_lower_bound(k_p, n_p, k_q, n_q, delta, conf)) > claim_epsilon
+
+    if not refutes(1.0 - 1e-12):
+        return 1.0
+    lo, hi = math.log(1e-15), math.log(1.0 - 1e-12)  # log a (below 1e-15, 1 − a rounds to 1)
+    if refutes(math.exp(lo)):
+        return math.exp(lo)
+    while hi - lo > 1e-6:
+        mid = 0.5 * (lo + hi)
+        if refutes(math.exp(mid)):
+            hi = mid
+        else:
+            lo = mid
+    return math.exp(hi)
+
+
+@dataclass
+class FamilyAuditResult:
+    """Outcome of :func:`audit_family`: one overall bound for a whole searched family of audits.
+
+    Attributes
+    ----------
+    epsilon_lower : float
+        Overall ε_lb; with probability >= ``confidence`` it is <= the mechanism's ε on *every* pair.
+    verdict : "refuted" | "not refuted"
+    confidence : float
+    method : "select" | "bonferroni"
+    members : list of dict
+        One entry per (pair, statistic): its label, selection score ("select") or its audit at the
+        Bonferroni level and Holm-adjusted p-value ("bonferroni").
+    best : AuditResult
+        The audit that produced ``epsilon_lower`` (its own ``confidence`` is the per-member level).
+    n_family : int
+        Number of (pair, statistic) members; thresholds and directions are searched inside each member.
+    multiplicity : str
+        How the family was paid for.
+    """
+
+    epsilon_lower: float
+    verdict: str
+    confidence: float
+    method: str
+    members: list[dict[str, Any]]
+    best: Any
+    n_family: int
+    multiplicity: str
+    claim: Any
+    seed_entropy: int | None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def refuted(self) -> bool:
+        return self.verdict == "refuted"
+
+    def to_dict(self) -> dict[str, Any]:
+        from reference.privacy import to_jsonable
+
+        return to_jsonable({
+            "epsilon_lower": self.epsilon_lower, "verdict": self.verdict, "confidence": self.confidence,
+            "method": self.method, "members": self.members, "best": self.best.to_dict(), "n_family": self.n_family,
+            "multiplicity": self.multiplicity, "claim": self.claim.to_dict(), "seed_entropy": self.seed_entropy,
+            "details": self.details,
+        })
+
+    def summary(self) -> str:
+        lines = [
+            f"family audit over {self.n_family} (pair, statistic) members [{self.method}]: "
+            f"verdict {self.verdict.upper()}, overall ε lower bound = {self.epsilon_lower:.4f} at confidence "
+            f"{self.confidence:g} (claim ε = {self.claim.epsilon:g}, δ = {self.claim.delta:g})",
+            f"  multiplicity: {self.multiplicity}",
+            f"  best member: {self.details.get('best_member')}",
+        ]
+        lines += ["  " + ln for ln in self.best.summary().splitlines()]
+        return "\n".join(lines)
+
+
+def _pair_list(pairs: Any) -> list[tuple[dict[str, Any], dict[str, Any], str]]:
+    if isinstance(pairs, Mapping) or not isinstance(pairs, Sequence) or len(pairs) == 0:
+        raise TypeError("pairs must be a non-empty sequence of (dataset, neighbour) or (dataset, neighbour, label)")
+    out = []
+    for i, p in enumerate(pairs):
+        if not isinstance(p, (tuple, list)) or len(p) not in (2, 3):
+            raise TypeError(f"pairs[{i}] must be (dataset, neighbour) or (dataset, neighbour, label)")
+        label = str(p[2]) if len(p) == 3 else f"pair {i}"
+        out.append((p[0], p[1], label))
+    return out
+
+
+def audit_family(
+    mechanism: Any,
+    pairs: Sequence[Any],
+    claim: Any,
+    n_samples: int,
+    rng: np.random.Generator,
+    *,
+    statistics: Sequence[Any] = ("projection",),
+    estimator: str = "threshold",
+    method: str = "select",
+    confidence: float = 0.95,
+    n_pilot: int | None = None,
+    n_thresholds: int = 600,
+    epsilon_true: float | None = None,
+    check_neighbouring: bool = True,
+    seed_entropy: int | None = None,
+) -> FamilyAuditResult:
+    """Audit a claim over neighbouring pairs × statistics × thresholds × directions at one overall confidence.
+
+    ``method="select"`` (default; no correction needed):
+        1. for every pair, ``n_pilot`` pilot runs per side; for every statistic, the best event (threshold,
+           tail, direction) on the pilot by the estimator's criterion (``verification.audit``);
+        2. the member (pair, statistic, event) with the best pilot score is audited on ``n_samples`` *fresh*
+           runs per side with the event fixed (``audit(..., event=...)``).
+        Validity: the pilot runs are independent of the fresh runs, so the tested event is fixed given the
+        pilot; the fixed-event audit's guarantee applies conditionally, hence unconditionally.  Only one
+        event is tested, so the overall confidence is ``confidence`` whatever the size of the family.
+    ``method="bonferroni"``:
+        every member is audited by the split-sample auditor at confidence 1 − (1 − confidence)/K (K members;
+        thresholds and directions are paid for by the split inside each), ε_lb = the maximum.  Union bound:
+        P(any member's bound exceeds its pair's ε) <= K·(1 − confidence)/K.  Each member also gets a p-value
+        (:func:`p_value_of_counts`) and a Holm-adjusted p-value (``statsmodels`` ``multipletests``), which says
+        *which* members refute the claim with family-wise error <= 1 − confidence.
+
+    Parameters
+    ----------
+    mechanism, claim, rng : as for :func:`verification.audit.audit`
+    pairs : sequence of (dataset, neighbour) or (dataset, neighbour, label)
+        Neighbouring pairs (e.g. from :mod:`verification.neighbours`).
+    n_samples : int
+        "select": fresh runs per side for the final audit; "bonferroni": runs per side per member.
+    statistics : sequence of statistic specs
+        Anything ``audit(statistic=...)`` accepts ("projection", "norm", "logistic", "coordinate:<i>",
+        callables such as :func:`likelihood_ratio_statistic`).
+    estimator : "threshold" | "gdp" | "hockey-stick"
+    method : "select" | "bonferroni"
+    confidence : float in (0, 1)
+    n_pilot : int, optional
+        "select" only: pilot runs per side per pair (default ``n_samples``).
+    epsilon_true : float, optional
+        Exact ε of the mechanism (worst case over the pairs), reported next to ε_lb.
+
+    Returns
+    -------
+    FamilyAuditResult
+    """
+    from reference.validation import check_rng
+
+    from . import audit as A
+
+    the_claim = A._as_claim(claim)
+    check_rng(rng)
+    conf = _check_confidence(confidence)
+    plist = _pair_list(pairs)
+    if isinstance(statistics, (str, bytes)) or not isinstance(statistics, Sequence) or len(statistics) == 0:
+        raise TypeError("statistics must be a non-empty sequence of statistic specs")
+    if method not in ("select", "bonferroni"):
+        raise ValueError(f"method must be 'select' or 'bonferroni', got {method!r}")
+    if estimator not in ("threshold", "gdp", "hockey-stick"):
+        raise ValueError(f"estimator must be 'threshold', 'gdp' or 'hockey-stick', got {estimator!r}")
+    if isinstance(n_samples, bool) or not isinstance(n_samples, Integral) or int(n_samples) < 4:
+        raise ValueError(f"n_samples must be an integer >= 4, got {n_samples!r}")
+    n = int(n_samples)
+    if seed_entropy is None:
+        seq = getattr(rng.bit_generator, "seed_seq", None)
+        if isinstance(seq, np.random.SeedSequence) and isinstance(seq.entropy, (int, np.integer)):
+            seed_entropy = int(seq.entropy)
+    K = len(plist) * len(statistics)
+    members: list[dict[str, Any]] = []
+
+    if method == "bonferroni":
+        member_conf = 1.0 - (1.0 - conf) / K
+        results = []
+        for ds, nb, label in plist:
+            for stat in statistics:
+                r = A.audit(mechanism, ds, nb, the_claim, n, rng, confidence=member_conf, statistic=stat,
+                            estimator=estimator, check_neighbouring=check_neighbouring, power_family=None,
+                            epsilon_true=epsilon_true, n_thresholds=n_thresholds, seed_entropy=seed_entropy)
+                det = r.details
+                pv = p_value_of_counts(det["numerator_count"], det["n_test"], det["denominator_count"], det["n_test"],
+                                       the_claim.epsilon, the_claim.delta,
+                                       estimator="gdp" if estimator == "gdp" else "threshold")
+                results.append(r)
+                members.append({"pair": label, "statistic": r.statistic, "epsilon_lower": r.epsilon_lower,
+                                "verdict_at_member_level": r.verdict, "p_value": pv})
+        from statsmodels.stats.multitest import multipletests
+
+        reject, p_adj, _, _ = multipletests([m["p_value"] for m in members], alpha=1.0 - conf, method="holm")
+        for m_, rj, pa in zip(members, reject, p_adj):
+            m_["holm_adjusted_p_value"] = float(pa)
+            m_["refutes_holm"] = bool(rj)
+        j = int(np.argmax([r.epsilon_lower for r in results]))
+        best = results[j]
+        eps_lb = best.epsilon_lower
+        if estimator == "hockey-stick":
+            refuted = any(r.refuted for r in results)
+        else:
+            refuted = bool(np.any(reject)) or any(r.refuted for r in results)
+        multiplicity = (f"Bonferroni over {K} (pair, statistic) members (each at confidence {member_conf:.6g}); "
+                        "thresholds and directions by sample splitting inside each member; Holm step-down for "
+                        "which members refute")
+        details = {"best_member": members[j]["pair"] + " / " + members[j]["statistic"], "member_confidence": member_conf}
+    else:
+        n_sel = n if n_pilot is None else int(n_pilot)
+        if n_sel < 2:
+            raise ValueError(f"n_pilot must be >= 2, got {n_pilot!r}")
+        half_alpha = (1.0 - conf) / 2.0
+        best_score = -math.inf
+        chosen: tuple[Any, ...] | None = None
+        for ds_raw, nb_raw, label in plist:
+            ds = A._check_dataset(ds_raw, "dataset")
+            nb = A._check_dataset(nb_raw, "neighbour")
+            if check_neighbouring:
+                A._check_neighbouring(ds, nb, the_claim.neighbouring)
+            pa, _ = A._draw(mechanism, ds, n_sel, rng, "dataset")
+            pb, _ = A._draw(mechanism, nb, n_sel, rng, "neighbour")
+            for stat in statistics:
+                kind, arg = A._parse_statistic(stat)
+                fn, desc, _info = A._statistic_function(kind, arg, pa, pb, pa.shape[1])
+                ev, score, _ = A._select_event(fn(pa), fn(pb), the_claim.delta, half_alpha, n_thresholds,
+                                               estimator, the_claim.epsilon)
+                members.append({"pair": label, "statistic": desc, "pilot_score": score, "event": ev.describe()})
+                if score > best_score or chosen is None:
+                    best_score, chosen = score, (ds_raw, nb_raw, label, fn, desc, ev)
+        assert chosen is not None
+        ds_raw, nb_raw, label, fn, desc, ev = chosen
+
+        def fixed_statistic(X: np.ndarray) -> np.ndarray:
+            return fn(X)
+
+        fixed_statistic.__name__ = f"pilot-chosen {desc}"
+        best = A.audit(mechanism, ds_raw, nb_raw, the_claim, n, rng, confidence=conf, statistic=fixed_statistic,
+                       event=ev, estimator=estimator, check_neighbouring=check_neighbouring, power_family=None,
+                       epsilon_true=epsilon_true, seed_entropy=seed_entropy)
+        eps_lb = best.epsilon_lower
+        refuted = best.refuted
+        multiplicity = (f"selection on independent pilot runs ({n_sel} per side per pair) over {K} (pair, statistic) "
+                        f"members x thresholds x both directions; one event tested on {n} fresh runs per side: "
+                        "no correction needed")
+        details = {"best_member": f"{label} / {desc}", "n_pilot": n_sel, "pilot_score": best_score}
+    return FamilyAuditResult(
+        epsilon_lower=float(eps_lb), verdict="refuted" if refuted else "not refuted", confidence=conf, method=method,
+        members=members, best=best, n_family=K, multiplicity=multiplicity, claim=the_claim,
+        seed_entropy=seed_entropy, details=details,
+    )
