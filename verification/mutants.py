@@ -60,3 +60,297 @@ def objp_noise_scaled_by_n(X: Any, y: Any, problem: ERMProblem, epsilon: float, 
     sol = certified_minimize(problem.loss, Xa, ya, problem.domain, lam=lam, linear=G / n, tol=1e-10)
     return Release(output=sol.w, claim=correct.claim, gradient_evaluations=0,
                    parameters={**correct.parameters, "sigma2": sigma2}, algorithm="MUTANT: A_ObjP with σ²/n²")
+
+
+# =================================================================================================
+# The planted-bug corpus of issue 3 (registry, canaries, true ε and detection rates: planted_bugs.py)
+# =================================================================================================
+#
+# Every NSGD-family mutant below runs ``_mutant_nsgd_core``, a copy of ``reference.optimal_rates.nsgd_core``
+# with keyword switches; the default of every switch is the correct algorithm (checked by a test: with all
+# defaults the copy reproduces ``noisy_sgd`` bit for bit), and each public mutant flips exactly ONE switch.
+
+__all__ += [
+    "nsgd_noise_scaled_0p7",
+    "nsgd_sensitivity_without_factor_2",
+    "nsgd_clip_after_averaging",
+    "nsgd_sampling_without_replacement",
+    "nsgd_normalised_by_private_count",
+    "nsgd_data_dependent_clipping",
+    "nsgd_data_dependent_stopping",
+    "nsgd_noise_outside_step",
+    "objp_inexact_warm_start",
+    "objp_regulariser_dropped",
+    "objp_linear_argmin",
+    "objp_logistic_1d_argmin",
+]
+
+Sampling = str  # "with-replacement" (correct) | "without-replacement"
+
+
+def _mutant_nsgd_core(
+    X: np.ndarray, n: int, d: int, domain: Any, *, T: int, m: int, eta: float, sigma2: float, clip_norm: float,
+    rng: np.random.Generator, replicates: int, grad_fn: Any, full_grad_fn: Any = None,
+    sampling: Sampling = "with-replacement", clip: str = "per-sample", normaliser: str = "m",
+    noise: str = "gradient", stop_tol: float | None = None,
+) -> np.ndarray:
+    """Copy of ``nsgd_core`` (average="paper") with one switch per planted bug; defaults = the correct loop.
+
+    Switches (the non-default value is the bug):
+    sampling "without-replacement": m *distinct* indices per step (a fixed-size batch drawn without
+        replacement) while the claim's accountant assumes i.i.d. with-replacement draws.
+    clip "mean": the batch *mean* is clipped to ``clip_norm`` instead of every per-sample gradient.
+    normaliser "non-null": the batch sum is divided by the number of its non-null records (rows with
+        x ≠ 0: padding excluded) instead of the public m.
+    noise "iterate": w ← Proj(w − ηg + G): the noise is added to the iterate, not inside the η-scaled step.
+    stop_tol: stop (per run) before any step at which the non-private full gradient ‖∇L̂(w_t)‖ ≤ stop_tol;
+        the output is the average of the iterates computed so far (w_0 if none).
+    """
+    idx_rng, noise_rng = rng.spawn(2)
+    sigma = math.sqrt(sigma2)
+    w = np.broadcast_to(domain.project(np.zeros(d)), (replicates, d)).copy()
+    total = np.zeros((replicates, d))
+    steps = np.zeros(replicates)
+    active = np.ones(replicates, dtype=bool)
+    nonnull = np.linalg.norm(X, axis=1) > 0
+    for _ in range(T):
+        if stop_tol is not None:  # BUG (data-dependent stopping): a non-private convergence test
+            active &= np.linalg.norm(full_grad_fn(w), axis=1) > stop_tol
+        if sampling == "with-replacement":
+            idx = idx_rng.integers(0, n, size=(replicates, m))
+        else:  # BUG: m distinct indices per step
+            idx = np.argsort(idx_rng.random((replicates, n)), axis=1)[:, :m]
+        grads = grad_fn(w, idx)
+        if clip == "per-sample":
+            norms = np.linalg.norm(grads, axis=2)
+            scale = np.minimum(1.0, clip_norm / np.where(norms > 0, norms, 1.0))
+            grads = grads * scale[:, :, None]
+        if normaliser == "m":
+            g = grads.mean(axis=1)
+        else:  # BUG: divide by a data-dependent count
+            count = nonnull[idx].sum(axis=1)
+            g = grads.sum(axis=1) / np.maximum(count, 1)[:, None]
+        if clip == "mean":  # BUG: clipping after averaging
+            gn = np.linalg.norm(g, axis=1, keepdims=True)
+            g = g * np.minimum(1.0, clip_norm / np.where(gn > 0, gn, 1.0))
+        G = sigma * noise_rng.standard_normal((replicates, d))
+        if noise == "gradient":
+            w_new = domain.project(w - eta * (g + G))
+        else:  # BUG: noise added to the iterate (outside the η-scaled step), before the projection
+            w_new = domain.project(w - eta * g + G)
+        w = np.where(active[:, None], w_new, w)
+        total += np.where(active[:, None], w, 0.0)
+        steps += active
+    w0 = domain.project(np.zeros(d))
+    return np.where(steps[:, None] > 0, total / np.maximum(steps, 1)[:, None], w0[None, :])
+
+
+def _nsgd_mutant(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator,
+                 replicates: int | None, label: str, *, sigma_factor: float = 1.0, clip_to_data_max: bool = False,
+                 data_clip: bool = False, stop_tol: float | None = None, **switches: Any) -> Release:
+    """Shared body: parameters and claim from the correct ``noisy_sgd``; one bug from the arguments."""
+    correct = o.noisy_sgd(X, y, problem, epsilon, delta, np.random.default_rng(0), clip=data_clip)
+    p = dict(correct.parameters)
+    L = problem.lipschitz
+    if data_clip:  # the mutant that claims clip=True but does not clip the records
+        Xa, ya = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    else:
+        Xa, ya, _ = problem.check(X, y)
+    n, d = Xa.shape
+    grad_fn = o._glm_grad_fn(problem, Xa, ya)
+    sigma2 = p["sigma2"] * sigma_factor**2
+    clip_norm = L
+    if clip_to_data_max:  # BUG (data-dependent clipping): C = max_i ‖∇ℓ(w_0, z_i)‖, noise scaled to C
+        w0 = problem.domain.project(np.zeros(d))
+        C = float(np.max(np.linalg.norm(grad_fn(w0[None, :], np.arange(n)[None, :])[0], axis=1)))
+        sigma2 = p["sigma2"] * (C / L) ** 2
+        clip_norm = C
+
+    def full_grad_fn(W: np.ndarray) -> np.ndarray:
+        return grad_fn(W, np.broadcast_to(np.arange(n), (W.shape[0], n))).mean(axis=1)
+
+    R = 1 if replicates is None else int(replicates)
+    wbar = _mutant_nsgd_core(Xa, n, d, problem.domain, T=p["T"], m=p["m"], eta=p["eta"], sigma2=sigma2,
+                             clip_norm=clip_norm, rng=rng, replicates=R, grad_fn=grad_fn, full_grad_fn=full_grad_fn,
+                             stop_tol=stop_tol, **switches)
+    return Release(output=wbar[0] if replicates is None else wbar, claim=correct.claim,
+                   gradient_evaluations=p["T"] * p["m"], parameters={**p, "sigma2_used": sigma2},
+                   algorithm=f"MUTANT: A_NSGD with {label}")
+
+
+def nsgd_noise_scaled_0p7(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
+                          rng: np.random.Generator, *, replicates: int | None = None) -> Release:
+    """A_NSGD with σ × 0.7 (a calibration off by a constant, e.g. a σ search returning the wrong end of
+    its bracket: prior-art B.9 "calibration search", Opacus #346; spec §9.1.2).
+
+    Not a violation on the T = 1 canary: Theorem 3.1's calibration is conservative (true ε ≈ 0.59 at claim 1),
+    and 0.7σ gives an exact ε ≈ 0.96 < 1 (planted_bugs.py)."""
+    return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "σ × 0.7", sigma_factor=0.7)
+
+
+def nsgd_sensitivity_without_factor_2(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
+                                      rng: np.random.Generator, *, replicates: int | None = None) -> Release:
+    """A_NSGD with σ calibrated to the add/remove sensitivity L of one record's gradient instead of the
+    replace-one sensitivity 2L of the difference of two (σ/2), under the replace-one claim
+    (prior-art B.9 "sensitivity mis-computation"; spec §3.1: [ACG+16] is add/remove, the claim replace-one)."""
+    return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "σ/2 (sensitivity L, not 2L)",
+                        sigma_factor=0.5)
+
+
+def nsgd_clip_after_averaging(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
+                              rng: np.random.Generator, *, replicates: int | None = None) -> Release:
+    """``noisy_sgd(clip=True)`` implemented by clipping the batch *mean* gradient to L instead of clipping
+    the records (equivalently every per-sample gradient): one out-of-bound record then moves the mean by up
+    to 2L instead of 2L/m (prior-art B.9 "sensitivity mis-computation", Tramèr et al. 2022 batch-size
+    factor; spec §9.1.4).  The claim is the one ``noisy_sgd(clip=True)`` makes."""
+    return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "mean-gradient clipping",
+                        data_clip=True, clip="mean")
+
+
+def nsgd_sampling_without_replacement(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
+                                      rng: np.random.Generator, *, replicates: int | None = None) -> Release:
+    """A_NSGD drawing m *distinct* indices per step (fixed-size batch without replacement) under the
+    with-replacement claim (prior-art B.9 "sampling scheme ≠ accountant", Opacus #80; spec §9.1.1).
+
+    Not a violation on the T = 1 symmetric canary (exact ε ≈ 0.58 < 0.59 of the correct algorithm: at most one
+    copy of the canary per batch).  The violating variants of this bug class (shuffled epochs, cyclic batches:
+    spec §3.1 ε ≈ 9) need many steps and a trajectory (white-box) audit."""
+    return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "sampling without replacement",
+                        sampling="without-replacement")
+
+
+def nsgd_normalised_by_private_count(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
+                                     rng: np.random.Generator, *, replicates: int | None = None) -> Release:
+    """A_NSGD whose batch mean divides by the number of *non-null* records in the batch (padding rows
+    x = 0 excluded) instead of the public m: a private count in the normaliser (prior-art B.9 "private
+    dataset size leaks through normalisation", Opacus #571, #819).  On the null canary the mean is the
+    canary's full gradient whenever it is drawn at all."""
+    return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "mean over non-null records",
+                        normaliser="non-null")
+
+
+def nsgd_data_dependent_clipping(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
+                                 rng: np.random.Generator, *, replicates: int | None = None) -> Release:
+    """A_NSGD with the clipping threshold C = max_i ‖∇ℓ(w_0, z_i)‖ taken from the data ("tight clipping")
+    and σ scaled by C/L (spec §9.1.4 "do not estimate L from the data"; DESIGN "privacy never depends on
+    data").  On the null canary C = 0 on the neighbour: no noise at all."""
+    return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "clip threshold from the data",
+                        clip_to_data_max=True)
+
+
+def nsgd_data_dependent_stopping(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
+                                 rng: np.random.Generator, *, replicates: int | None = None,
+                                 tol: float = 1e-6) -> Release:
+    """A_NSGD that stops early when the non-private full gradient norm ‖∇L̂(w_t)‖ ≤ tol ("converged"),
+    returning the average of the iterates so far (spec §9.1.3: hyper-parameters/stopping from data)."""
+    return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, f"early stopping at ‖∇L̂‖ ≤ {tol:g}",
+                        stop_tol=tol)
+
+
+def nsgd_noise_outside_step(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
+                            rng: np.random.Generator, *, replicates: int | None = None) -> Release:
+    """A_NSGD with w_{t+1} = Proj_W(w_t − ηg + G_t): the noise is added to the iterate before the projection
+    instead of to the gradient inside the η-scaled step, so the effective gradient noise is σ/η
+    (spec §9.1.2, negative control §8.4(c))."""
+    return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "noise on the iterate (σ/η)",
+                        noise="iterate")
+
+
+# ---- objective perturbation -------------------------------------------------------------------------------
+
+
+def objp_linear_argmin(X: np.ndarray, domain: Any, lam: float, G: np.ndarray) -> np.ndarray:
+    """Exact minimisers of (1/n)Σ⟨x_i, w⟩ + ⟨G_r, w⟩/n + λ‖w‖² over W = B(0, M), for every row G_r of G.
+
+    The objective is ⟨c, w⟩ + λ‖w‖² with c = (Σ x_i + G_r)/n, whose minimiser over the ball is
+    Proj_W(−c/(2λ)) (the unconstrained minimiser, scaled onto the ball).  Batched fast path of the linear-loss
+    audits; a test checks it against ``reference.certified.certified_minimize``."""
+    n = X.shape[0]
+    return domain.project(-(X.sum(axis=0)[None, :] + G) / (2.0 * n * lam))
+
+
+def objp_logistic_1d_argmin(x: np.ndarray, y: np.ndarray, radius: float, lam: float, G: np.ndarray,
+                            iterations: int = 200) -> np.ndarray:
+    """Exact minimisers over [−M, M] of (1/n)Σ log(1 + e^{−y_i x_i w}) + G_r w/n + λw², for every entry G_r.
+
+    The derivative f(w) = (1/n)Σ −y_i x_i σ(−y_i x_i w) + G_r/n + 2λw is non-decreasing (λ ≥ 0), so the
+    minimiser is −M if f(−M) ≥ 0, M if f(M) ≤ 0, else the root of f, found by bisection to float resolution
+    (``iterations`` halvings of 2M).  Batched fast path of the 1-D logistic audits (tested against
+    ``certified_minimize``)."""
+    x = np.asarray(x, dtype=np.float64).ravel()
+    y = np.asarray(y, dtype=np.float64).ravel()
+    G = np.asarray(G, dtype=np.float64).ravel()
+    n = x.size
+    a = y * x
+    keep = a != 0  # records with zero feature contribute nothing to f
+
+    def f(w: np.ndarray) -> np.ndarray:
+        s = a[keep][None, :] * w[:, None]
+        return (-(a[keep][None, :] / (1.0 + np.exp(s))).sum(axis=1) + G) / n + 2.0 * lam * w
+
+    lo = np.full(G.shape, -radius)
+    hi = np.full(G.shape, radius)
+    f_lo, f_hi = f(lo), f(hi)
+    for _ in range(iterations):
+        mid = 0.5 * (lo + hi)
+        pos = f(mid) > 0
+        hi = np.where(pos, mid, hi)
+        lo = np.where(pos, lo, mid)
+        if np.all(hi - lo <= 4 * np.finfo(float).eps * radius):
+            break
+    w = 0.5 * (lo + hi)
+    return np.where(f_lo >= 0, -radius, np.where(f_hi <= 0, radius, w))
+
+
+def objp_inexact_warm_start(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
+                            rng: np.random.Generator, *, iterations: int = 2,
+                            replicates: int | None = None) -> Release:
+    """A_ObjP whose perturbed objective J is minimised *inexactly*: ``iterations`` steps of projected
+    gradient descent with the safe step 0.1/L_Q (L_Q = β + 2λ, as in our Prox-SVRG), warm-started at the
+    non-private minimiser of L̂ + λ‖w‖² (a common speed-up), released without a certificate or output noise
+    (prior-art B.9 "inexact minimiser where the proof needs the exact argmin", diffprivlib tol, TF-Privacy
+    Kifer with SGD epochs; spec §9.1.6(i)).
+
+    On the linear loss the iterate is w_K = ŵ_G + ρ^K (w_np − ŵ_G), ρ = 1 − 0.2λ/L_Q, i.e. the output of
+    ObjP with G scaled by 1 − ρ^K (0.19 at K = 2): the warm start keeps the data and forgets the noise.
+    (From a cold start w = 0 the iterate would be a post-processing of Σ x_i + G on this loss: harmless.)
+    """
+    correct = o.objective_perturbation(X, y, problem, epsilon, delta, np.random.default_rng(0))
+    Xa, ya, _ = problem.check(X, y)
+    n, d = Xa.shape
+    lam, sigma2 = correct.parameters["lambda"], correct.parameters["sigma2"]
+    R = 1 if replicates is None else int(replicates)
+    G = math.sqrt(sigma2) * rng.standard_normal((R, d))  # Alg. 2, line 1
+    w_np = certified_minimize(problem.loss, Xa, ya, problem.domain, lam=lam, tol=1e-12).w  # BUG: warm start
+    beta = float(problem.smoothness or 0.0)
+    step = 0.1 / (beta + 2.0 * lam)
+    w = np.broadcast_to(w_np, (R, d)).copy()
+    for _ in range(iterations):  # BUG: fixed budget, no certificate
+        s = w @ Xa.T  # (R, n)
+        grad = (problem.loss.dphi(s, np.broadcast_to(ya, s.shape)) @ Xa) / n + G / n + 2.0 * lam * w
+        w = problem.domain.project(w - step * grad)
+    return Release(output=w[0] if replicates is None else w, claim=correct.claim, gradient_evaluations=n * iterations,
+                   parameters={**correct.parameters, "iterations": iterations, "step": step},
+                   algorithm=f"MUTANT: A_ObjP, {iterations} warm-started GD steps instead of the exact argmin")
+
+
+def objp_regulariser_dropped(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
+                             rng: np.random.Generator, *, replicates: int | None = None) -> Release:
+    """A_ObjP with the regulariser λ‖w‖² left out of the perturbed objective (the bounded W taken as
+    "regularisation enough"), keeping Theorem 5.2's claim — whose proof needs λ twice: strong convexity for a
+    unique minimiser, and the Jacobian-ratio bound 1 + β/(2nλ) ≤ e^{ε/2}, i.e. β ≤ εnλ (spec §3.3, §9.1.6(iii),
+    negative control §8.4(d); prior-art B.9 "loss/regulariser scaling drift", diffprivlib PR #98).
+
+    1-D logistic only (the batched exact solver ``objp_logistic_1d_argmin``)."""
+    correct = o.objective_perturbation(X, y, problem, epsilon, delta, np.random.default_rng(0))
+    Xa, ya, _ = problem.check(X, y)
+    n, d = Xa.shape
+    if d != 1 or problem.loss.name != "logistic":
+        raise ValueError("objp_regulariser_dropped is implemented for the 1-D logistic canary only")
+    sigma2 = correct.parameters["sigma2"]
+    R = 1 if replicates is None else int(replicates)
+    G = math.sqrt(sigma2) * rng.standard_normal(R)  # Alg. 2, line 1
+    w = objp_logistic_1d_argmin(Xa[:, 0], ya, problem.radius, 0.0, G)[:, None]  # BUG: λ = 0
+    return Release(output=w[0] if replicates is None else w, claim=correct.claim, gradient_evaluations=0,
+                   parameters={**correct.parameters, "lambda_used": 0.0},
+                   algorithm="MUTANT: A_ObjP without the regulariser")
