@@ -99,12 +99,17 @@ def format_markdown(results: dict[str, Any]) -> str:
             rt = r["rate"]
             md.append(f"* rate ({rt['theorem']}): slope {fmt(rt['slope'], '.3f')} [{fmt(rt['ci_low'], '.3f')}, "
                       f"{fmt(rt['ci_high'], '.3f')}] over n = {rt['n_grid']} ({rt['replicates']} runs each), "
-                      f"exponent {rt['exponent']} ± {rt['tolerance']} ({rt['kind']}), p = {fmt(rt['p_value'])}: "
-                      f"**{rt['verdict']}**")
-        if r.get("tight_rate"):
-            rt = r["tight_rate"]
-            md.append(f"* tight instance ({rt['theorem']}): slope {fmt(rt['slope'], '.3f')} [{fmt(rt['ci_low'], '.3f')}, "
-                      f"{fmt(rt['ci_high'], '.3f')}], exponent {rt['exponent']} ± {rt['tolerance']}: **{rt['verdict']}**")
+                      f"exponent {rt['exponent']} ± {rt['tolerance']} ({rt['kind']}), p = {fmt(rt['p_value'])}, "
+                      f"detectable slope excess {fmt(rt.get('detectable_excess'))}: **{rt['verdict']}**")
+        elif r.get("rate_not_applicable"):
+            md.append(f"* rate: not checked — {r['rate_not_applicable']}")
+        for key, label in (("tight_rate", "tight instance"), ("rate_d", "rate in d"), ("rate_eps", "rate in ε")):
+            if r.get(key):
+                rt = r[key]
+                md.append(f"* {label} ({rt['theorem']}): slope {fmt(rt['slope'], '.3f')} [{fmt(rt['ci_low'], '.3f')}, "
+                          f"{fmt(rt['ci_high'], '.3f')}] over {rt.get('variable', 'n')} = {rt['n_grid']}, exponent "
+                          f"{rt['exponent']} ± {rt['tolerance']} ({rt['kind']}), p = {fmt(rt['p_value'])}: "
+                          f"**{rt['verdict']}**")
         if r.get("stability"):
             st = r["stability"]
             md.append(f"* uniform stability ({st['theorem']}): max mean loss difference {fmt(st['estimate'])} vs bound "

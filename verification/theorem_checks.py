@@ -74,8 +74,8 @@ class RateCheck:
     theorem: str
     exponent: float
     tolerance: float
-    kind: Literal["upper", "tight"]
-    n_grid: list[int]
+    kind: Literal["upper", "lower", "tight"]
+    n_grid: list[float]  # the grid of the swept parameter (n by default; see ``variable``)
     mean_excess: list[float]
     replicates: int
     slope: float
@@ -85,6 +85,8 @@ class RateCheck:
     ci_high: float
     ci_level: float
     p_value: float
+    detectable_excess: float = 0.0  # slope violation beyond the tolerance detected with prob. ≈ 1/2 at α = 1e-3
+    variable: str = "n"
     bound_constant: float | None = None  # C of the theorem's bound C·n^exponent, for plots
     verdict: str = "pending"
     method: str = "OLS of log excess on log n (statsmodels, HC3); asymptotic t p-value"
@@ -94,28 +96,29 @@ class RateCheck:
         return asdict(self)
 
 
-def rate_check(name: str, theorem: str, exponent: float, n_grid: Sequence[int], replicates: int,
-               draw_excess: Callable[[int, np.random.Generator], float], seed: np.random.SeedSequence, *,
-               tolerance: float = 0.1, kind: Literal["upper", "tight"] = "upper", ci_level: float = 0.95,
-               bound_constant: float | None = None,
+def rate_check(name: str, theorem: str, exponent: float, n_grid: Sequence[float], replicates: int,
+               draw_excess: Callable[[Any, np.random.Generator], float], seed: np.random.SeedSequence, *,
+               tolerance: float = 0.1, kind: Literal["upper", "lower", "tight"] = "upper", ci_level: float = 0.95,
+               bound_constant: float | None = None, variable: str = "n",
                progress: Callable[[str], None] | None = None) -> RateCheck:
-    """Run ``draw_excess(n, rng)`` ``replicates`` times for each n (each on its own spawned stream), fit the
-    log–log slope and test the theorem's exponent.
+    """Run ``draw_excess(x, rng)`` ``replicates`` times for each grid value x (each on its own spawned stream),
+    fit the log–log slope and test the theorem's exponent in the swept ``variable`` (n, d or ε).
 
-    kind "upper": H0 slope ≤ exponent + tolerance (the theorem bounds E[excess] by C·n^exponent, so a
-    significantly slower decay contradicts it); "tight": H0 |slope − exponent| ≤ tolerance (Bonferroni over
-    the two sides).
+    kind "upper": H0 slope ≤ exponent + tolerance (the theorem bounds E[excess] by C·x^exponent with the
+    excess required to *decay at least that fast*, e.g. n^−1/2, or to *grow at most that fast*, e.g. d^1/2);
+    "lower": H0 slope ≥ exponent − tolerance (for a bound that blows up as x → 0, e.g. ε^−1: a steeper
+    growth contradicts it); "tight": H0 |slope − exponent| ≤ tolerance (Bonferroni over the two sides).
     """
-    if kind not in ("upper", "tight"):
-        raise ValueError(f"kind must be 'upper' or 'tight', got {kind!r}")
+    if kind not in ("upper", "lower", "tight"):
+        raise ValueError(f"kind must be 'upper', 'lower' or 'tight', got {kind!r}")
     if replicates < 2:
         raise ValueError(f"replicates must be >= 2, got {replicates}")
-    grid = [int(n) for n in n_grid]
+    grid = [int(x) if float(x).is_integer() else float(x) for x in n_grid]
     streams = seed.spawn(len(grid))
     ns, ex, means = [], [], []
     for n, s in zip(grid, streams):
         if progress:
-            progress(f"{name}: n = {n}, {replicates} runs")
+            progress(f"{name}: {variable} = {n}, {replicates} runs")
         vals = [float(draw_excess(n, np.random.default_rng(c))) for c in s.spawn(replicates)]
         ns += [n] * replicates
         ex += vals
@@ -123,17 +126,14 @@ def rate_check(name: str, theorem: str, exponent: float, n_grid: Sequence[int], 
     fit = fit_log_slope(ns, ex)
     t = sps.t(df=fit["df"])
     half = t.ppf(0.5 + ci_level / 2) * fit["se"]
-    z_hi = (fit["slope"] - (exponent + tolerance)) / fit["se"]
-    p_upper = float(t.sf(z_hi))
-    if kind == "upper":
-        p = p_upper
-    else:
-        z_lo = (fit["slope"] - (exponent - tolerance)) / fit["se"]
-        p = min(1.0, 2.0 * min(p_upper, float(t.cdf(z_lo))))
+    p_upper = float(t.sf((fit["slope"] - (exponent + tolerance)) / fit["se"]))
+    p_lower = float(t.cdf((fit["slope"] - (exponent - tolerance)) / fit["se"]))
+    p = {"upper": p_upper, "lower": p_lower, "tight": min(1.0, 2.0 * min(p_upper, p_lower))}[kind]
     return RateCheck(name=name, theorem=theorem, exponent=exponent, tolerance=tolerance, kind=kind, n_grid=grid,
                      mean_excess=means, replicates=replicates, slope=fit["slope"], se=fit["se"],
                      intercept=fit["intercept"], ci_low=fit["slope"] - half, ci_high=fit["slope"] + half,
-                     ci_level=ci_level, p_value=p, bound_constant=bound_constant)
+                     ci_level=ci_level, p_value=p, detectable_excess=float(t.isf(1e-3) * fit["se"]),
+                     variable=variable, bound_constant=bound_constant)
 
 
 @dataclass

@@ -185,6 +185,25 @@ def _fresh_rng(s: np.random.SeedSequence) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(s.entropy, spawn_key=s.spawn_key))
 
 
+def _privacy_term_draw(n: int, d: int, epsilon: float, rng: np.random.Generator) -> float:
+    """Spec T-3.2d: ℓ(w, z) = −⟨w, z⟩ with z = e₁ deterministic on W = B(0, 1) (population = empirical, w* = e₁),
+    so the excess of A_NSGD's output is 1 − ⟨w̄, e₁⟩; in Theorem 3.2's privacy regime (4d log(1/δ) > ε²n) the
+    bound is 10ML√(d log(1/δ))/(εn): the excess may grow at most like √d and like 1/ε."""
+    from reference import Ball as _Ball, LinearLoss
+
+    X = np.zeros((n, d))
+    X[:, 0] = -1.0  # ℓ = ⟨w, x⟩ with x = −e₁
+    prob = ERMProblem(LinearLoss(), _Ball(1.0), DataBounds(1.0, 1.0))
+    rel = noisy_sgd(X, np.zeros(n), prob, epsilon, 1.0 / n**2, rng)
+    return 1.0 - float(rel.output[0])
+
+
+CHECK_KEYS = ("empirical", "population", "rate", "tight_rate", "rate_d", "rate_eps", "stability")
+PRIVACY_SWEEP_N = 4000
+PRIVACY_SWEEP_D_GRID = (16, 64, 256, 1024)  # ε = 0.5: regime P for every d on the grid
+PRIVACY_SWEEP_EPS_GRID = (0.125, 0.25, 0.5, 1.0)  # d = 64: regime P for every ε on the grid
+
+
 def _stability(entry: CatalogueEntry, X: np.ndarray, y: np.ndarray, problem: ERMProblem, eps: float, delta: float,
                seed: np.random.SeedSequence, R: int, options: dict[str, Any]) -> StabilityCheck:
     """Coupled runs on neighbouring pairs (same seed ⇒ same batches and noise on both sides) and probe points
@@ -279,9 +298,19 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
         checks["rate"] = rate
 
     if entry.name == "bftt19.nsgd":
+        s_tight, s_d, s_eps = s_rate.spawn(3)
         checks["tight_rate"] = rate_check("bftt19.nsgd: tight 1/√n instance (spec T-3.2c)",
                                           "Thm 3.2 is attained: excess ∝ n^-1/2", -0.5, budget.rate_grid,
-                                          budget.rate_replicates, _tight_instance_draw, s_rate.spawn(1)[0], kind="tight")
+                                          budget.rate_replicates, _tight_instance_draw, s_tight, kind="tight")
+        checks["rate_d"] = rate_check(
+            "bftt19.nsgd: growth in d (spec T-3.2d)", "Thm 3.2, privacy term √(d log(1/δ))/(εn)", 0.5,
+            PRIVACY_SWEEP_D_GRID, budget.rate_replicates,
+            lambda dd, rng: _privacy_term_draw(PRIVACY_SWEEP_N, int(dd), 0.5, rng), s_d, kind="upper", variable="d")
+        checks["rate_eps"] = rate_check(
+            "bftt19.nsgd: growth as ε → 0 (spec T-3.2d)", "Thm 3.2, privacy term √(d log(1/δ))/(εn)", -1.0,
+            PRIVACY_SWEEP_EPS_GRID, budget.rate_replicates,
+            lambda e, rng: _privacy_term_draw(PRIVACY_SWEEP_N, 64, float(e), rng), s_eps, kind="lower",
+            variable="ε")
     # 5. uniform stability by coupled runs on the real data
     R_stab = min(budget.stability_replicates, budget.replicates[entry.name])  # costly algorithms get fewer
     _progress(f"{entry.name}: uniform stability, {R_stab} coupled runs × 2 pairs", quiet)
@@ -393,8 +422,7 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
         rec["population"]["instance"] = rec.pop("population_instance")
         rec["empirical"]["oracle"] = rec.pop("empirical_oracle")
         out_records.append(rec)
-    failed = sorted({r["name"] for r in out_records for key in ("empirical", "population", "rate", "tight_rate",
-                                                                 "stability")
+    failed = sorted({r["name"] for r in out_records for key in CHECK_KEYS
                      if (r.get(key) or {}).get("verdict") == "fail"}
                     | {r["name"] for r in out_records if (r.get("audit") or {}).get("verdict") == "refuted"})
     results = {
