@@ -85,3 +85,12 @@ def test_readme_catalogue_is_current():
     ci = (ROOT / ".ci" / "run").read_text()
     test_cmd = re.search(r"pip install -e '\.\[test\]' && (python -m pytest -q)", readme)
     assert test_cmd and test_cmd.group(1) in ci and "pip install -e '.[test]'" in ci
+
+
+def test_readme_example_runs(capsys):
+    """The README's Python example runs as printed (deterministic: fixed seed, certified oracle)."""
+    readme = (ROOT / "README.md").read_text()
+    code = readme.split("## A short example", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README-example", "exec"), {})
+    out = capsys.readouterr().out
+    assert "approx-DP" in out and "vs population bound" in out
