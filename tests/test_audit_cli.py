@@ -221,3 +221,164 @@ def test_estimator_option_and_epsilon_true(files: dict[str, str], capsys: pytest
     assert "delta > 0" in capsys.readouterr().err
     # the noiseless mechanism is refuted by every route (deterministic)
     assert _run(_argv(files, f"{files['mech']}:noiseless", "--estimator", "gdp", delta="1e-5")) == 1
+
+
+# ---------------------------------------------------------------------------------------------------------
+# --estimator auto / one-run, --event-from-claim, --pairs
+# ---------------------------------------------------------------------------------------------------------
+EXTRA_SOURCE = textwrap.dedent(
+    """
+    import numpy as np
+
+    class DeclaredGaussian:
+        # N(sum(x), sigma^2): Gaussian noise on a deterministic sum, no post-processing
+        audit_info = {"noise": "gaussian", "deterministic": True, "post_processing": "none", "output_dimension": 1}
+
+        def __init__(self, sigma):
+            self.sigma = sigma
+
+        def __call__(self, data, rng):
+            return np.array([data["x"].sum() + rng.normal(0.0, self.sigma)])
+
+        def sample(self, data, n, rng):
+            return data["x"].sum() + rng.normal(0.0, self.sigma, size=(n, 1))
+
+    declared_gaussian = DeclaredGaussian(5.0)
+
+    def canaries_laplace(data, mask, rng):
+        # one coordinate per canary: mask_i + Lap(1) -> each canary's inclusion is exactly 1-DP
+        return mask.astype(float) + rng.laplace(0.0, 1.0, size=mask.size)
+
+    def canaries_leaky(data, mask, rng):
+        return mask.astype(float)
+
+    def linear_noiseless(data, rng):
+        return (data["y"][:, None] * data["X"]).sum(axis=0)
+
+    class LinearGaussian:
+        # sum_i y_i x_i + N(0, sigma^2 I); replace-one sensitivity 2 x_max y_max = 2
+        def __init__(self, sigma):
+            self.sigma = sigma
+
+        def __call__(self, data, rng):
+            return self.sample(data, 1, rng)[0]
+
+        def sample(self, data, n, rng):
+            w = (data["y"][:, None] * data["X"]).sum(axis=0)
+            return w + rng.normal(0.0, self.sigma, size=(n, w.size))
+
+    linear_gaussian = LinearGaussian(20.0)
+    """
+)
+
+
+@pytest.fixture()
+def extra(files: dict[str, str]) -> dict[str, str]:
+    mech = Path(files["dir"]) / "extra.py"
+    mech.write_text(EXTRA_SOURCE)
+    xy = Path(files["dir"]) / "xy.npz"
+    np.savez(xy, X=np.array([[0.6, 0.8], [1.0, 0.0], [0.0, 1.0]]), y=np.array([1.0, -1.0, 1.0]))
+    return {**files, "extra": str(mech), "xy": str(xy)}
+
+
+def _base(target: str, dataset: str, *extra_args: str, eps: str = "1", delta: str = "1e-5", seed: str = "3") -> list[str]:
+    return [target, "--dataset", dataset, "--epsilon", eps, "--delta", delta, "--seed", seed, *extra_args]
+
+
+def test_auto_uses_audit_info(extra: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    # σ = 5, Δ = 1: exact ε(1e-5) ≈ 0.73 < 1; confidence 1 − 1e-6 => refutation probability <= 1e-6.
+    code = _run(_base(f"{extra['extra']}:declared_gaussian", extra["a"], "--neighbour", extra["b"], "--samples",
+                      "20000", "--estimator", "auto", "--confidence", "0.999999", "--json"))
+    rec = json.loads(capsys.readouterr().out)
+    assert code == 0 and rec["estimator_kind"] == "gdp"
+    assert "Gaussian-DP route" in rec["estimator_choice_reason"]
+    assert rec["details"]["event_from_claim"]["family"] == "gaussian"
+    # without audit_info, auto is the threshold route (same true-claim guarantee)
+    code = _run(_argv(extra, f"{extra['mech']}:laplace_eps1", "--estimator", "auto", "--confidence", "0.999999",
+                      "--json"))
+    rec = json.loads(capsys.readouterr().out)
+    assert code == 0 and rec["estimator_kind"] == "threshold" and "threshold" in rec["estimator_choice_reason"]
+
+
+def test_event_from_claim_option(extra: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    # true claim at confidence 1 − 1e-6: not refuted except with probability <= 1e-6
+    code = _run(_argv(extra, f"{extra['mech']}:laplace_eps1", "--event-from-claim", "laplace", "--confidence",
+                      "0.999999", "--json"))
+    rec = json.loads(capsys.readouterr().out)
+    assert code == 0 and rec["details"]["n_selection"] == 200 and rec["details"]["n_test"] == 19_800
+    # noiseless: refuted deterministically
+    assert _run(_argv(extra, f"{extra['mech']}:noiseless", "--event-from-claim", "laplace", samples="1000")) == 1
+
+
+def test_one_run_cli(extra: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    # true claim (each canary exactly 1-DP) at confidence 1 − 1e-6: refuted with probability <= 1e-6
+    code = _run(_base(f"{extra['extra']}:canaries_laplace", extra["a"], "--estimator", "one-run", "--canaries",
+                      "1000", "--confidence", "0.999999", "--json", delta="0"))
+    rec = json.loads(capsys.readouterr().out)
+    assert code == 0 and rec["m"] == 1000 and rec["verdict"] == "not refuted" and rec["seed"] == 3
+    # a mechanism that publishes the mask: every guess is right (deterministic), p-value at ε = 1 with
+    # r = v = 1000 guesses (the default grid's largest entry) is expit(1)^1000 < 1e-100: refuted
+    code = _run(_base(f"{extra['extra']}:canaries_leaky", extra["a"], "--estimator", "one-run", "--canaries",
+                      "1000", delta="0"))
+    assert code == 1 and "REFUTED" in capsys.readouterr().out
+
+
+def test_generated_pairs(extra: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    # noiseless linear statistic: every generated pair has distinct deterministic outputs => refuted
+    for kind, more in (("extreme", []), ("sign-flip", []), ("worst-case", ["--loss", "linear"])):
+        code = _run(_base(f"{extra['extra']}:linear_noiseless", extra["xy"], "--pairs", kind, "--x-max", "1",
+                          "--y-max", "1", "--samples", "200", "--json", *more))
+        rec = json.loads(capsys.readouterr().out)
+        assert code == 1 and rec["method"] == "select" and rec["n_family"] >= 1, kind
+    # σ = 20 for sensitivity 2: exact ε(1e-5) well below 1 (gaussian_epsilon(1e-5, 2, 20) ≈ 0.46); the family
+    # verdict holds at overall confidence 1 − 1e-6, so a refutation has probability <= 1e-6
+    from oracles.privacy_curves import gaussian_epsilon
+
+    assert gaussian_epsilon(1e-5, 2.0, 20.0) < 1.0
+    code = _run(_base(f"{extra['extra']}:linear_gaussian", extra["xy"], "--pairs", "sign-flip", "--x-max", "1",
+                      "--y-max", "1", "--samples", "5000", "--pilot", "2000", "--confidence", "0.999999", "--json"))
+    rec = json.loads(capsys.readouterr().out)
+    assert code == 0 and rec["n_family"] == 3 and rec["details"]["n_pilot"] == 2000
+
+
+@pytest.mark.parametrize(
+    "argv_key, message",
+    [
+        ("pairs_no_bounds", "--x-max"),
+        ("worst_no_loss", "--loss"),
+        ("pairs_and_neighbour", "do not also give --neighbour"),
+        ("no_neighbour", "--neighbour B.npz is required"),
+        ("no_samples", "--samples is required"),
+        ("one_run_no_m", "--canaries"),
+        ("one_run_neighbour", "does not apply"),
+        ("pairs_outside_domain", "violates the declared bound"),
+        ("pilot_without_pairs", "--pilot"),
+        ("pairs_bad_keys", "named X and y"),
+    ],
+)
+def test_new_options_bad_input_exit_2(extra: dict[str, str], capsys: pytest.CaptureFixture[str], argv_key: str,
+                                      message: str) -> None:
+    lin = f"{extra['extra']}:linear_noiseless"
+    can = f"{extra['extra']}:canaries_leaky"
+    argvs = {
+        "pairs_no_bounds": _base(lin, extra["xy"], "--pairs", "extreme", "--samples", "100"),
+        "worst_no_loss": _base(lin, extra["xy"], "--pairs", "worst-case", "--x-max", "1", "--y-max", "1",
+                               "--samples", "100"),
+        "pairs_and_neighbour": _base(lin, extra["xy"], "--pairs", "extreme", "--x-max", "1", "--y-max", "1",
+                                     "--neighbour", extra["xy"], "--samples", "100"),
+        "no_neighbour": _base(lin, extra["xy"], "--samples", "100"),
+        "no_samples": _base(lin, extra["xy"], "--neighbour", extra["xy"]),
+        "one_run_no_m": _base(can, extra["a"], "--estimator", "one-run"),
+        "one_run_neighbour": _base(can, extra["a"], "--estimator", "one-run", "--canaries", "10", "--neighbour",
+                                   extra["b"]),
+        "pairs_outside_domain": _base(lin, extra["xy"], "--pairs", "sign-flip", "--x-max", "0.5", "--y-max", "1",
+                                      "--samples", "100"),
+        "pilot_without_pairs": _base(lin, extra["xy"], "--neighbour", extra["xy"], "--samples", "100", "--pilot",
+                                     "10"),
+        "pairs_bad_keys": _base(lin, extra["a"], "--pairs", "extreme", "--x-max", "1", "--y-max", "1",
+                                "--samples", "100"),
+    }
+    code = _run(argvs[argv_key])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert message in err and err.count("\n") == 1

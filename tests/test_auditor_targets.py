@@ -180,6 +180,37 @@ def test_tightness_gaussian_threshold_1e6_per_side() -> None:
     assert hits >= _min_hits(R, 0.5)
 
 
+def test_tightness_gaussian_threshold_1e6_claim_placed_event() -> None:
+    # Issue-3 target "Gaussian mechanism calibrated to (1, 1e-5), assumption-free route at 1e6 per side:
+    # ε_lb >= 0.70 (limit about 0.77)", met soundly with the event placed from the claim
+    # (audit(..., event_from_claim="gaussian"): 1 % pilot, one event tested on 990,000 runs per side).
+    # Measured over 200 seeds: mean 0.758, median 0.763, min 0.658, P(ε_lb >= 0.70) = 0.94 (docs/auditing.md).
+    # Asserted: P(ε_lb >= 0.70) >= π₀ = 0.85 from R = 60 audits (fails with probability <= 1e-6 if π >= 0.85).
+    sigma = gaussian_sigma(1.0, 1e-5)
+    R = 60
+    vals = [audit(Gaussian1D(sigma), S, S1, (1.0, 1e-5), 10**6, np.random.default_rng(4000 + i),
+                  power_family=None, event_from_claim="gaussian").epsilon_lower for i in range(R)]
+    assert sum(v >= 0.70 for v in vals) >= _min_hits(R, 0.85)
+
+
+def test_soundness_claim_placed_events_1000_audits() -> None:
+    # The claim-placed event is sound for any mechanism: 1000 audits at confidence 0.95 over the five cases
+    # above (Laplace placement for the pure-DP cases, Gaussian placement otherwise — including randomised
+    # response, whose output is not Gaussian), 2000 runs per side (pilot 20).  Same binomial criterion as
+    # test_soundness_1000_audits (false failure <= 1e-6).
+    seq = np.random.SeedSequence(99)
+    total, viol = 0, 0
+    for (label, mech, a, b, claim, eps_true, est), child in zip(_cases(), seq.spawn(len(_cases()))):
+        fam = "laplace" if claim[1] == 0.0 else "gaussian"
+        for s in child.spawn(200):
+            r = audit(mech, a, b, claim, 2000, np.random.default_rng(s), estimator=est, power_family=None,
+                      event_from_claim=fam)
+            viol += int(r.epsilon_lower > eps_true)
+            total += 1
+    assert total == 1000
+    _check_soundness(total, viol, 0.05)
+
+
 def test_throughput_1e6_per_side_under_10_seconds() -> None:
     sigma = gaussian_sigma(1.0, 1e-5)
     t0 = time.perf_counter()

@@ -318,3 +318,150 @@ def test_one_run_sound_and_saturating() -> None:
     assert "saturation" in r8.summary()
     with pytest.raises(ValueError):
         one_run_audit(_rr_canaries(1.0), 10, np.random.default_rng(0), guesses=[(8, 8)])
+
+
+# ---------------------------------------------------------------------------------------------------------
+# claim-placed events and the estimator choice
+# ---------------------------------------------------------------------------------------------------------
+from reference.privacy import PrivacyClaim  # noqa: E402
+from verification.estimators import (  # noqa: E402
+    audit_kwargs,
+    choose_estimator,
+    claim_event,
+    claim_optimal_threshold,
+    location_scale,
+)
+
+
+def test_claim_optimal_threshold_matches_a_brute_force_search() -> None:
+    # Deterministic: an independent brute-force over a fine linear grid of t with the same expected-count
+    # criterion (z = 0) must not beat the function's optimum by more than the grid resolution allows.
+    from oracles.privacy_curves import gaussian_sigma as gs
+    from verification.audit import epsilon_lower_bound
+
+    n = 990_000
+    opt = claim_optimal_threshold("gaussian", 1.0, 1e-5, n, pessimism=0.0)
+    mu = 1.0 / gs(1.0, 1e-5, 1.0)
+    assert opt["shift"] == pytest.approx(mu, rel=1e-12)
+    t = np.linspace(2.0, 4.5, 2501)
+    P, Q = norm.sf(t - mu), norm.sf(t)
+    e = epsilon_lower_bound(np.round(P * n).astype(int), n, np.round(Q * n).astype(int), n, 1e-5, 0.95)
+    assert opt["expected_bound"] >= float(np.max(e)) - 2e-3
+    assert abs(opt["t"] - t[int(np.argmax(e))]) < 0.2
+    # pessimistic placement is shallower (less count noise), still near-optimal in expectation
+    robust = claim_optimal_threshold("gaussian", 1.0, 1e-5, n)
+    assert robust["t"] < opt["t"] and robust["q"] > opt["q"]
+    # Laplace: the pure-DP optimum sits at or above the shift (only there is the ratio e^ε)
+    lap = claim_optimal_threshold("laplace", 1.0, 0.0, 99_000)
+    assert lap["shift"] == pytest.approx(1.0) and lap["t"] >= 0.9
+    # GDP route: bulk events
+    g = claim_optimal_threshold("gaussian", 1.0, 1e-5, 80_000, route="gdp")
+    assert -1.0 < g["t"] < 1.5
+
+
+def test_claim_optimal_threshold_validation() -> None:
+    with pytest.raises(ValueError, match="family"):
+        claim_optimal_threshold("cauchy", 1.0, 1e-5, 100)
+    with pytest.raises(ValueError, match="delta > 0"):
+        claim_optimal_threshold("gaussian", 1.0, 0.0, 100)
+    with pytest.raises(ValueError, match="n_test"):
+        claim_optimal_threshold("gaussian", 1.0, 1e-5, 0)
+    with pytest.raises(ValueError, match="route"):
+        claim_optimal_threshold("gaussian", 1.0, 1e-5, 100, route="one-run")
+    with pytest.raises(ValueError, match="pessimism"):
+        claim_optimal_threshold("gaussian", 1.0, 1e-5, 100, pessimism=-1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        claim_optimal_threshold("laplace", 0.0, 0.0, 100)
+
+
+def test_claim_event_is_fixed_from_public_information() -> None:
+    # Purely from the claim + public location/scale: no samples; tested on all runs of an audit.  Laplace
+    # scale 0.5 (exact ε = 2) against a claimed ε = 1 on 20,000 runs: the event {x ≥ 1·... } placed for the
+    # claim; conditional on nothing (the event is fixed), ε_lb >= the 1e-6 floor computed from exact Laplace
+    # tails and binomial quantiles (union of two tails, <= 1e-6), which exceeds the claim.
+    from verification.audit import epsilon_lower_bound
+
+    ev = claim_event((1.0, 0.0), "laplace", 20_000, location=0.0, scale=0.5)
+    assert ev.tail == "ge" and ev.numerator == "dataset"
+    assert ev.threshold == pytest.approx(0.5 * claim_optimal_threshold("laplace", 1.0, 0.0, 20_000)["t"])
+
+    def lap_sf(x: float, m: float, b: float) -> float:
+        z = (x - m) / b
+        return 0.5 * math.exp(-z) if z >= 0 else 1 - 0.5 * math.exp(z)
+
+    p, q = lap_sf(ev.threshold, 1.0, 0.5), lap_sf(ev.threshold, 0.0, 0.5)
+    kp, kq = int(binom.ppf(5e-7, 20_000, p)), int(binom.isf(5e-7, 20_000, q))
+    floor = float(epsilon_lower_bound(kp, 20_000, kq, 20_000, 0.0, 0.95))
+    assert floor > 1.0
+    r = audit(Laplace1D(0.5), {"x": np.array([0.0, 1.0])}, {"x": np.array([0.0, 0.0])}, (1.0, 0.0), 20_000,
+              np.random.default_rng(3), event=ev)
+    assert r.epsilon_lower >= floor and r.refuted
+    with pytest.raises(ValueError, match="scale"):
+        claim_event((1.0, 0.0), "laplace", 100, location=0.0, scale=0.0)
+    with pytest.raises(ValueError, match="location"):
+        claim_event((1.0, 0.0), "laplace", 100, location=float("nan"), scale=1.0)
+
+
+def test_location_scale() -> None:
+    v = np.array([1.0, 2.0, 3.0, 10.0])
+    assert location_scale(v, "gaussian") == (pytest.approx(4.0), pytest.approx(float(np.std(v, ddof=1))))
+    assert location_scale(v, "laplace") == (pytest.approx(2.5), pytest.approx((1.5 + 0.5 + 0.5 + 7.5) / 4))
+    assert location_scale(np.ones(5), "gaussian")[1] == 1.0
+    with pytest.raises(ValueError):
+        location_scale([1.0], "gaussian")
+
+
+def _claim(delta: float, assumptions: dict | None = None) -> PrivacyClaim:
+    return PrivacyClaim(notion="approx-DP" if delta > 0 else "pure-DP", epsilon=1.0, delta=delta,
+                        neighbouring="replace-one", source="test", assumptions=assumptions or {})
+
+
+def test_choose_estimator_gdp_only_when_every_condition_is_declared() -> None:
+    full = {"noise": "gaussian", "deterministic": True, "post_processing": "none"}
+    c = choose_estimator(_claim(1e-5), full)
+    assert c["estimator"] == "gdp" and c["statistic"] == "projection" and "Gaussian" in c["reason"]
+    # each missing condition falls back to the assumption-free route, and says why
+    for key, bad, why in (("noise", "laplace", "noise"), ("deterministic", False, "deterministic"),
+                          ("post_processing", "projection onto B(0, 1)", "post-processing")):
+        c = choose_estimator(_claim(1e-5), {**full, key: bad})
+        assert c["estimator"] == "threshold" and why in c["reason"]
+    c = choose_estimator(_claim(0.0), full)
+    assert c["estimator"] == "threshold" and "delta = 0" in c["reason"]
+    assert choose_estimator((1.0, 1e-5))["estimator"] == "threshold"
+
+
+def test_choose_estimator_reads_output_perturbation_claims() -> None:
+    # Lowy-Razaviyayn claims record the noise and the projection radius R: Gaussian noise but a finite
+    # projection Π_{B(0,R)} => the threshold route (post-processing can lower the exact ε below ε_μ(μ, δ)).
+    a = {"noise": {"mechanism": "gaussian", "scale": 2.0}, "R": 3.0}
+    c = choose_estimator(_claim(1e-5, a), {"deterministic": True})
+    assert c["estimator"] == "threshold" and "projection onto B(0, 3)" in c["reason"]
+    c = choose_estimator(_claim(1e-5, {**a, "R": math.inf}), {"deterministic": True})
+    assert c["estimator"] == "gdp"
+    # 1-D outputs with a declared family get a claim-placed event
+    c = choose_estimator(_claim(0.0, {"noise": {"mechanism": "l2-laplace"}}), {"output_dimension": 1})
+    assert c["estimator"] == "threshold" and c["event_from_claim"] == "laplace"
+    kwargs, reason = audit_kwargs(_claim(1e-5), {**full_info(), "output_dimension": 1})
+    assert kwargs == {"estimator": "gdp", "statistic": "projection", "event_from_claim": "gaussian"}
+    assert "reason" not in kwargs and reason
+    with pytest.raises(TypeError, match="mechanism_info"):
+        choose_estimator(_claim(1e-5), ["noise"])  # type: ignore[arg-type]
+
+
+def full_info() -> dict:
+    return {"noise": "gaussian", "deterministic": True, "post_processing": "none"}
+
+
+def test_gdp_conversion_is_unsound_after_post_processing() -> None:
+    # Why choose_estimator refuses the GDP route after post-processing (deterministic computation): the
+    # binary post-processing g(x) = 1{x >= t} of the Gaussian pair N(μ,1) vs N(0,1) keeps μ* = μ (its single
+    # non-trivial test has Φ⁻¹(P) − Φ⁻¹(Q) = μ) but its exact ε at δ is log((P − δ)/Q) < ε_μ(δ).
+    mu, delta, t = 1.0, 1e-5, 0.5
+    P, Q = norm.sf(t - mu), norm.sf(t)
+    assert ndtri_diff(P, Q) == pytest.approx(mu, rel=1e-9)
+    eps_binary = max(math.log((P - delta) / Q), math.log((1 - Q - delta) / (1 - P)))
+    assert gdp_mu_to_epsilon(mu, delta) > eps_binary + 1.0
+
+
+def ndtri_diff(p: float, q: float) -> float:
+    return float(norm.ppf(p) - norm.ppf(q))

@@ -2,7 +2,12 @@
 
 usage: dpsco audit MODULE:CALLABLE --dataset A.npz --neighbour B.npz --epsilon E --delta D
                    --samples N --seed S [--confidence C] [--statistic STAT]
-                   [--estimator threshold|gdp|hockey-stick|auto] [--epsilon-true E0] [--json]
+                   [--estimator threshold|gdp|hockey-stick|auto] [--event-from-claim gaussian|laplace]
+                   [--epsilon-true E0] [--json]
+       dpsco audit MODULE:CALLABLE --dataset A.npz --pairs extreme|sign-flip|worst-case --x-max X --y-max Y
+                   [--loss NAME] [--pilot P] --epsilon E --delta D --samples N --seed S [...]
+       dpsco audit MODULE:CALLABLE --estimator one-run --canaries M --dataset A.npz --epsilon E --delta D
+                   --seed S [--confidence C] [--json]
 
 MODULE is a dotted module path (``mypkg.mech``) or a path to a ``.py`` file; CALLABLE names
 ``f(data, rng) -> array`` in it (or an object with that ``__call__`` and an optional vectorised
@@ -16,6 +21,34 @@ at most 1 - C.  "not refuted" is not a proof of privacy.  --estimator gdp report
 bound (assumption-free) and the epsilon it implies at D *if the mechanism's trade-off curve is Gaussian*;
 --estimator hockey-stick reports a lower bound on delta at epsilon E.  Every result names its assumptions.  The randomness is
 numpy.random.default_rng(numpy.random.SeedSequence(S)); the seed entropy is printed for reproduction.
+
+--estimator auto picks the strongest estimator whose assumptions are declared to hold
+(verification.estimators.choose_estimator): the mechanism object may carry a dict attribute ``audit_info``
+with keys noise ("gaussian"/"laplace"/...), deterministic (bool), post_processing ("none" or a description),
+output_dimension (int); without it, auto is the assumption-free threshold route.
+
+--event-from-claim FAMILY places the event from the claim (the best event if the statistic were FAMILY-
+distributed on the claimed privacy curve) using a 1 % pilot for direction, location and scale, and tests it
+on all other runs: sound for any mechanism, more powerful than the default split when the family fits.
+
+Generated neighbours (--pairs, instead of --neighbour): A.npz must hold X (n, d) and y (n,) inside the
+declared domain {||x|| <= --x-max, |y| <= --y-max}; other arrays are passed unchanged.  The pairs come from
+verification.neighbours — extreme: the last record replaced by the antipodal extreme point, with the label
+flipped and kept (replace_one_extreme); sign-flip: (-x, y), (x, -y), (-x, -y) of the last record
+(sign_flip_pairs); worst-case: the 3 replace-one pairs maximising the gradient difference of --loss at w = 0
+(worst_case_pairs).  All pairs are audited together by verification.estimators.audit_family (method
+"select"): --pilot runs per side per pair (default N) choose the pair, statistic and event; one event is then
+tested on N fresh runs per side, so the verdict holds at confidence C for the whole family.
+
+One-run audit (--estimator one-run, Steinke-Nasr-Jagielski 2023).  Canary protocol: CALLABLE is
+``f(data, mask, rng) -> scores`` where data is the dict of arrays of A.npz (the non-canary records), mask is
+a boolean array of length M (--canaries) drawn by the auditor with each entry True independently with
+probability 1/2, and f must (1) run the mechanism ONCE on data plus exactly the canaries i with mask[i] True
+(the canaries are chosen by f, before seeing mask, e.g. stored in A.npz or fixed in its code), drawing all
+randomness from rng, and (2) return M finite scores, scores[i] higher meaning "canary i was more likely
+included", computed from the mechanism's output only (never from mask).  Under the claim, the verdict is
+"refuted" with probability <= 1 - C.  The bound saturates well below the true epsilon for small M
+(docs/auditing.md).  --samples and --neighbour are not used.
 
 exit status: 0 claim not refuted, 1 claim refuted, 2 bad input (a one-line error on stderr).
 """
@@ -50,18 +83,33 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("target", metavar="MODULE:CALLABLE",
                    help="mechanism f(data, rng) -> array: dotted module path or path/to/file.py, a colon, a name")
     p.add_argument("--dataset", required=True, metavar="A.npz", help="arrays of the dataset S (.npz)")
-    p.add_argument("--neighbour", "--neighbor", required=True, dest="neighbour", metavar="B.npz",
-                   help="arrays of the neighbouring dataset S' (.npz)")
+    p.add_argument("--neighbour", "--neighbor", default=None, dest="neighbour", metavar="B.npz",
+                   help="arrays of the neighbouring dataset S' (.npz); required unless --pairs or one-run")
     p.add_argument("--epsilon", required=True, metavar="E", help="claimed ε (> 0)")
     p.add_argument("--delta", required=True, metavar="D", help="claimed δ (in [0, 1))")
-    p.add_argument("--samples", required=True, metavar="N", help="runs per dataset (>= 4)")
+    p.add_argument("--samples", default=None, metavar="N",
+                   help="runs per dataset (>= 4); required except with --estimator one-run")
     p.add_argument("--seed", required=True, metavar="S", help="non-negative integer seed of the SeedSequence")
     p.add_argument("--confidence", default="0.95", metavar="C", help="confidence level in (0, 1) (default 0.95)")
     p.add_argument("--statistic", default="projection", metavar="STAT",
                    help="'projection' (default), 'norm', 'logistic' or 'coordinate:<i>'")
-    p.add_argument("--estimator", default="threshold", choices=("threshold", "gdp", "hockey-stick", "auto"),
+    p.add_argument("--estimator", default="threshold",
+                   choices=("threshold", "gdp", "hockey-stick", "auto", "one-run"),
                    help="threshold (assumption-free, default), gdp (mu bound; epsilon assumes a Gaussian "
-                        "trade-off curve), hockey-stick (delta lower bound at the claimed epsilon), auto (= threshold)")
+                        "trade-off curve), hockey-stick (delta lower bound at the claimed epsilon), auto (the "
+                        "strongest estimator whose assumptions the mechanism's audit_info declares; else "
+                        "threshold), one-run (canary protocol, see below)")
+    p.add_argument("--event-from-claim", default=None, choices=("gaussian", "laplace"), dest="event_from_claim",
+                   help="place the event from the claim for this output family (1%% pilot), test it on all "
+                        "other runs (sound for any mechanism; power assumes the family)")
+    p.add_argument("--pairs", default=None, choices=("extreme", "sign-flip", "worst-case"),
+                   help="generate the neighbours of --dataset (X, y) from the declared domain instead of "
+                        "--neighbour, and audit them together at one overall confidence")
+    p.add_argument("--x-max", default=None, metavar="X", dest="x_max", help="declared bound ||x|| <= X (--pairs)")
+    p.add_argument("--y-max", default=None, metavar="Y", dest="y_max", help="declared bound |y| <= Y (--pairs)")
+    p.add_argument("--loss", default=None, metavar="NAME", help="loss for --pairs worst-case (e.g. logistic)")
+    p.add_argument("--pilot", default=None, metavar="P", help="--pairs: pilot runs per side per pair (default N)")
+    p.add_argument("--canaries", default=None, metavar="M", help="--estimator one-run: number of canaries")
     p.add_argument("--epsilon-true", default=None, metavar="E0",
                    help="exact epsilon of the mechanism at the claimed delta, reported next to the bound")
     p.add_argument("--json", action="store_true", help="print one JSON record instead of a summary")
@@ -140,8 +188,71 @@ def load_mechanism(target: str) -> Any:
     return obj
 
 
+def _generated_pairs(args: argparse.Namespace, dataset: dict[str, np.ndarray]) -> list[tuple[Any, Any, str]]:
+    """The neighbouring pairs of ``--pairs`` (verification.neighbours), as audit_family takes them."""
+    from reference.problem import DataBounds
+
+    from . import neighbours as nbm
+
+    if args.x_max is None or args.y_max is None:
+        raise _InputError("--pairs needs --x-max and --y-max (the declared data domain)")
+    x_max = _parse_float(args.x_max, "--x-max")
+    y_max = _parse_float(args.y_max, "--y-max")
+    if x_max <= 0:
+        raise _InputError(f"--x-max must be > 0, got {args.x_max!r}")
+    if y_max < 0:
+        raise _InputError(f"--y-max must be >= 0, got {args.y_max!r}")
+    if "X" not in dataset or "y" not in dataset:
+        raise _InputError(f"--pairs needs --dataset arrays named X and y, got {sorted(dataset)}")
+    bounds = DataBounds(x_max, y_max)
+    X, y = dataset["X"], dataset["y"]
+    rest = {k: v for k, v in dataset.items() if k not in ("X", "y")}
+    try:
+        if args.pairs == "extreme":
+            X1, y1 = nbm.replace_one_extreme(X, y, bounds)
+            raw = [({"X": np.asarray(X, dtype=np.float64), "y": np.asarray(y, dtype=np.float64)}, {"X": X1, "y": y1},
+                    "last record -> antipodal extreme point, label flipped")]
+            X2, y2 = nbm.replace_one_extreme(X, y, bounds, label=float(np.asarray(y, dtype=np.float64)[-1]))
+            if not (np.array_equal(X2, X1) and np.array_equal(y2, y1)):
+                raw.append(({"X": np.asarray(X, dtype=np.float64), "y": np.asarray(y, dtype=np.float64)},
+                            {"X": X2, "y": y2}, "last record -> antipodal extreme point, label kept"))
+        elif args.pairs == "sign-flip":
+            raw = [p.as_tuple() for p in nbm.sign_flip_pairs(X, y, bounds)]
+        else:
+            if args.loss is None:
+                raise _InputError("--pairs worst-case needs --loss (the loss whose gradient difference is maximised)")
+            raw = [p.as_tuple() for p in nbm.worst_case_pairs(X, y, bounds, str(args.loss))]
+    except (ValueError, TypeError) as exc:
+        raise _InputError(f"--pairs {args.pairs}: {exc}") from None
+    if not raw:
+        raise _InputError(f"--pairs {args.pairs} produced no neighbouring pair (e.g. the last record is zero)")
+    return [({**a, **rest}, {**b, **rest}, label) for a, b, label in raw]
+
+
+def _run_one_run(args: argparse.Namespace, mechanism: Any, dataset: dict[str, np.ndarray], epsilon: float,
+                 delta: float, confidence: float, rng: np.random.Generator, entropy: int) -> Any:
+    from .estimators import one_run_audit
+
+    if args.canaries is None:
+        raise _InputError("--estimator one-run needs --canaries M")
+    m = _parse_int(args.canaries, "--canaries")
+    if m < 1:
+        raise _InputError(f"--canaries must be >= 1, got {args.canaries!r}")
+    for flag, value in (("--neighbour", args.neighbour), ("--pairs", args.pairs),
+                        ("--event-from-claim", args.event_from_claim)):
+        if value is not None:
+            raise _InputError(f"{flag} does not apply to --estimator one-run (one run with random canary inclusion)")
+
+    def run_once(mask: np.ndarray, r: np.random.Generator) -> np.ndarray:
+        return mechanism(dataset, mask, r)
+
+    return one_run_audit(run_once, m, rng, delta=delta, confidence=confidence, claim_epsilon=epsilon,
+                         seed_entropy=entropy)
+
+
 def run(args: argparse.Namespace) -> int:
     """Execute ``dpsco audit``; returns the exit status (0 not refuted, 1 refuted, 2 bad input)."""
+    reason: str | None = None
     try:
         epsilon = _parse_float(args.epsilon, "--epsilon")
         if epsilon <= 0:
@@ -152,42 +263,95 @@ def run(args: argparse.Namespace) -> int:
         confidence = _parse_float(args.confidence, "--confidence")
         if not (0.0 < confidence < 1.0):
             raise _InputError(f"--confidence must lie in (0, 1), got {args.confidence!r}")
-        samples = _parse_int(args.samples, "--samples")
-        if samples < 4:
-            raise _InputError(f"--samples must be >= 4, got {args.samples!r}")
+        one_run = args.estimator == "one-run"
+        samples = 0
+        if not one_run:
+            if args.samples is None:
+                raise _InputError("--samples is required (runs per dataset)")
+            samples = _parse_int(args.samples, "--samples")
+            if samples < 4:
+                raise _InputError(f"--samples must be >= 4, got {args.samples!r}")
         seed = _parse_int(args.seed, "--seed")
         if seed < 0:
             raise _InputError(f"--seed must be a non-negative integer, got {args.seed!r}")
         dataset = load_npz(args.dataset, "--dataset")
-        neighbour = load_npz(args.neighbour, "--neighbour")
-        mechanism = load_mechanism(args.target)
-        claim = PrivacyClaim(
-            notion="pure-DP" if delta == 0.0 else "approx-DP",
-            epsilon=epsilon,
-            delta=delta,
-            neighbouring="replace-one",
-            source="user-declared",
-        )
-        estimator = "threshold" if args.estimator == "auto" else args.estimator
-        epsilon_true = None
-        if args.epsilon_true is not None:
-            epsilon_true = _parse_float(args.epsilon_true, "--epsilon-true")
-            if epsilon_true < 0:
-                raise _InputError(f"--epsilon-true must be >= 0, got {args.epsilon_true!r}")
-        if estimator == "gdp" and delta == 0.0:
-            raise _InputError("--estimator gdp needs --delta > 0")
         seq = np.random.SeedSequence(seed)
         rng = np.random.default_rng(seq)
-        try:
-            result = audit(
-                mechanism, dataset, neighbour, claim, samples, rng,
-                confidence=confidence, statistic=args.statistic, seed_entropy=int(seq.entropy),
-                estimator=estimator, epsilon_true=epsilon_true,
+        if one_run:
+            mechanism = load_mechanism(args.target)
+            try:
+                result = _run_one_run(args, mechanism, dataset, epsilon, delta, confidence, rng, int(seq.entropy))
+            except _InputError:
+                raise
+            except (ValueError, TypeError) as exc:
+                raise _InputError(str(exc)) from None
+            except Exception as exc:  # noqa: BLE001 - the user's mechanism raised
+                raise _InputError(f"mechanism {args.target} raised {type(exc).__name__}: {exc}") from None
+        else:
+            if args.pairs is None and args.neighbour is None:
+                raise _InputError("--neighbour B.npz is required (or generate neighbours with --pairs)")
+            if args.pairs is not None and args.neighbour is not None:
+                raise _InputError("--pairs generates the neighbours: do not also give --neighbour")
+            if args.pairs is None and args.canaries is not None:
+                raise _InputError("--canaries applies only to --estimator one-run")
+            neighbour = load_npz(args.neighbour, "--neighbour") if args.pairs is None else None
+            pairs = _generated_pairs(args, dataset) if args.pairs is not None else None
+            mechanism = load_mechanism(args.target)
+            claim = PrivacyClaim(
+                notion="pure-DP" if delta == 0.0 else "approx-DP",
+                epsilon=epsilon,
+                delta=delta,
+                neighbouring="replace-one",
+                source="user-declared",
             )
-        except (ValueError, TypeError) as exc:
-            raise _InputError(str(exc)) from None
-        except Exception as exc:  # noqa: BLE001 - the user's mechanism raised
-            raise _InputError(f"mechanism {args.target} raised {type(exc).__name__}: {exc}") from None
+            estimator = args.estimator
+            statistic = args.statistic
+            event_from_claim = args.event_from_claim
+            if estimator == "auto":
+                from .estimators import choose_estimator
+
+                info = getattr(mechanism, "audit_info", None)
+                if info is not None and not isinstance(info, dict):
+                    raise _InputError(f"{args.target}.audit_info must be a dict, got {type(info).__name__}")
+                choice = choose_estimator(claim, info)
+                estimator, reason = choice["estimator"], choice["reason"]
+                if event_from_claim is None and pairs is None:
+                    event_from_claim = choice.get("event_from_claim")
+            epsilon_true = None
+            if args.epsilon_true is not None:
+                epsilon_true = _parse_float(args.epsilon_true, "--epsilon-true")
+                if epsilon_true < 0:
+                    raise _InputError(f"--epsilon-true must be >= 0, got {args.epsilon_true!r}")
+            if estimator == "gdp" and delta == 0.0:
+                raise _InputError("--estimator gdp needs --delta > 0")
+            if pairs is not None and event_from_claim is not None:
+                raise _InputError("--event-from-claim applies to a single pair (--neighbour), not to --pairs")
+            pilot = None
+            if args.pilot is not None:
+                if pairs is None:
+                    raise _InputError("--pilot applies only with --pairs")
+                pilot = _parse_int(args.pilot, "--pilot")
+                if pilot < 2:
+                    raise _InputError(f"--pilot must be >= 2, got {args.pilot!r}")
+            try:
+                if pairs is None:
+                    result = audit(
+                        mechanism, dataset, neighbour, claim, samples, rng,  # type: ignore[arg-type]
+                        confidence=confidence, statistic=statistic, seed_entropy=int(seq.entropy),
+                        estimator=estimator, epsilon_true=epsilon_true, event_from_claim=event_from_claim,
+                    )
+                else:
+                    from .estimators import audit_family
+
+                    result = audit_family(
+                        mechanism, pairs, claim, samples, rng, statistics=(statistic,), estimator=estimator,
+                        method="select", confidence=confidence, n_pilot=pilot, epsilon_true=epsilon_true,
+                        seed_entropy=int(seq.entropy),
+                    )
+            except (ValueError, TypeError) as exc:
+                raise _InputError(str(exc)) from None
+            except Exception as exc:  # noqa: BLE001 - the user's mechanism raised
+                raise _InputError(f"mechanism {args.target} raised {type(exc).__name__}: {exc}") from None
     except _InputError as exc:
         print(f"dpsco audit: error: {exc}", file=sys.stderr)
         return 2
@@ -195,7 +359,11 @@ def run(args: argparse.Namespace) -> int:
         record = result.to_dict()
         record["mechanism"] = args.target
         record["seed"] = seed
+        if reason is not None:
+            record["estimator_choice_reason"] = reason
         print(json.dumps(record))
     else:
         print(result.summary())
+        if reason is not None:
+            print(f"  estimator chosen by --estimator auto: {reason}")
     return 1 if result.refuted else 0

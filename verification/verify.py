@@ -47,6 +47,7 @@ from reference.privacy import PrivacyClaim, to_jsonable
 from .audit import audit
 from .catalogue import CATALOGUE, CatalogueEntry, run_outputs
 from .datasets import load_fair
+from .estimators import choose_estimator
 from .neighbours import extreme_points, replace_one_extreme
 from .report import format_html, format_latex, format_markdown, format_table
 from .stats import mean_bound_check
@@ -256,9 +257,15 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
     record["claim"] = claim.to_dict()
     if k > 0:
         _progress(f"{entry.name}: privacy audit, {k} runs per side", quiet)
+        # the strongest estimator whose assumptions hold for this release (verification.estimators)
+        info = {"deterministic": entry.name.startswith("lr21.") and options.get("method", "agd") in ("agd", "subgradient"),
+                "output_dimension": int(X.shape[1])}
+        choice = choose_estimator(claim, info)
+        reason = choice.pop("reason")
         res = audit(_AlgorithmMechanism(entry, problem, eps, delta, options), {"X": X, "y": y}, {"X": Xn, "y": yn},
-                    claim, k, np.random.default_rng(s_audit), confidence=confidence)
+                    claim, k, np.random.default_rng(s_audit), confidence=confidence, **choice)
         record["audit"] = res.to_dict()
+        record["audit"]["estimator_choice"] = {"estimator": choice["estimator"], "reason": reason}
     # 2. excess empirical risk on the real data
     R = budget.replicates[entry.name]
     _progress(f"{entry.name}: excess empirical risk, {R} runs", quiet)
