@@ -10,8 +10,12 @@ Algorithms
 ``algorithm_1``   Alg. 1, output perturbation for μ-strongly convex F (privacy Prop. 2.1; utility Thms 2.1,
                   2.2, 0.2, 0.3, 3.1, 3.2).
 ``algorithm_2``   Alg. 2, with regularisation λ for convex F (privacy Prop. 2.2; Thms 2.3, 2.4, 0.4, 0.5, 3.3, 3.4).
-NOT YET IMPLEMENTED (issue 4, open): Algorithm 3 (adversarial training) and the tilted-ERM / robust-model
-objectives; their theorem functions (Thm 4.1, Props 4.1–4.2, Lemmas 0.5, 4.2) are below.
+``tilted_erm``    Alg. 1 on the tilted objective F_τ with Δ_{F_τ} of Lemma 0.5 (Props 4.1, 4.2; Lemmas 4.1, 4.2).
+``robust_erm``    Alg. 3 with the exact (closed-form) inner maximisation of ℓ2-robust logistic / least-squares
+                  models, i.e. Alg. 1 on G_D (Sec. 4, Def. 1–3; privacy as Prop. 2.1 applied to G_D, spec §2.3).
+``algorithm_3``   Alg. 3, adversarial training as a min-max problem, with a certified saddle-point solver
+                  (extragradient) on the linear-adversary games of spec §7.4(b)/(c) (privacy "same arguments",
+                  Sec. 4; utility Thm 4.1, which needs G_D smooth — spec E11).
 
 Inner methods 𝓜 (each with its iteration count as a plain function, and a gradient counter on the objective):
 ``subgradient_method`` (η_t = 2/(μ(t+1)), Prop. 0.1), ``accelerated_gradient`` (Nesterov AGD, Bubeck Thm 3.18),
@@ -648,7 +652,8 @@ def certified_inner(obj: GLMObjective, method: Method | Callable[..., np.ndarray
             f"√(2α/μ) = {radius_needed!r}; refusing to release (fallback='refuse')", certificate=cert, w=w)
     if fallback != "certified_solver":
         raise ValueError(f"fallback must be 'certified_solver' or 'refuse', got {fallback!r}")
-    w2, _ = obj.certified_solution(tol=0.5 * radius_needed if obj.loss.smooth else 0.25 * alpha)
+    distance_tol = getattr(obj, "tol_is_distance", False) or obj.loss.smooth  # applications: tol is a distance
+    w2, _ = obj.certified_solution(tol=0.5 * radius_needed if distance_tol else 0.25 * alpha)
     cert2 = obj.certify(w2)
     if cert2.distance_bound is None or cert2.distance_bound > radius_needed:
         raise UncertifiedError(f"certified solver reached distance {cert2.distance_bound!r} > {radius_needed!r}",
@@ -877,3 +882,826 @@ def algorithm_2(
                    algorithm="Algorithm 2 (Lowy & Razaviyayn 2021)",
                    diagnostics={"certificate": inner.certificate.to_dict(), "inner_path": inner.path,
                                 "w_T": inner.w.copy(), **inner.details})
+
+
+# ================================================================================================
+# Applications (Sec. 4): tilted ERM, ℓ2-robust GLMs, Algorithm 3
+# ================================================================================================
+#
+# Certificates for these objectives.  Each objective below is F(w) = h(w) + (μ/2)‖w‖² over W = B(0, R)
+# with h convex, so F is μ-strongly convex and for every g ∈ ∂F(w), w ∈ W:
+#     F(w) − F* ≤ Γ_μ(g) := max_{v ∈ W} ⟨g, w − v⟩ − (μ/2)‖v − w‖²          (strong convexity at w)
+#     (μ/2)‖w − w*‖² ≤ F(w) − F*                                             (optimality of w* over W)
+# (the projected strong-convexity gap of reference.certified, bounded by its `_reg_gap`).  The (sub)gradient
+# is computed in floating point; `_reg_gap` takes an allowance e ≥ ‖fl(g) − g‖.  We use the generous
+# allowance e = 64·u·(n + d + 16)·(1 + τ·max|ℓ_i|)·Σ_i|c_i|‖x_i‖ + 64u·μ‖w‖ (u = 2⁻⁵³; the (1 + τ max|ℓ|)
+# factor covers the relative error of the tilted weights exp(τℓ_i − max)), a rounding allowance — not a
+# machine-checked error analysis — which is ~1e-12 relative, six or more orders below every radius √(2α/μ)
+# the algorithms certify.
+
+from .certified import _U as _UNIT_ROUNDOFF  # noqa: E402  (same package; reference imports only reference)
+from .certified import _reg_gap  # noqa: E402
+
+
+def _gradient_allowance(abs_terms: float, n: int, d: int, tilt: float, reg_norm: float) -> float:
+    return 64.0 * _UNIT_ROUNDOFF * ((n + d + 16) * (1.0 + tilt) * abs_terms + reg_norm)
+
+
+def strong_convexity_certificate(obj: Any, w: np.ndarray) -> Certificate:
+    """A-posteriori certificate for the application objectives (tilted, robust, max-of-game).
+
+    ``obj`` provides ``subgradient_with_allowance(w) -> (g, e)`` (g ∈ ∂F(w) up to ‖fl(g) − g‖ ≤ e, not
+    counted as a gradient evaluation), ``reg`` (the modulus μ), ``radius``.  Returns F(w) − F* ≤ Γ_μ and
+    ‖w − w*‖ ≤ √(2Γ_μ/μ) (module comment above; reference.certified's projected strong-convexity gap).
+
+    Raises ValueError if ‖w‖ > R.
+    """
+    w = as_float_vector(w, "w", obj.d)
+    R = obj.radius
+    if math.isfinite(R) and float(np.linalg.norm(w)) > R:
+        raise ValueError(f"w must lie in B(0, R): ‖w‖ = {float(np.linalg.norm(w))!r} > {R!r}")
+    g, e = obj.subgradient_with_allowance(w)
+    mu = obj.reg
+    gap = _reg_gap(g, e, w, R, mu).bound
+    dist = math.sqrt(2.0 * gap / mu) * (1.0 + 4.0 * _UNIT_ROUNDOFF)
+    return Certificate(gap_bound=float(gap), distance_bound=float(dist), method="strong-convexity gap (reg)",
+                       strong_convexity=mu, rounding_allowance=float(e),
+                       details={"strong-convexity gap (reg)": {"gap": gap, "distance": dist, "gradient_error": e}})
+
+
+def certified_first_order(obj: Any, tol: float, *, max_iter: int = 50_000, check_every: int = 10
+                          ) -> tuple[np.ndarray, Certificate]:
+    """Projected accelerated gradient (FISTA with backtracking and gradient-scheme restart; Beck & Teboulle 2009,
+    O'Donoghue & Candès 2015) on F over B(0, R), stopped when ``obj.certify`` bounds ‖w − w*‖ ≤ tol.
+
+    Used as the certified fallback solver of the application objectives (reference must not import the
+    oracles; the oracles' independent Newton solver and cvxpy cross-check it).  Raises UncertifiedError if
+    ``max_iter`` iterations do not reach the certificate (never returns an uncertified point)."""
+    tol = check_positive(tol, "tol")
+    R = obj.radius
+    x = np.zeros(obj.d)
+    y_pt, t, Lk = x.copy(), 1.0, 1.0
+    fx = obj.value(x)
+    cert = obj.certify(x)
+    for it in range(1, max_iter + 1):
+        fy, gy = obj.value(y_pt), obj.grad(y_pt)
+        while True:  # backtracking on the local Lipschitz constant of ∇F
+            p = project_ball(y_pt - gy / Lk, R)
+            dp = p - y_pt
+            fp = obj.value(p)
+            if fp <= fy + gy @ dp + 0.5 * Lk * (dp @ dp) + 1e-15 * (1.0 + abs(fy)) or Lk > 1e15:
+                break
+            Lk *= 2.0
+        t_new = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 * t * t))
+        if float((y_pt - p) @ (p - x)) > 0:  # adaptive restart (gradient scheme; O'Donoghue & Candès 2015)
+            t_new = 1.0
+        y_pt = project_ball(p + ((t - 1.0) / t_new) * (p - x), R)
+        x, fx, t = p, fp, t_new
+        Lk = max(Lk / 1.5, 1e-12)
+        if it % check_every == 0:
+            cert = obj.certify(_strictly_inside(x, R))
+            if cert.distance_bound is not None and cert.distance_bound <= tol:
+                return _strictly_inside(x, R), cert
+    cert = obj.certify(_strictly_inside(x, R))
+    if cert.distance_bound is not None and cert.distance_bound <= tol:
+        return _strictly_inside(x, R), cert
+    raise UncertifiedError(f"certified_first_order: distance bound {cert.distance_bound!r} > tol {tol!r} after "
+                           f"{max_iter} iterations", certificate=cert, w=x)
+
+
+# -- loss ranges (for C_τ) from declared bounds ------------------------------------------------------
+
+
+def glm_loss_range(loss: Any, x_max: float, y_max: float, radius: float) -> tuple[float, float]:
+    """[a_R, A_R] ⊇ {φ(⟨w, x⟩, y) : ‖w‖ ≤ R, ‖x‖ ≤ x_max, |y| ≤ y_max} (Prop. 4.1's a_R, A_R).
+
+    logistic (y ∈ {±1}): [log(1 + e^{−x_max R}), log(1 + e^{x_max R})]; squared: [0, (x_max R + y_max)²/2].
+    Raises ValueError for other losses (not needed by the applications implemented here)."""
+    B = check_positive(x_max, "x_max") * check_positive(radius, "radius")
+    if loss.name == "logistic":
+        return float(np.logaddexp(0.0, -B)), float(np.logaddexp(0.0, B))
+    if loss.name == "squared":
+        return 0.0, 0.5 * (B + check_positive(y_max, "y_max", allow_zero=True)) ** 2
+    raise ValueError(f"glm_loss_range: loss {loss.name!r} not supported (logistic, squared)")
+
+
+# -- Tilted ERM ------------------------------------------------------------------------------------
+
+
+@dataclass
+class TiltedObjective:
+    """F_τ(w) = (1/τ) log((1/n) Σ_i exp(τ ℓ_i(w))) + (reg/2)‖w‖², ℓ_i(w) = φ(⟨w, x_i⟩, y_i) (Sec. 4, TERM).
+
+    This is the paper's F_τ for the ridge-regularised per-sample loss f = ℓ + (reg/2)‖w‖² (the common ridge
+    factors out of the log-sum-exp).  ∇F_τ = Σ_i v_i ∇ℓ_i + reg·w, v = softmax(τℓ) (Li et al. 2020).
+    Convex for convex ℓ (log-sum-exp is convex and nondecreasing), reg-strongly convex (Lemma 4.1).
+    Shapes: X (n, d), y (n,), w (d,).  Gradient counters as :class:`GLMObjective` (a full gradient = n)."""
+
+    loss: Any
+    X: np.ndarray
+    y: np.ndarray
+    tau: float
+    reg: float
+    radius: float
+    sample_gradients: int = 0
+    full_gradients: int = 0
+    tol_is_distance: bool = True
+
+    @property
+    def n(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def d(self) -> int:
+        return self.X.shape[1]
+
+    def losses(self, w: np.ndarray) -> np.ndarray:
+        return self.loss.phi(self.X @ w, self.y)
+
+    def weights(self, w: np.ndarray) -> np.ndarray:
+        z = self.tau * self.losses(w)
+        e = np.exp(z - z.max())
+        return e / e.sum()
+
+    def value(self, w: np.ndarray) -> float:
+        z = self.tau * self.losses(w)
+        return float((logsumexp(z) - math.log(self.n)) / self.tau + 0.5 * self.reg * (w @ w))
+
+    def _grad(self, w: np.ndarray) -> tuple[np.ndarray, float]:
+        s = self.X @ w
+        ell = self.loss.phi(s, self.y)
+        z = self.tau * ell
+        v = np.exp(z - z.max())
+        v /= v.sum()
+        c = v * self.loss.dphi(s, self.y)
+        g = self.X.T @ c + self.reg * w
+        terms = float(np.sum(np.abs(c) * np.linalg.norm(self.X, axis=1)))
+        return g, _gradient_allowance(terms, self.n, self.d, self.tau * float(np.max(np.abs(ell))),
+                                      self.reg * float(np.linalg.norm(w)))
+
+    def grad(self, w: np.ndarray) -> np.ndarray:
+        """∇F_τ(w) (counts n per-sample gradients)."""
+        self.sample_gradients += self.n
+        self.full_gradients += 1
+        return self._grad(w)[0]
+
+    def subgradient_with_allowance(self, w: np.ndarray) -> tuple[np.ndarray, float]:
+        return self._grad(w)
+
+    def sample_grad(self, w: np.ndarray, i: int) -> np.ndarray:
+        raise ValueError("the tilted objective is not of ERM form: stochastic methods ('sgd', 'katyusha') do not "
+                         "apply; use 'agd', 'subgradient' or a callable")
+
+    data_sample_grad = sample_grad
+
+    def certify(self, w: np.ndarray) -> Certificate:
+        return strong_convexity_certificate(self, w)
+
+    def certified_solution(self, tol: float) -> tuple[np.ndarray, Certificate]:
+        return certified_first_order(self, tol)
+
+
+def tilted_constants(problem: ERMProblem, tau: float, mu: float, *, sensitivity_mode: SensitivityMode = "paper"
+                     ) -> dict[str, float]:
+    """Public constants of F_τ over B(0, R) from the declared bounds (Lemmas 4.1, 4.2, 0.5).
+
+    L_ℓ = problem.lipschitz, L = L_ℓ + μR (the Lipschitz constant of f = ℓ + (μ/2)‖w‖² on B(0, R), the paper's
+    L); β_τ = β_ℓ + μ + τL_ℓ² (Lemma 4.2's statement β + L²τ applied to the data term: the ridge's gradient
+    μw is common to all i and cancels in the covariance Cov_v(∇f_i) — spec §4.4; tests show the statement is
+    attained); [a_R, A_R] of ℓ (``glm_loss_range``); paper mode: C_τ = e^{τ(A_R − a_R + μR²/2)} (range of f)
+    and Δ_{F_τ} = 2LC_τ/(μn) (Lemma 0.5 as printed); tight mode: C_τ = e^{τ(A_R − a_R)} (range of ℓ; the ridge
+    cancels in the weights) and Δ_{F_τ} = (2L_ℓ/μ)min{1, C_τ/n} (Lemma 0.5's corrected proof, spec §4.4/E8)."""
+    t = check_positive(tau, "tau")
+    m = check_positive(mu, "mu")
+    R = problem.radius
+    L_l = problem.lipschitz
+    a_R, A_R = glm_loss_range(problem.loss, problem.bounds.x_max, problem.bounds.y_max, R)
+    beta_l = problem.smoothness
+    if sensitivity_mode == "paper":
+        C = math.exp(min(t * (A_R - a_R + 0.5 * m * R * R), 700.0))
+    elif sensitivity_mode == "tight":
+        C = math.exp(min(t * (A_R - a_R), 700.0))
+    else:
+        raise ValueError(f"sensitivity_mode must be 'paper' or 'tight', got {sensitivity_mode!r}")
+    return {"tau": t, "mu": m, "R": R, "L_loss": L_l, "L": L_l + m * R, "a_R": a_R, "A_R": A_R, "C_tau": C,
+            "beta_tau": None if beta_l is None else lemma_4_2_smoothness(beta_l + m, L_l, t)}
+
+
+def tilted_erm(
+    X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
+    tau: float, mu: float, method: Literal["agd", "subgradient"] | Callable[..., np.ndarray] = "agd",
+    alpha: float | None = None, T: int | None = None, sensitivity_mode: SensitivityMode = "paper",
+    gaussian: Literal["zhao", "analytic"] = "zhao", fallback: Fallback = "certified_solver", clip: bool = False,
+    replicates: int | None = None,
+) -> Release:
+    """Private tilted ERM: Algorithm 1 on F_τ with Δ_{F_τ} of Lemma 0.5 (Props 4.1 and 4.2, Sec. 4).
+
+    Line 1: 𝓜 on F_τ(w) = (1/τ)log((1/n)Σe^{τℓ(w, z_i)}) + (μ/2)‖w‖² over B(0, R), certified α-accurate
+    (:func:`strong_convexity_certificate`).  Line 2: Δ_T = Δ_{F_τ} + 2√(2α/μ) (spec §1.5; Prop. 4.1/4.2 replace
+    Alg. 1's Δ_F by Lemma 0.5's Δ_{F_τ}, pitfall P8), noise of Algorithm 1 (L2-Laplace / Zhao's Gaussian),
+    w_A = Π_{B(0,R)}(w_T + ẑ).  F_τ is not of ERM form (spec U7): the 1/n in Δ_{F_τ} comes from Lemma 0.5.
+
+    Parameters
+    ----------
+    X : (n, d); y : (n,); problem : ERMProblem with a logistic or squared loss (declared bounds give C_τ).
+    epsilon, delta, rng : as :func:`algorithm_1`.
+    tau : τ > 0, the tilt (public).  mu : μ > 0, the ridge modulus (public).
+    method : "agd" (Prop. 4.2, β_τ of Lemma 4.2), "subgradient" (Prop. 4.1) or a callable ``(obj, rng) -> w``.
+    alpha : default Prop. 4.2's α = (L²/(μn²))min{κ_τs², C_τ²} (agd) or Prop. 4.1's corrected α (LR-E6).
+    T : default the rigorous AGD / subgradient count.  sensitivity_mode : "paper" | "tight" (see
+        :func:`tilted_constants`).  fallback, gaussian, clip, replicates : as :func:`algorithm_1`.
+
+    Returns
+    -------
+    Release with output (d,) or (replicates, d), claim "Prop. 4.1/4.2 (Alg. 1 with Lemma 0.5)".
+
+    Raises
+    ------
+    ValueError / TypeError on bad inputs; UncertifiedError (``fallback="refuse"``).
+    """
+    Xa, ya, n_clipped, eps, dl, rng = _check_inputs(problem, X, y, epsilon, delta, rng, clip)
+    if replicates is not None and not (method in ("agd", "subgradient") or callable(method)):
+        raise ValueError("replicates needs a deterministic method")
+    if not (callable(method) or method in ("agd", "subgradient")):
+        raise ValueError(f"method must be 'agd', 'subgradient' or a callable, got {method!r}")
+    n, d = Xa.shape
+    c = tilted_constants(problem, tau, mu, sensitivity_mode=sensitivity_mode)
+    s = noise_factor(d, eps, dl)
+    L, m_, C = c["L"], c["mu"], c["C_tau"]
+    beta_tau = c["beta_tau"]
+    if method == "agd" and beta_tau is None:
+        raise ValueError("method='agd' needs a smooth loss")
+    if alpha is None:
+        if method == "agd":
+            alpha = L * L / (m_ * n * n) * min(beta_tau / m_ * s * s, C * C)  # Prop. 4.2's proof
+        else:
+            alpha = proposition_4_1_alpha(L, m_, n, d, eps, dl, C)  # Prop. 4.1 (corrected for δ = 0, LR-E6)
+    alpha = check_positive(alpha, "alpha")
+    if T is None:
+        T = (agd_iterations(m_, beta_tau, c["R"], alpha) if method == "agd"
+             else subgradient_iterations(L, m_, alpha) if method == "subgradient" else 0)
+    delta_F = (lemma_0_5_sensitivity(L, m_, n, C) if sensitivity_mode == "paper"
+               else lemma_0_5_sensitivity(c["L_loss"], m_, n, C, tight=True))
+    p = {**c, "alpha": alpha, "T": int(T), "Delta_F": delta_F, "Delta_T": sensitivity_T(delta_F, alpha, m_),
+         "sensitivity_mode": sensitivity_mode, "beta": beta_tau}
+    cal = calibrate(p["Delta_T"], eps, dl, gaussian=gaussian)  # line 2's density, public inputs only
+    opt_rng, noise_rng = rng.spawn(2)
+    obj = TiltedObjective(problem.loss, Xa, ya, c["tau"], m_, c["R"])
+    inner = certified_inner(obj, method, m_, alpha, p["T"], beta_tau, opt_rng, fallback=fallback)  # line 1
+    out = _release_noise(inner.w, cal, c["R"], noise_rng, replicates)  # line 2
+    assumptions = {**problem.assumptions(), **p, "noise": cal.to_dict(),
+                   "data_clipping": f"{n_clipped} row(s) clipped" if n_clipped else "none"}
+    claim = _claim(eps, dl, f"{PAPER}, Propositions 4.1/4.2 (Algorithm 1 on F_τ with Lemma 0.5's Δ_Fτ)",
+                   assumptions, inner, alpha, m_)
+    return Release(output=out, claim=claim, gradient_evaluations=inner.gradient_evaluations,
+                   parameters={**p, "method": method if isinstance(method, str) else "callable",
+                               "noise_scale": cal.scale, "mechanism": cal.mechanism},
+                   algorithm="Tilted ERM via Algorithm 1 (Lowy & Razaviyayn 2021, Sec. 4)",
+                   diagnostics={"certificate": inner.certificate.to_dict(), "inner_path": inner.path,
+                                "w_T": inner.w.copy(), **inner.details})
+
+
+# -- ℓ2-robust GLMs (adversarial training with a closed-form inner maximisation) ------------------------
+
+
+def _robust_losses(kind: str, X: np.ndarray, y: np.ndarray, w: np.ndarray, rho: float) -> np.ndarray:
+    s = X @ w
+    nw = float(np.linalg.norm(w))
+    if kind == "logistic":
+        return np.logaddexp(0.0, -(y * s - rho * nw))
+    return 0.5 * (np.abs(s - y) + rho * nw) ** 2
+
+
+@dataclass
+class RobustObjective:
+    """G_D(w) = (1/n) Σ_i max_{‖δ_i‖ ≤ ρ} ℓ(w, (x_i + δ_i, y_i)) + (reg/2)‖w‖² for ℓ2 perturbations (Sec. 4).
+
+    Closed-form inner maxima (Cauchy–Schwarz; spec §7.4(a)):
+      logistic (y ∈ {±1}):  log(1 + exp(−y⟨w, x⟩ + ρ‖w‖)),   δ* = −ρy·w/‖w‖;
+      squared:              ½(|⟨w, x⟩ − y| + ρ‖w‖)²,          δ* = ρ·sign(⟨w, x⟩ − y)·w/‖w‖.
+    Both are convex in w (a nonincreasing convex φ of the concave margin y⟨w, x⟩ − ρ‖w‖; t ↦ t²/2 on t ≥ 0 of
+    the convex |⟨w, x⟩ − y| + ρ‖w‖) and non-smooth at w = 0 (and, squared, where ⟨w, x_i⟩ = y_i): the
+    subgradient used at w = 0 is the minimum-norm element of {a + c·u : ‖u‖ ≤ 1}.  Shapes as GLMObjective."""
+
+    kind: str
+    X: np.ndarray
+    y: np.ndarray
+    rho: float
+    reg: float
+    radius: float
+    sample_gradients: int = 0
+    full_gradients: int = 0
+    tol_is_distance: bool = True
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("logistic", "squared"):
+            raise ValueError(f"kind must be 'logistic' or 'squared', got {self.kind!r}")
+
+    @property
+    def loss(self) -> Any:
+        return _RobustLossTag()
+
+    @property
+    def n(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def d(self) -> int:
+        return self.X.shape[1]
+
+    def value(self, w: np.ndarray) -> float:
+        return float(np.mean(_robust_losses(self.kind, self.X, self.y, w, self.rho)) + 0.5 * self.reg * (w @ w))
+
+    def _grad(self, w: np.ndarray) -> tuple[np.ndarray, float]:
+        s = self.X @ w
+        nw = float(np.linalg.norm(w))
+        if self.kind == "logistic":
+            m = self.y * s - self.rho * nw
+            dphi = -expit(-m)  # φ'(m) < 0, φ(m) = log(1 + e^{−m})
+            c_x = dphi * self.y / self.n  # coefficient of x_i
+            c_u = self.rho * float(np.mean(-dphi))  # coefficient of ∂‖w‖ (≥ 0)
+        else:
+            r = s - self.y
+            h = np.abs(r) + self.rho * nw
+            c_x = h * np.sign(r) / self.n
+            c_u = self.rho * float(np.mean(h))
+        a = self.X.T @ c_x
+        if nw > 0:
+            g = a + c_u * (w / nw)
+        else:  # minimum-norm element of a + c_u·B(0, 1)
+            na = float(np.linalg.norm(a))
+            g = a * max(0.0, 1.0 - c_u / na) if na > 0 else a
+        g = g + self.reg * w
+        terms = float(np.sum(np.abs(c_x) * np.linalg.norm(self.X, axis=1))) + c_u
+        return g, _gradient_allowance(terms, self.n, self.d, 0.0, self.reg * nw)
+
+    def grad(self, w: np.ndarray) -> np.ndarray:
+        self.sample_gradients += self.n
+        self.full_gradients += 1
+        return self._grad(w)[0]
+
+    def subgradient_with_allowance(self, w: np.ndarray) -> tuple[np.ndarray, float]:
+        return self._grad(w)
+
+    def certify(self, w: np.ndarray) -> Certificate:
+        return strong_convexity_certificate(self, w)
+
+    def certified_solution(self, tol: float) -> tuple[np.ndarray, Certificate]:
+        return certified_first_order(self, tol)
+
+
+class _RobustLossTag:
+    smooth = False  # non-smooth at w = 0: the inner step's tolerance is a distance (tol_is_distance)
+
+
+def robust_constants(kind: str, x_max: float, y_max: float, rho: float, mu: float,
+                     radius: float | None = None) -> dict[str, float]:
+    """Public constants of G_D on B(0, R) from the declared bounds (spec §7.4(a)).
+
+    logistic: L_ℓ = x_max + ρ (global); default R = (x_max + ρ)/μ + 1 (μ‖w*‖ ≤ L_ℓ from the optimality
+    condition, plus the paper's margin 1).  squared: h ≤ (x_max + ρ)R + y_max on B(0, R),
+    L_ℓ = ((x_max + ρ)R + y_max)(x_max + ρ); default R = y_max/√μ + 1 (G_D(w*) ≤ G_D(0) = y²-mean/2 ≥ μ‖w*‖²/2).
+    The paper's L = L_ℓ + μR (Lipschitz constant of the regularised per-sample loss on B(0, R))."""
+    xm, ym = check_positive(x_max, "x_max"), check_positive(y_max, "y_max", allow_zero=True)
+    r, m = check_positive(rho, "rho", allow_zero=True), check_positive(mu, "mu")
+    if kind == "logistic":
+        R = (xm + r) / m + 1.0 if radius is None else check_positive(radius, "radius")
+        L_l = xm + r
+    elif kind == "squared":
+        R = ym / math.sqrt(m) + 1.0 if radius is None else check_positive(radius, "radius")
+        L_l = ((xm + r) * R + ym) * (xm + r)
+    else:
+        raise ValueError(f"kind must be 'logistic' or 'squared', got {kind!r}")
+    return {"rho": r, "mu": m, "R": R, "L_loss": L_l, "L": L_l + m * R}
+
+
+def robust_erm(
+    X: Any, y: Any, kind: Literal["logistic", "squared"], x_max: float, y_max: float, epsilon: float, delta: float,
+    rng: np.random.Generator, *, rho: float, mu: float, radius: float | None = None,
+    method: Literal["subgradient", "agd"] | Callable[..., np.ndarray] = "subgradient", alpha: float | None = None,
+    T: int | None = None, sensitivity_mode: SensitivityMode = "paper", gaussian: Literal["zhao", "analytic"] = "zhao",
+    fallback: Fallback = "certified_solver", replicates: int | None = None,
+) -> Release:
+    """Private ℓ2-robust logistic / least-squares model: Algorithm 3 with the exact inner maximisation.
+
+    With S = B(0, ρ) the inner max of Problem (2) is closed form (:class:`RobustObjective`), so line 1 of
+    Algorithm 3 is a certified α-minimiser of G_D = max_v H_D(·, v) (spec §2.3: privacy needs only
+    G_D(w_T) − min G_D ≤ α, certified; concavity in v — Assumption 2, which fails here — is not needed).
+    Line 2: Δ = 2L/(μn) (ERM form, paper mode, L = L_ℓ + μR) or 2L_ℓ/(μn) (tight: Lemma 0.2 with the ridge
+    cancelling), Δ_T = Δ + 2√(2α/μ) (NOT the printed δ > 0 Δ + 2α/μ, LR-E3), w_A = Π_{B(0,R)}(w_T + ẑ).
+
+    Parameters
+    ----------
+    X : (n, d); y : (n,) labels in {±1} (logistic) or |y| ≤ y_max (squared).
+    kind : "logistic" | "squared".  x_max, y_max : declared public bounds (checked; ValueError if violated).
+    rho : ρ ≥ 0, the adversary's ℓ2 budget.  mu : μ > 0.  radius : R (default :func:`robust_constants`).
+    method : "subgradient" (Thm 0.2/2.1 route; G_D is Lipschitz, not smooth), "agd" (utility heuristic on the
+        non-smooth G_D with the smoothness of the data term away from 0; certified anyway) or a callable.
+    alpha : default (L²/(μn))min{1/n, s} (Thm 0.2/3.1's ERM choice).  Others as :func:`algorithm_1`.
+
+    Returns Release (claim: Alg. 3 / Prop. 2.1 applied to G_D).  Raises ValueError/TypeError, UncertifiedError.
+    """
+    eps, dl, rng = check_epsilon(epsilon), check_delta(delta), check_rng(rng)
+    if not dl < 0.5:
+        raise ValueError(f"delta must lie in [0, 1/2), got {dl}")
+    c = robust_constants(kind, x_max, y_max, rho, mu, radius)
+    Xa, ya = _check_declared(X, y, c, x_max, y_max, binary=(kind == "logistic"))
+    n, d = Xa.shape
+    if replicates is not None and not (method in ("agd", "subgradient") or callable(method)):
+        raise ValueError("replicates needs a deterministic method")
+    if not (callable(method) or method in ("agd", "subgradient")):
+        raise ValueError(f"method must be 'subgradient', 'agd' or a callable, got {method!r}")
+    L, m_, R = c["L"], c["mu"], c["R"]
+    s = noise_factor(d, eps, dl)
+    if alpha is None:
+        alpha = L * L / (m_ * n) * min(1.0 / n, s)
+    alpha = check_positive(alpha, "alpha")
+    xm = float(x_max)
+    beta = (0.25 * xm * xm if kind == "logistic" else (xm + c["rho"]) ** 2) + m_  # data term away from kinks
+    if T is None:
+        T = subgradient_iterations(L, m_, alpha) if method == "subgradient" else (
+            agd_iterations(m_, beta, R, alpha) if method == "agd" else 0)
+    if sensitivity_mode not in ("paper", "tight"):
+        raise ValueError(f"sensitivity_mode must be 'paper' or 'tight', got {sensitivity_mode!r}")
+    delta_F = 2.0 * (L if sensitivity_mode == "paper" else c["L_loss"]) / (m_ * n)
+    p = {**c, "kind": kind, "alpha": alpha, "T": int(T), "Delta_F": delta_F,
+         "Delta_T": sensitivity_T(delta_F, alpha, m_), "sensitivity_mode": sensitivity_mode, "beta": beta}
+    cal = calibrate(p["Delta_T"], eps, dl, gaussian=gaussian)
+    opt_rng, noise_rng = rng.spawn(2)
+    obj = RobustObjective(kind, Xa, ya, c["rho"], m_, R)
+    inner = certified_inner(obj, method, m_, alpha, p["T"], beta if method == "agd" else None, opt_rng,
+                            fallback=fallback)
+    out = _release_noise(inner.w, cal, R, noise_rng, replicates)
+    assumptions = {**p, "x_max": xm, "y_max": float(y_max), "perturbation_set": f"B(0, {c['rho']})",
+                   "noise": cal.to_dict()}
+    claim = _claim(eps, dl, f"{PAPER}, Algorithm 3 with exact inner maximisation (Prop. 2.1 applied to G_D; "
+                   "noise Δ + 2√(2α/μ), ERRATA LR-E3)", assumptions, inner, alpha, m_)
+    return Release(output=out, claim=claim, gradient_evaluations=inner.gradient_evaluations,
+                   parameters={**p, "method": method if isinstance(method, str) else "callable",
+                               "noise_scale": cal.scale, "mechanism": cal.mechanism},
+                   algorithm=f"Robust {kind} model via Algorithm 3 (Lowy & Razaviyayn 2021, Sec. 4)",
+                   diagnostics={"certificate": inner.certificate.to_dict(), "inner_path": inner.path,
+                                "w_T": inner.w.copy(), **inner.details})
+
+
+def _check_declared(X: Any, y: Any, c: dict[str, float], x_max: float, y_max: float, *, binary: bool
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    from .validation import check_data
+
+    Xa, ya = check_data(X, y)
+    tol = 1.0 + 1e-12
+    if np.any(np.linalg.norm(Xa, axis=1) > float(x_max) * tol):
+        raise ValueError(f"X violates the declared bound ‖x‖ ≤ x_max = {x_max}")
+    if binary:
+        if not np.all(np.isin(ya, (-1.0, 1.0))):
+            raise ValueError("y must take values in {-1, +1} for the robust logistic model")
+    elif np.any(np.abs(ya) > float(y_max) * tol):
+        raise ValueError(f"y violates the declared bound |y| ≤ y_max = {y_max}")
+    return Xa, ya
+
+
+# -- Algorithm 3: adversarial training as a min-max problem -------------------------------------------
+
+
+@dataclass(frozen=True)
+class LinearAdversarialProblem:
+    """Public description of the linear-adversary games of spec §7.4(b)/(c) (Sec. 4, Def. 1, Assumptions 1–3):
+
+        H_D(w, V) = (1/n) Σ_i [ (μ/2)‖w‖² − y_i⟨w, x_i + v_i⟩ − (γ/2)‖x_i + v_i‖² ],   v_i ∈ S = B(0, r),
+
+    over w ∈ B(0, R).  μ-strongly convex and μ-smooth in w (κ = 1); concave in V (Assumption 2), (γ/n)-strongly
+    concave per block when γ > 0 (§7.4(c): G_D smooth), linear in V when γ = 0 (§7.4(b): G_D has r‖w‖, non-smooth
+    at 0 — Thm 4.1's smoothness premise fails, spec E11).  Declared bounds ‖x‖ ≤ x_max, |y| ≤ y_max.
+    Default R = y_max(x_max + r)/μ + 1 (Assumption 1: argmin_w H(·, V) = (1/(μn))Σ y_i(x_i + v_i)).
+    Per-sample Lipschitz constant in w on B(0, R): L = μR + y_max(x_max + r) (the paper's L); data term
+    L_data = y_max(x_max + r)."""
+
+    mu: float
+    r: float
+    gamma: float = 0.0
+    x_max: float = 1.0
+    y_max: float = 1.0
+    radius: float | None = None
+
+    def __post_init__(self) -> None:
+        check_positive(self.mu, "mu")
+        check_positive(self.r, "r", allow_zero=True)
+        check_positive(self.gamma, "gamma", allow_zero=True)
+        check_positive(self.x_max, "x_max")
+        check_positive(self.y_max, "y_max")
+        if self.radius is not None:
+            check_positive(self.radius, "radius")
+
+    @property
+    def R(self) -> float:
+        return self.y_max * (self.x_max + self.r) / self.mu + 1.0 if self.radius is None else float(self.radius)
+
+    @property
+    def L_data(self) -> float:
+        return self.y_max * (self.x_max + self.r)
+
+    @property
+    def L(self) -> float:
+        return self.mu * self.R + self.L_data
+
+    def game(self, X: Any, y: Any) -> "LinearAdversarialGame":
+        from .validation import check_data
+
+        Xa, ya = check_data(X, y)
+        if np.any(np.linalg.norm(Xa, axis=1) > self.x_max * (1 + 1e-12)):
+            raise ValueError(f"X violates the declared bound ‖x‖ ≤ x_max = {self.x_max}")
+        if np.any(np.abs(ya) > self.y_max * (1 + 1e-12)):
+            raise ValueError(f"y violates the declared bound |y| ≤ y_max = {self.y_max}")
+        return LinearAdversarialGame(self, Xa, ya)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mu": self.mu, "r": self.r, "gamma": self.gamma, "x_max": self.x_max, "y_max": self.y_max,
+                "R": self.R, "L": self.L, "L_data": self.L_data}
+
+
+@dataclass
+class LinearAdversarialGame:
+    """H_D of :class:`LinearAdversarialProblem` on a dataset, with exact inner max / min oracles and counters.
+
+    Shapes: X (n, d), y (n,), w (d,), V (n, d).  ``gradient_evaluations`` counts per-sample gradient pairs
+    (∇_w, ∇_v of one record count 1; a full operator evaluation counts n)."""
+
+    problem: LinearAdversarialProblem
+    X: np.ndarray
+    y: np.ndarray
+    gradient_evaluations: int = 0
+
+    @property
+    def n(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def d(self) -> int:
+        return self.X.shape[1]
+
+    @property
+    def radius(self) -> float:
+        return self.problem.R
+
+    @property
+    def reg(self) -> float:
+        return self.problem.mu
+
+    def value(self, w: np.ndarray, V: np.ndarray) -> float:
+        P = self.problem
+        Z = self.X + V
+        return float(0.5 * P.mu * (w @ w) - np.mean(self.y * (Z @ w)) - 0.5 * P.gamma * np.mean(np.sum(Z * Z, 1)))
+
+    def operator(self, w: np.ndarray, V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(∇_w H, n·∇_V H) — the V block is scaled by n (the metric ‖w‖² + (1/n)Σ‖v_i‖²)."""
+        self.gradient_evaluations += self.n
+        P = self.problem
+        Z = self.X + V
+        gw = P.mu * w - Z.T @ self.y / self.n
+        gv = -self.y[:, None] * w[None, :] - P.gamma * Z
+        return gw, gv
+
+    def project_v(self, V: np.ndarray) -> np.ndarray:
+        nv = np.linalg.norm(V, axis=1, keepdims=True)
+        return V * np.minimum(1.0, self.problem.r / np.where(nv > 0, nv, 1.0))
+
+    def inner_max(self, w: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
+        """Exact max_V H(w, V): V* (per block: Π_{B(0,r)}(−x_i − y_iw/γ) if γ > 0, −r y_i w/‖w‖ if γ = 0 — at
+        w = 0 with γ = 0 every V is a maximiser and the one giving the minimum-norm Danskin gradient is used),
+        G_D(w), and g = ∇_w H(w, V*) ∈ ∂G_D(w) (H(·, V*) ≤ G_D with equality at w)."""
+        P = self.problem
+        if P.gamma > 0:
+            V = self.project_v(-self.X - self.y[:, None] * w[None, :] / P.gamma)
+        else:
+            nw = float(np.linalg.norm(w))
+            if nw > 0:
+                V = -P.r * self.y[:, None] * (w / nw)[None, :]
+            else:
+                m = self.X.T @ self.y / self.n
+                my = float(np.mean(np.abs(self.y)))
+                nm = float(np.linalg.norm(m))
+                u = -m / nm * min(1.0, nm / (P.r * my)) if (nm > 0 and P.r * my > 0) else np.zeros(self.d)
+                V = P.r * np.sign(self.y)[:, None] * u[None, :]  # (1/n)Σ y_i v_i = r·mean|y|·u ≈ −m
+        Z = self.X + V
+        g = P.mu * w - Z.T @ self.y / self.n
+        return V, self.value(w, V), g
+
+    def inner_min(self, V: np.ndarray) -> tuple[np.ndarray, float]:
+        """Exact min_{w ∈ B(0,R)} H(w, V): H(·, V) = (μ/2)‖w‖² − ⟨w, b⟩ + const, minimiser Π_{B(0,R)}(b/μ)."""
+        b = (self.X + V).T @ self.y / self.n
+        w = project_ball(b / self.problem.mu, self.radius)
+        return w, self.value(w, V)
+
+    def subgradient_with_allowance(self, w: np.ndarray) -> tuple[np.ndarray, float]:
+        _, _, g = self.inner_max(w)
+        terms = float(np.sum(np.abs(self.y) * (np.linalg.norm(self.X, axis=1) + self.problem.r))) / self.n
+        return g, _gradient_allowance(terms, self.n, self.d, 0.0, self.problem.mu * float(np.linalg.norm(w)))
+
+
+def saddle_certificate(game: LinearAdversarialGame, w: np.ndarray, V: np.ndarray | None = None) -> Certificate:
+    """Certificate of ‖w − w*(D)‖, w*(D) = argmin_{B(0,R)} G_D, for a candidate (w, V) of Algorithm 3, line 1.
+
+    Route 1 (saddle / duality gap, Def. 4): G_D(w) − min G_D ≤ max_V H(w, ·) − min_w H(·, V) (weak duality; exact
+    inner oracles).  Route 2 (Danskin): G_D is μ-strongly convex and g = ∇_w H(w, V*(w)) ∈ ∂G_D(w), so
+    G_D(w) − min G_D ≤ Γ_μ(g) (projected strong-convexity gap).  The smaller gap is used and
+    ‖w − w*‖ ≤ √(2·gap/μ) (μ-strong convexity of G_D, spec §2.3 (i)–(ii)).  A rounding allowance of
+    64u(n + d + 16)(|G_D(w)| + |H(w', V)| + 1) is added to route 1."""
+    w = as_float_vector(w, "w", game.d)
+    if float(np.linalg.norm(w)) > game.radius:
+        raise ValueError("w must lie in B(0, R)")
+    mu = game.reg
+    _, Gw, _ = game.inner_max(w)
+    cands: dict[str, float] = {}
+    if V is not None:
+        Vp = game.project_v(np.asarray(V, dtype=float).reshape(game.n, game.d))
+        _, low = game.inner_min(Vp)
+        allow = 64.0 * _UNIT_ROUNDOFF * (game.n + game.d + 16) * (abs(Gw) + abs(low) + 1.0)
+        cands["saddle (duality) gap"] = max(Gw - low, 0.0) + allow
+    g, e = game.subgradient_with_allowance(w)
+    cands["strong-convexity gap of G_D (Danskin)"] = _reg_gap(g, e, w, game.radius, mu).bound
+    name = min(cands, key=cands.__getitem__)
+    gap = cands[name]
+    dist = math.sqrt(2.0 * gap / mu) * (1.0 + 4.0 * _UNIT_ROUNDOFF)
+    return Certificate(gap_bound=float(gap), distance_bound=float(dist), method=name, strong_convexity=mu,
+                       details={k: {"gap": v, "distance": math.sqrt(2 * v / mu)} for k, v in cands.items()})
+
+
+def extragradient_step_size(problem: LinearAdversarialProblem) -> float:
+    """η = 1/(2ℓ), ℓ = max{μ, γ} + y_max: a Lipschitz constant of the operator (∇_wH, −n∇_VH) in the metric
+    ‖w‖² + (1/n)Σ‖v_i‖² (blocks μI, γI on the diagonal; coupling −(1/n)Σ y_i v_i, y_i w of norm ≤ y_max)."""
+    return 0.5 / (max(problem.mu, problem.gamma) + problem.y_max)
+
+
+def extragradient_iterations(problem: LinearAdversarialProblem, alpha: float) -> int:
+    """T = ⌈(8ℓ/m) log(max{μD²/α, e})⌉, m = min{μ, γ} (γ > 0), D² = R² + r²: the linear rate of extragradient on
+    an m-strongly monotone, ℓ-Lipschitz operator (‖z_t − z*‖² ≤ (1 − m/(8ℓ))^t ‖z_0 − z*‖² with η = 1/(2ℓ);
+    Mokhtari, Ozdaglar & Pattathil 2020).  For γ = 0 (no strong concavity) the same formula with m = μ is a
+    utility heuristic only.  Privacy never relies on it: the certificate gates the output (pitfall P9)."""
+    a = check_positive(alpha, "alpha")
+    ell = 2.0 * 0.5 / extragradient_step_size(problem)
+    m = min(problem.mu, problem.gamma) if problem.gamma > 0 else problem.mu
+    D2 = problem.R ** 2 + problem.r ** 2
+    return max(1, math.ceil(8.0 * ell / m * math.log(max(problem.mu * D2 / a, math.e))))
+
+
+def extragradient(game: LinearAdversarialGame, T: int, *, eta: float | None = None,
+                  w0: np.ndarray | None = None, V0: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Projected extragradient (Korpelevich 1976) on B(0, R) × S^n, block steps η (w) and nη (V):
+
+        (w', V') = Π(w − η∇_wH(w, V), V + nη∇_VH(w, V));   (w, V) ← Π(w − η∇_wH(w', V'), V + nη∇_VH(w', V')).
+
+    Starts at (0, 0) (data-independent, spec U2).  Returns (w_T, V_T)."""
+    eta = extragradient_step_size(game.problem) if eta is None else check_positive(eta, "eta")
+    w = np.zeros(game.d) if w0 is None else np.array(w0, dtype=float)
+    V = np.zeros((game.n, game.d)) if V0 is None else np.array(V0, dtype=float)
+    R = game.radius
+    for _ in range(int(T)):
+        gw, gv = game.operator(w, V)
+        wh = project_ball(w - eta * gw, R)
+        Vh = game.project_v(V + eta * gv)
+        gw, gv = game.operator(wh, Vh)
+        w = project_ball(w - eta * gw, R)
+        V = game.project_v(V + eta * gv)
+    return w, V
+
+
+def algorithm_3_parameters(problem: LinearAdversarialProblem, n: int, d: int, epsilon: float, delta: float, *,
+                           alpha: float | None, T: int | None, sensitivity_mode: SensitivityMode, erm: bool = True
+                           ) -> dict[str, Any]:
+    """Public parameters of Algorithm 3.  α default: Thm 4.1 (ERM: (L²/(μn²))min{κs², 1}; non-ERM without 1/n²),
+    κ = β/μ = 1 (H(·, V) is μ-smooth).  Δ = 2L/(μn) (paper, ERM) or 2L_data/(μn) (tight: Lemma 0.2 on G_D, the
+    ridge cancels); non-ERM: without 1/n.  Δ_T = Δ + 2√(2α/μ) (line 2 corrected, LR-E3)."""
+    if sensitivity_mode not in ("paper", "tight"):
+        raise ValueError(f"sensitivity_mode must be 'paper' or 'tight', got {sensitivity_mode!r}")
+    mu, L = problem.mu, problem.L
+    s = noise_factor(d, epsilon, delta)
+    kappa = 1.0
+    if alpha is None:
+        alpha = L * L / mu * min(kappa * s * s, 1.0) / (n * n if erm else 1.0)
+    alpha = check_positive(alpha, "alpha")
+    if T is None:
+        T = extragradient_iterations(problem, alpha)
+    delta_F = 2.0 * (L if sensitivity_mode == "paper" else problem.L_data) / (mu * (n if erm else 1))
+    return {**problem.to_dict(), "alpha": alpha, "T": int(T), "erm": erm, "Delta_F": delta_F,
+            "Delta_T": sensitivity_T(delta_F, alpha, mu), "sensitivity_mode": sensitivity_mode, "kappa": kappa}
+
+
+def _g_objective(game: LinearAdversarialGame) -> Any:
+    """G_D as an objective for :func:`certified_first_order` (value, Danskin gradient, certificate)."""
+
+    class _G:
+        d, radius, reg = game.d, game.radius, game.reg
+
+        @staticmethod
+        def value(w: np.ndarray) -> float:
+            return game.inner_max(w)[1]
+
+        @staticmethod
+        def grad(w: np.ndarray) -> np.ndarray:
+            game.gradient_evaluations += game.n
+            return game.inner_max(w)[2]
+
+        @staticmethod
+        def certify(w: np.ndarray) -> Certificate:
+            return saddle_certificate(game, w, game.inner_max(w)[0])
+
+    return _G()
+
+
+def algorithm_3(
+    X: Any, y: Any, problem: LinearAdversarialProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
+    method: Literal["extragradient"] | Callable[..., tuple[np.ndarray, np.ndarray]] = "extragradient",
+    alpha: float | None = None, T: int | None = None, sensitivity_mode: SensitivityMode = "paper", erm: bool = True,
+    gaussian: Literal["zhao", "analytic"] = "zhao", fallback: Fallback = "certified_solver",
+    replicates: int | None = None,
+) -> Release:
+    """Algorithm 3: black-box output perturbation for DP adversarial training (Lowy & Razaviyayn, Sec. 4).
+
+    Line 1: 𝓜 returns (w_T, V_T); the privacy proof needs G_D(w_T) − min G_D ≤ α on every run, certified by
+    :func:`saddle_certificate` (duality gap of Def. 4, or G_D's strong-convexity gap); accept iff
+    ‖w_T − w*(D)‖ ≤ √(2α/μ), else minimise G_D with the certified first-order solver (``fallback=
+    "certified_solver"``) or raise UncertifiedError (``"refuse"``).  𝓜 = extragradient (a simple certified
+    replacement for the paper's Minimax-AIPP/APPA, spec U6) or a callable ``(game, rng) -> (w, V)``.
+    Line 2: Δ = 2L/(μn) (ERM; 2L/μ non-ERM); Δ_T = Δ + 2√(2α/μ) for both δ = 0 and δ > 0 — the printed δ > 0
+    density's Δ + 2α/μ under-noises when α/μ < 2 (ERRATA LR-E3; ``sensitivity_T(..., printed="alg3")``); the
+    noise is Algorithm 1's (L2-Laplace; Zhao's Gaussian); w_A = Π_{B(0,R)}(w_T + ẑ).  Line 3: return w_A.
+
+    Parameters
+    ----------
+    X : (n, d); y : (n,) — checked against the declared bounds of ``problem``.
+    problem : LinearAdversarialProblem (μ, S = B(0, r), γ, bounds, R).
+    epsilon, delta, rng : as :func:`algorithm_1`.  alpha, T : default Thm 4.1's α and the extragradient count.
+    sensitivity_mode : "paper" | "tight" (:func:`algorithm_3_parameters`).  erm : ERM-form Δ (default).
+    replicates : independent noisy outputs of one certified w_T (deterministic 𝓜 only), for auditors.
+
+    Returns
+    -------
+    Release: output (d,) or (replicates, d), claim ("same arguments" as Prop. 2.1, Sec. 4), diagnostics with
+    the certificate and V_T.
+
+    Raises
+    ------
+    ValueError / TypeError on bad inputs; UncertifiedError (``fallback="refuse"``).
+    """
+    if not isinstance(problem, LinearAdversarialProblem):
+        raise TypeError(f"problem must be a LinearAdversarialProblem, got {type(problem).__name__}")
+    eps, dl, rng = check_epsilon(epsilon), check_delta(delta), check_rng(rng)
+    if not dl < 0.5:
+        raise ValueError(f"delta must lie in [0, 1/2), got {dl}")
+    if not (callable(method) or method == "extragradient"):
+        raise ValueError(f"method must be 'extragradient' or a callable, got {method!r}")
+    game = problem.game(X, y)
+    n, d = game.n, game.d
+    p = algorithm_3_parameters(problem, n, d, eps, dl, alpha=alpha, T=T, sensitivity_mode=sensitivity_mode, erm=erm)
+    cal = calibrate(p["Delta_T"], eps, dl, gaussian=gaussian)  # line 2's density from public inputs only
+    opt_rng, noise_rng = rng.spawn(2)
+    mu, R, a = problem.mu, problem.R, p["alpha"]
+    radius_needed = math.sqrt(2.0 * a / mu)
+    # line 1: run 𝓜 for T iterations to obtain an α-saddle point, then certify it
+    if callable(method):
+        res = method(game, opt_rng)
+        w_T = as_float_vector(res[0], "optimizer output w", d)
+        V_T = np.asarray(res[1], dtype=float).reshape(n, d)
+    else:
+        w_T, V_T = extragradient(game, p["T"])
+    w_T = _strictly_inside(project_ball(w_T, R), R)
+    cert = saddle_certificate(game, w_T, V_T)
+    path = f"{method if isinstance(method, str) else 'user saddle solver'} (certified)"
+    evals = game.gradient_evaluations
+    details: dict[str, Any] = {}
+    if not cert.distance_bound <= radius_needed:
+        if fallback == "refuse":
+            raise UncertifiedError(f"the saddle solver's w_T is not certified: distance bound {cert.distance_bound!r}"
+                                   f" > √(2α/μ) = {radius_needed!r}; refusing to release", certificate=cert, w=w_T)
+        if fallback != "certified_solver":
+            raise ValueError(f"fallback must be 'certified_solver' or 'refuse', got {fallback!r}")
+        details["first_certificate_distance"] = cert.distance_bound
+        w_T, cert = certified_first_order(_g_objective(game), 0.5 * radius_needed)
+        V_T = game.inner_max(w_T)[0]
+        path = "certified minimisation of G_D (saddle solver's output was not certified)"
+    out = _release_noise(w_T, cal, R, noise_rng, replicates)  # line 2: Π_{B(0,R)}(w_T + ẑ)
+    inner = InnerResult(w_T, cert, path, evals, p["T"], details)
+    claim = _claim(eps, dl, f"{PAPER}, Algorithm 3 (privacy by the arguments of Prop. 2.1 applied to G_D; noise "
+                   "Δ + 2√(2α/μ), ERRATA LR-E3)" + ("; Theorem 0.1 (Zhao et al. 2019)" if dl > 0 and gaussian == "zhao"
+                                                    else ""),
+                   {**p, "noise": cal.to_dict(), "perturbation_set": f"B(0, {problem.r})"}, inner, a, mu)
+    return Release(output=out, claim=claim, gradient_evaluations=game.gradient_evaluations,
+                   parameters={**p, "method": method if isinstance(method, str) else "callable",
+                               "noise_scale": cal.scale, "mechanism": cal.mechanism},
+                   algorithm="Algorithm 3 (Lowy & Razaviyayn 2021)",
+                   diagnostics={"certificate": cert.to_dict(), "inner_path": path, "w_T": w_T.copy(),
+                                "V_T": V_T.copy(), **details})
+
+
+def theorem_4_1_alpha(L: float, mu: float, beta: float, n: int, d: int, eps: float, delta: float, *,
+                      erm: bool) -> float:
+    """Thm 4.1's α = (L²/μ)min{κs², 1} (non-ERM), /n² (ERM)."""
+    s = _s(d, eps, delta)
+    return L * L / mu * min(beta / mu * s * s, 1.0) / (n * n if erm else 1.0)
+
+
+__all__ += ["TiltedObjective", "RobustObjective", "LinearAdversarialProblem", "LinearAdversarialGame",
+            "strong_convexity_certificate", "certified_first_order", "glm_loss_range", "tilted_constants",
+            "tilted_erm", "robust_constants", "robust_erm", "saddle_certificate", "extragradient",
+            "extragradient_step_size", "extragradient_iterations", "algorithm_3_parameters", "algorithm_3",
+            "theorem_4_1_alpha"]

@@ -11,6 +11,10 @@ claim is now false).  **Never use these for anything but testing auditors.**
   the proof's premise ‖w_T − w*‖ ≤ √(2α/μ) fails on some index paths.
 * :func:`alg1_printed_alg3_term` — Algorithm 3's printed Δ + 2α/μ (erratum LR-E3), on Algorithm 1's inner step
   (Algorithm 3 shares it).
+* :func:`alg3_printed_alpha_term` — Algorithm 3 itself with its printed line-2 sensitivity Δ + 2α/μ (LR-E3).
+* :func:`alg3_uncertified_stochastic_eg` — Algorithm 3 whose 𝓜 is stochastic extragradient (one record per step)
+  stopped after T steps, *no* certificate, noise calibrated for α (pitfall P9).  Its output is a mixture over
+  index paths; ``oracles.output_perturbation.laplace_mixture_epsilon_lower`` gives its exact tail ε (d = 1).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from reference.privacy import Release
 from reference.problem import ERMProblem
 
 __all__ = ["alg1_printed_alg3_term", "alg1_sensitivity_without_alpha_term", "alg1_uncertified_sgd",
-           "alg2_printed_gaussian"]
+           "alg2_printed_gaussian", "alg3_printed_alpha_term", "alg3_uncertified_stochastic_eg", "stochastic_eg"]
 
 
 def _renoise(correct: Release, sensitivity: float, epsilon: float, delta: float, rng: np.random.Generator,
@@ -82,3 +86,58 @@ def alg1_uncertified_sgd(X: Any, y: Any, problem: ERMProblem, epsilon: float, de
     return Release(output=out, claim=correct.claim, gradient_evaluations=obj.sample_gradients,
                    parameters={**correct.parameters, "T": T, "method": "sgd (uncertified)"},
                    algorithm="MUTANT: Algorithm 1 with uncertified SGD", diagnostics={"w_T": w_T})
+
+
+def alg3_printed_alpha_term(X: Any, y: Any, problem: op.LinearAdversarialProblem, epsilon: float, delta: float,
+                            rng: np.random.Generator, *, replicates: int | None = None, **options: Any) -> Release:
+    """Algorithm 3 with the printed sensitivity Δ + 2α/μ (the δ > 0 density of line 2, used here for both δ)."""
+    correct = op.algorithm_3(X, y, problem, epsilon, delta, np.random.default_rng(0), **options)
+    p = correct.parameters
+    return _renoise(correct, op.sensitivity_T(p["Delta_F"], p["alpha"], p["mu"], printed="alg3"), epsilon, delta,
+                    rng, replicates, "Algorithm 3 with the printed Δ + 2α/μ")
+
+
+def stochastic_eg(game: op.LinearAdversarialGame, T: int, eta: float, rng: np.random.Generator
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Stochastic extragradient: each step samples one record i and uses its operator (μw − y_i(x_i + v_i),
+    −y_iw − γ(x_i + v_i)) for both half-steps; from (0, 0).  Accurate only in expectation / asymptotically."""
+    P = game.problem
+    w = np.zeros(game.d)
+    V = np.zeros((game.n, game.d))
+    for _ in range(int(T)):
+        i = int(rng.integers(0, game.n))
+        x, yi = game.X[i], game.y[i]
+
+        def opr(w_: np.ndarray, v_: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            game.gradient_evaluations += 1
+            return P.mu * w_ - yi * (x + v_), -yi * w_ - P.gamma * (x + v_)
+
+        gw, gv = opr(w, V[i])
+        wh = noise.project_ball(w - eta * gw, game.radius)
+        vh = noise.project_ball(V[i] + eta * gv, P.r)
+        gw, gv = opr(wh, vh)
+        w = noise.project_ball(w - eta * gw, game.radius)
+        V[i] = noise.project_ball(V[i] + eta * gv, P.r)
+    return w, V
+
+
+def alg3_uncertified_stochastic_eg(X: Any, y: Any, problem: op.LinearAdversarialProblem, epsilon: float,
+                                   delta: float, rng: np.random.Generator, *, alpha: float, T: int, eta: float,
+                                   sensitivity_mode: str = "paper", replicates: int | None = None) -> Release:
+    """Algorithm 3 with stochastic extragradient stopped after T steps and *no* certificate; noise for α."""
+    game = problem.game(X, y)
+    p = op.algorithm_3_parameters(problem, game.n, game.d, epsilon, delta, alpha=alpha, T=T,
+                                  sensitivity_mode=sensitivity_mode)  # type: ignore[arg-type]
+    cal = noise.calibrate(p["Delta_T"], epsilon, delta)
+    k = 1 if replicates is None else int(replicates)
+    outs = []
+    for _ in range(k):
+        opt_rng, noise_rng = rng.spawn(2)
+        w_T, _ = stochastic_eg(game, T, eta, opt_rng)  # BUG: no certificate (P9)
+        outs.append(noise.perturb_and_project(w_T, cal, problem.R, noise_rng))
+    out = outs[0] if replicates is None else np.vstack(outs)
+    claim = op.algorithm_3(X, y, problem, epsilon, delta, np.random.default_rng(0), alpha=alpha,
+                           sensitivity_mode=sensitivity_mode).claim  # type: ignore[arg-type]
+    return Release(output=out, claim=claim, gradient_evaluations=game.gradient_evaluations,
+                   parameters={**p, "method": "stochastic extragradient (uncertified)", "noise_scale": cal.scale},
+                   algorithm="MUTANT: Algorithm 3 with uncertified stochastic extragradient", diagnostics={})
