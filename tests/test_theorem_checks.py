@@ -66,6 +66,32 @@ def test_rate_check_passes_at_the_theorem_rate_and_fails_a_slower_one():
     assert fast.verdict == "pass"
 
 
+def test_rate_check_with_bounds_tests_the_bound_at_every_grid_point():
+    """With the theorem's bounds B(n) given, the verdict tests E[excess](n) ≤ B(n) at every grid point (exact
+    Hoeffding, Bonferroni over the grid) and the slope is only reported.  Excess values here are in [0, 1],
+    B(n) = 3·n^−0.5, R = 1000 runs per grid point.
+
+    * null: mean 0.1·n^−0.1 — a *slower* decay than the bound's n^−0.5, yet below B(n) on the whole grid
+      (0.0436 ≤ 0.0474 at n = 4000, the tightest point): the theorem holds and the check must pass; false
+      failure ≤ 1e-6 by the Hoeffding p-values and Holm.
+    * planted: mean 0.9·n^−0.1 exceeds B(n) by ≥ 0.34 at n = 4000; missing it needs the mean there to fall
+      ≥ 0.34 − 0.088 (the Hoeffding radius at 1e-6/5) below its expectation: probability ≤ exp(−2·1000·0.25²)
+      < 1e-50."""
+    bounds = lambda n: 3.0 * n**-0.5  # noqa: E731
+
+    def flat(c):
+        return lambda n, rng: min(1.0, c * n**-0.1 * (0.5 + rng.random()))  # mean c·n^−0.1, values in [0, 1]
+
+    ok = rate_check("null", "t", -0.5, GRID, 1000, flat(0.1), np.random.SeedSequence(12), bounds=bounds,
+                    value_range=(0.0, 1.0))
+    bad = rate_check("planted", "t", -0.5, GRID, 1000, flat(0.9), np.random.SeedSequence(13), bounds=bounds,
+                     value_range=(0.0, 1.0))
+    apply_holm([ok, bad], 1e-6)
+    assert ok.verdict == "pass" and bad.verdict == "fail"
+    assert ok.slope_p_value < 1e-6  # the slope alone (−0.1 vs −0.5) would have "failed" a correct implementation
+    assert ok.bounds == [bounds(n) for n in GRID]
+
+
 def test_tight_rate_check_is_two_sided():
     """kind "tight": a faster decay (−1.0) than the tight exponent (−0.5 ± 0.1) is also a violation
     (estimate ~15 se below the lower boundary: false pass probability < 1e-9 at level 1e-6)."""
