@@ -138,6 +138,7 @@ def _plots(results: dict[str, Any]) -> list[tuple[str, str]]:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import NullFormatter
 
     out: list[tuple[str, str]] = []
     recs = results["records"]
@@ -155,6 +156,7 @@ def _plots(results: dict[str, Any]) -> list[tuple[str, str]]:
                 ax.loglog(ns, rt["extra"]["bounds"], "--", label=f"theorem bound (∝ n^{rt['exponent']})")
             ax.set_title(r["title"], fontsize=9)
             ax.set_xlabel("n")
+            ax.xaxis.set_minor_formatter(NullFormatter())  # minor log ticks overlap at this width
             ax.legend(fontsize=7)
         axes[0][0].set_ylabel("excess population risk")
         fig.tight_layout()
@@ -162,7 +164,7 @@ def _plots(results: dict[str, Any]) -> list[tuple[str, str]]:
                     _png(fig)))
         plt.close(fig)
     # 2. bound checks: mean with Hoeffding interval, against the bound (as ratios)
-    fig, ax = plt.subplots(figsize=(7.5, 3.2))
+    fig, ax = plt.subplots(figsize=(8.5, 4.0))
     labels, k = [], 0
     for r in recs:
         for key, tag in (("empirical", "emp"), ("population", "pop")):
@@ -170,11 +172,11 @@ def _plots(results: dict[str, Any]) -> list[tuple[str, str]]:
             b = c["bound"]
             ax.errorbar([k], [c["mean"] / b], yerr=[[c["mean"] / b - max(c["lcb"], 0) / b], [c["ucb"] / b - c["mean"] / b]],
                         fmt="o", color="C0" if key == "empirical" else "C1", capsize=3)
-            labels.append(f"{r['title'][:14]}\n{tag}")
+            labels.append(f"{r['name']} ({tag})")
             k += 1
     ax.axhline(1.0, color="k", ls="--", lw=1, label="theorem's bound")
     ax.set_xticks(range(k))
-    ax.set_xticklabels(labels, fontsize=6)
+    ax.set_xticklabels(labels, fontsize=6, rotation=60, ha="right")
     ax.set_ylabel("mean excess / bound")
     ax.legend(fontsize=7)
     fig.tight_layout()
