@@ -34,37 +34,12 @@ from verification.audit import (
     clopper_pearson_upper,
     epsilon_lower_bound,
 )
+from _mechanisms import GaussianSum, GaussianSum1D as _Gauss1D, LaplaceSum
 
 
 # ------------------------------------------------------------------------------------------------------
 # mechanisms with exactly known privacy
 # ------------------------------------------------------------------------------------------------------
-class LaplaceSum:
-    """sum(x) + Lap(scale) on x ∈ [0, 1]^n: replace-one sensitivity 1, exactly (1/scale, 0)-DP (tight)."""
-
-    def __init__(self, scale: float) -> None:
-        self.scale = scale
-
-    def __call__(self, data: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
-        return np.array([data["x"].sum() + rng.laplace(0.0, self.scale)])
-
-    def sample(self, data: dict[str, np.ndarray], n: int, rng: np.random.Generator) -> np.ndarray:
-        return data["x"].sum() + rng.laplace(0.0, self.scale, size=n)  # (n,): the auditor reshapes
-
-
-class GaussianSum:
-    """sum of rows + N(0, σ² I): on the pair below (rows differ by e₁) exactly the Gaussian mechanism, Δ = 1."""
-
-    def __init__(self, sigma: float) -> None:
-        self.sigma = sigma
-
-    def __call__(self, data: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
-        return data["x"].sum(axis=0) + rng.normal(0.0, self.sigma, size=data["x"].shape[1])
-
-    def sample(self, data: dict[str, np.ndarray], n: int, rng: np.random.Generator) -> np.ndarray:
-        return data["x"].sum(axis=0) + rng.normal(0.0, self.sigma, size=(n, data["x"].shape[1]))
-
-
 def randomized_response(data: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
     """Report the last bit truthfully w.p. 3/4: exactly (log 3, 0)-DP.  No ``sample``: exercises the loop."""
     bit = float(data["b"][-1])
@@ -458,17 +433,6 @@ def test_event_from_claim_true_claim_not_refuted_at_high_confidence() -> None:
         r = audit(_Gauss1D(sigma), LAP_S, LAP_S1, (1.0, 1e-5), 200_000,
                   np.random.default_rng(77), confidence=1 - 1e-6, estimator=est, event_from_claim="gaussian")
         assert not r.refuted, est
-
-
-class _Gauss1D:
-    def __init__(self, sigma: float) -> None:
-        self.sigma = sigma
-
-    def __call__(self, data: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
-        return np.array([data["x"].sum() + rng.normal(0.0, self.sigma)])
-
-    def sample(self, data: dict[str, np.ndarray], n: int, rng: np.random.Generator) -> np.ndarray:
-        return data["x"].sum() + rng.normal(0.0, self.sigma, size=n)
 
 
 def test_event_from_claim_soundness_400_audits() -> None:

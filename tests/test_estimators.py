@@ -36,27 +36,7 @@ from verification.estimators import (
     p_value_of_counts,
 )
 
-
-class Gaussian1D:
-    def __init__(self, sigma: float) -> None:
-        self.sigma = sigma
-
-    def __call__(self, data: dict, rng: np.random.Generator) -> np.ndarray:
-        return np.array([data["x"].sum() + rng.normal(0.0, self.sigma)])
-
-    def sample(self, data: dict, n: int, rng: np.random.Generator) -> np.ndarray:
-        return data["x"].sum() + rng.normal(0.0, self.sigma, size=n)
-
-
-class Laplace1D:
-    def __init__(self, scale: float) -> None:
-        self.scale = scale
-
-    def __call__(self, data: dict, rng: np.random.Generator) -> np.ndarray:
-        return np.array([data["x"].sum() + rng.laplace(0.0, self.scale)])
-
-    def sample(self, data: dict, n: int, rng: np.random.Generator) -> np.ndarray:
-        return data["x"].sum() + rng.laplace(0.0, self.scale, size=n)
+from _mechanisms import GaussianSum1D as Gaussian1D, LaplaceSum as Laplace1D
 
 
 def rr_loop(data: dict, rng: np.random.Generator) -> np.ndarray:
