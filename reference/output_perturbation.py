@@ -802,7 +802,8 @@ def algorithm_1(
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
                    algorithm="Algorithm 1 (Lowy & Razaviyayn 2021)",
                    diagnostics={"certificate": inner.certificate.to_dict(), "inner_path": inner.path,
-                                "w_T": inner.w.copy(), **inner.details})
+                                **inner.details},
+                   nonprivate_internals={"w_T": inner.w.copy()})
 
 
 # ================================================================================================
@@ -881,7 +882,8 @@ def algorithm_2(
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
                    algorithm="Algorithm 2 (Lowy & Razaviyayn 2021)",
                    diagnostics={"certificate": inner.certificate.to_dict(), "inner_path": inner.path,
-                                "w_T": inner.w.copy(), **inner.details})
+                                **inner.details},
+                   nonprivate_internals={"w_T": inner.w.copy()})
 
 
 # ================================================================================================
@@ -1158,7 +1160,8 @@ def tilted_erm(
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
                    algorithm="Tilted ERM via Algorithm 1 (Lowy & Razaviyayn 2021, Sec. 4)",
                    diagnostics={"certificate": inner.certificate.to_dict(), "inner_path": inner.path,
-                                "w_T": inner.w.copy(), **inner.details})
+                                **inner.details},
+                   nonprivate_internals={"w_T": inner.w.copy()})
 
 
 # -- ℓ2-robust GLMs (adversarial training with a closed-form inner maximisation) ------------------------
@@ -1341,7 +1344,8 @@ def robust_erm(
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
                    algorithm=f"Robust {kind} model via Algorithm 3 (Lowy & Razaviyayn 2021, Sec. 4)",
                    diagnostics={"certificate": inner.certificate.to_dict(), "inner_path": inner.path,
-                                "w_T": inner.w.copy(), **inner.details})
+                                **inner.details},
+                   nonprivate_internals={"w_T": inner.w.copy()})
 
 
 def _check_declared(X: Any, y: Any, c: dict[str, float], x_max: float, y_max: float, *, binary: bool
@@ -1689,8 +1693,8 @@ def algorithm_3(
                    parameters={**p, "method": method if isinstance(method, str) else "callable",
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
                    algorithm="Algorithm 3 (Lowy & Razaviyayn 2021)",
-                   diagnostics={"certificate": cert.to_dict(), "inner_path": path, "w_T": w_T.copy(),
-                                "V_T": V_T.copy(), **details})
+                   diagnostics={"certificate": cert.to_dict(), "inner_path": path, **details},
+                   nonprivate_internals={"w_T": w_T.copy(), "V_T": V_T.copy()})
 
 
 def theorem_4_1_alpha(L: float, mu: float, beta: float, n: int, d: int, eps: float, delta: float, *,

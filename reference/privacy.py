@@ -130,21 +130,31 @@ class PrivacyClaim:
 class Release:
     """A private output together with everything needed to check it.
 
+    What the privacy claim covers: ``output`` (and ``trajectory`` where the source theorem covers the whole
+    sequence of iterates, as Theorem 3.1 of Bassily et al. does).  ``parameters`` are public (computed from
+    public inputs only) and ``gradient_evaluations`` is public unless the claim's conditions say otherwise.
+
     Attributes
     ----------
     output : (d,) float array
-        The private parameter vector.
+        The private parameter vector ((R, d) for ``replicates=R`` runs).
     claim : PrivacyClaim
     gradient_evaluations : int
         Number of per-sample (sub)gradient (or prox) oracle calls, duplicates counted.
     parameters : dict
-        The parameters actually used (T, η, m, σ², λ, ...), after rounding.
+        The parameters actually used (T, η, m, σ², λ, ...), after rounding.  Public.
     algorithm : str
         Name of the algorithm, e.g. "A_NSGD (Bassily et al. 2019, Algorithm 1)".
     trajectory : (T+1, d) float array, optional
         Iterates w_0..w_T when requested.
     diagnostics : dict
-        Anything else (solver certificates, clipping events, ...).
+        Data-dependent summaries (solver certificates, clipping events, ...).  **Not covered by the privacy
+        claim**: they are computed from the private data.  ``to_dict``/``to_json`` leave them out unless
+        asked (``include_diagnostics=True``), and then label them.
+    nonprivate_internals : dict
+        Values computed from the private data *before* the privacy mechanism (e.g. the unperturbed minimiser
+        w_T of output perturbation), kept for white-box tests and auditors only.  Never serialised, not shown
+        by ``repr``; never publish them.
     """
 
     output: np.ndarray
@@ -154,18 +164,21 @@ class Release:
     algorithm: str
     trajectory: np.ndarray | None = None
     diagnostics: dict[str, Any] = field(default_factory=dict)
+    nonprivate_internals: dict[str, Any] = field(default_factory=dict, repr=False)
 
-    def to_dict(self, include_trajectory: bool = False) -> dict[str, Any]:
-        d = {
+    def to_dict(self, include_trajectory: bool = False, include_diagnostics: bool = False) -> dict[str, Any]:
+        """The publishable record: output, claim, public parameters (never ``nonprivate_internals``)."""
+        d: dict[str, Any] = {
             "algorithm": self.algorithm,
             "output": to_jsonable(np.asarray(self.output)),
             "claim": self.claim.to_dict(),
             "gradient_evaluations": int(self.gradient_evaluations),
             "parameters": to_jsonable(self.parameters),
-            "diagnostics": to_jsonable(self.diagnostics),
         }
         if include_trajectory and self.trajectory is not None:
             d["trajectory"] = to_jsonable(np.asarray(self.trajectory))
+        if include_diagnostics:
+            d["diagnostics_not_covered_by_the_claim"] = to_jsonable(self.diagnostics)
         return d
 
     def to_json(self, **kwargs: Any) -> str:

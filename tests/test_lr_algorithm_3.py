@@ -64,7 +64,7 @@ class Mech:
 def _pair(delta, **opts):
     a = op.algorithm_3(data(+1)["X"], data(+1)["y"], PROB, EPS, delta, np.random.default_rng(0), **opts)
     b = op.algorithm_3(data(-1)["X"], data(-1)["y"], PROB, EPS, delta, np.random.default_rng(0), **opts)
-    return a, b, float(abs(a.diagnostics["w_T"][0] - b.diagnostics["w_T"][0]))
+    return a, b, float(abs(a.nonprivate_internals["w_T"][0] - b.nonprivate_internals["w_T"][0]))
 
 
 # -- the game, its oracles and the certified saddle solver --------------------------------------------------
@@ -94,7 +94,7 @@ def test_extragradient_is_certified_and_agrees_with_the_oracle(gamma):
     dist = r.diagnostics["certificate"]["distance_bound"]
     assert dist <= math.sqrt(2 * r.parameters["alpha"] / P.mu)
     w_star = linear_game_minimizer(P.game(X, y))  # closed form (γ = 0) / cvxpy (γ > 0, ~1e-7)
-    assert np.linalg.norm(r.diagnostics["w_T"] - w_star) <= dist + (0 if gamma == 0 else 1e-6)
+    assert np.linalg.norm(r.nonprivate_internals["w_T"] - w_star) <= dist + (0 if gamma == 0 else 1e-6)
     assert r.gradient_evaluations == 2 * n * r.parameters["T"]  # two operator calls per extragradient step
     assert r.parameters["Delta_T"] == pytest.approx(2 * P.L / (P.mu * n) + 2 * math.sqrt(2 * r.parameters["alpha"] / P.mu))
 
@@ -179,7 +179,7 @@ def test_uncertified_stochastic_eg_is_not_private_and_the_gate_catches_it():
     r = op.algorithm_3(d["X"], d["y"], PROB, EPS, 0.0, np.random.default_rng(3), method=seg, alpha=ALPHA_SEG,
                        sensitivity_mode="tight")
     assert r.diagnostics["inner_path"].startswith("certified minimisation of G_D")
-    assert abs(r.diagnostics["w_T"][0] - 0.93) <= math.sqrt(2 * ALPHA_SEG / MU)  # w* = mean(x) − r = 0.98 − 0.05
+    assert abs(r.nonprivate_internals["w_T"][0] - 0.93) <= math.sqrt(2 * ALPHA_SEG / MU)  # w* = mean(x) − r = 0.98 − 0.05
     with pytest.raises(op.UncertifiedError):
         op.algorithm_3(d["X"], d["y"], PROB, EPS, 0.0, np.random.default_rng(3), method=seg, alpha=ALPHA_SEG,
                        sensitivity_mode="tight", fallback="refuse")

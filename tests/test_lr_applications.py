@@ -156,7 +156,7 @@ def test_tilted_erm_run_is_certified_and_calibrated(method, delta):
     assert p["beta_tau"] == pytest.approx(0.25 + 0.5 + 2.0, rel=1e-12)
     assert r.claim.epsilon == 1.0 and r.claim.delta == delta and "4.1/4.2" in r.claim.source
     w_star, c = newton_certified_minimizer(op.TiltedObjective(LogisticLoss(), X, yb, 2.0, 0.5, 3.0), 1e-7)
-    assert np.linalg.norm(r.diagnostics["w_T"] - w_star) <= math.sqrt(2e-3 / 0.5) + c.distance_bound
+    assert np.linalg.norm(r.nonprivate_internals["w_T"] - w_star) <= math.sqrt(2e-3 / 0.5) + c.distance_bound
     assert r.output.shape == (3,) and np.linalg.norm(r.output) <= 3.0 * (1 + 1e-12)
 
 
@@ -169,7 +169,7 @@ def test_robust_erm_run_is_certified_and_calibrated(kind):
     c = op.robust_constants(kind, 1.0, 1.0, 0.1, 0.5)
     assert p["Delta_T"] == pytest.approx(2 * c["L"] / (0.5 * 60) + 2 * math.sqrt(2 * p["alpha"] / 0.5), rel=1e-12)
     w_star, cw = newton_certified_minimizer(op.RobustObjective(kind, X, y, 0.1, 0.5, c["R"]), 1e-7)
-    assert np.linalg.norm(r.diagnostics["w_T"] - w_star) <= math.sqrt(2 * p["alpha"] / 0.5) + cw.distance_bound
+    assert np.linalg.norm(r.nonprivate_internals["w_T"] - w_star) <= math.sqrt(2 * p["alpha"] / 0.5) + cw.distance_bound
     assert np.linalg.norm(w_star) <= c["R"] - 1  # the default R is a valid universe bound on this data
 
 

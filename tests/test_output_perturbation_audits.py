@@ -69,7 +69,7 @@ class Mech:
 def _centres(fn, delta, **opts):
     a = fn(data(+1)["X"], data(+1)["y"], PROB, EPS, delta, np.random.default_rng(0), **opts)
     b = fn(data(-1)["X"], data(-1)["y"], PROB, EPS, delta, np.random.default_rng(0), **opts)
-    return a, b, float(abs(a.diagnostics["w_T"][0] - b.diagnostics["w_T"][0]))
+    return a, b, float(abs(a.nonprivate_internals["w_T"][0] - b.nonprivate_internals["w_T"][0]))
 
 
 def test_instance_exact_privacy_of_correct_and_mutants():
@@ -167,7 +167,7 @@ def test_uncertified_sgd_breaks_the_proof_premise_and_the_certificate_catches_it
     r = op.algorithm_1(data(+1)["X"], data(+1)["y"], PROB, EPS, 0.0, np.random.default_rng(2), mu=MU, alpha=alpha,
                        T=T, method="sgd", sensitivity_mode="tight")
     assert r.diagnostics["inner_path"].startswith("certified solver")
-    assert abs(r.diagnostics["w_T"][0] + 0.1) <= math.sqrt(2 * alpha / MU)
+    assert abs(r.nonprivate_internals["w_T"][0] + 0.1) <= math.sqrt(2 * alpha / MU)
     with pytest.raises(op.UncertifiedError):
         op.algorithm_1(data(+1)["X"], data(+1)["y"], PROB, EPS, 0.0, np.random.default_rng(2), mu=MU, alpha=alpha,
                        T=T, method="sgd", sensitivity_mode="tight", fallback="refuse")

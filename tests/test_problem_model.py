@@ -244,3 +244,21 @@ def test_claim_roundtrip_and_validation():
         PrivacyClaim("pure-DP", 1.0, 1e-5, "replace-one", "x")
     with pytest.raises(ValueError, match="epsilon"):
         PrivacyClaim("approx-DP", 0.0, 1e-5, "replace-one", "x")
+
+
+def test_release_serialises_only_what_the_claim_covers():
+    """Release.to_dict/to_json never contain nonprivate_internals (e.g. the unperturbed minimiser), and leave
+    the data-dependent diagnostics out unless asked, labelled as not covered by the claim."""
+    import json
+
+    from reference import Release
+
+    claim = PrivacyClaim("approx-DP", 1.0, 1e-6, "replace-one", "paper, Thm 1")
+    secret = np.array([0.123456789, -0.987654321])
+    r = Release(output=np.zeros(2), claim=claim, gradient_evaluations=3, parameters={"T": 1}, algorithm="x",
+                diagnostics={"certificate": {"gap": 1e-12}}, nonprivate_internals={"w_T": secret})
+    text = r.to_json()
+    assert "0.123456789" not in text and "w_T" not in text and "certificate" not in text
+    assert "w_T" not in repr(r)
+    labelled = r.to_dict(include_diagnostics=True)
+    assert "diagnostics_not_covered_by_the_claim" in labelled and "w_T" not in json.dumps(labelled)

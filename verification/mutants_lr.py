@@ -37,7 +37,7 @@ def _renoise(correct: Release, sensitivity: float, epsilon: float, delta: float,
     cal = noise.calibrate(sensitivity, epsilon, delta)
     if sigma is not None:
         cal = noise.NoiseCalibration("gaussian", sensitivity, epsilon, delta, sigma, "MUTANT")
-    w_T = correct.diagnostics["w_T"]
+    w_T = correct.nonprivate_internals["w_T"]
     out = noise.perturb_and_project(w_T, cal, correct.parameters["R"], rng, replicates)
     return Release(output=out, claim=correct.claim, gradient_evaluations=correct.gradient_evaluations,
                    parameters={**correct.parameters, "noise_scale": cal.scale, "Delta_T": sensitivity},
