@@ -63,6 +63,8 @@ def _reading_notes(results: dict[str, Any]) -> list[str]:
         "slope reported as a diagnostic (tested only on the hand-derived tight instance, asymptotic). Stability: "
         "coupled runs, "
         "one-sided t-tests per probe point, Bonferroni over probes (asymptotic).",
+        "* This report and results.json are verification records, not private releases: excess risks, oracle "
+        "values and audit statistics are computed from the data without privacy.",
         "* Bounds: Lemma 3.3 (+2ML/T averaging slack) / Thm 3.2 for A_NSGD; Lemma 3.3 with L' = 2L plus L²/(2β) / "
         "Thm 4.4 for the envelope methods (+2Mξ for A_ProxGD); Lemma 5.4 / Thm 5.3 with the corrected constant 4 "
         "(ERRATA.md E3) for objective perturbation; + L(r + σ₂√d) for efficient ObjP.",
