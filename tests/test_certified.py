@@ -40,6 +40,8 @@ from reference.certified import (
 from reference.domains import Ball
 from reference.losses import GLMLoss, get_loss
 
+from _problems import make_problem
+
 MP_DPS = 50  # every mp computation below runs under mp.workdps(MP_DPS) (mpmath precision is global)
 MP_EPS = mp.mpf(10) ** -40
 
@@ -296,19 +298,6 @@ def mp_nonsmooth_reference(P: MPProblem, hint: np.ndarray) -> tuple[list, mp.mpf
 # =====================================================================================================
 
 LOSSES = ["logistic", "squared", "huber", "linear", "hinge", "absolute"]
-
-
-def make_problem(name: str, n: int, d: int, seed: int) -> tuple[GLMLoss, np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    X = rng.standard_normal((n, d))
-    X *= (rng.uniform(0.2, 1.0, size=n) / np.linalg.norm(X, axis=1))[:, None]
-    w0 = rng.standard_normal(d)
-    if name in ("logistic", "hinge"):
-        y = np.where(rng.random(n) < 1 / (1 + np.exp(-3 * X @ w0)), 1.0, -1.0)
-    else:
-        y = X @ w0 + 0.3 * rng.standard_normal(n)
-    loss = get_loss(name, threshold=0.3) if name == "huber" else get_loss(name)
-    return loss, X, y
 
 
 def reference(loss, X, y, M, lam, hint, c=None, pi=None):

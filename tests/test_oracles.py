@@ -27,6 +27,8 @@ from reference.certified import CertifiedSolution, certified_minimize
 from reference.domains import Ball
 from reference.losses import get_loss
 
+from _problems import make_problem
+
 LOSSES = ["logistic", "squared", "huber", "linear", "hinge", "absolute"]
 MP_DPS = 40
 
@@ -35,19 +37,6 @@ def _mp_precision():
     """mpmath precision is global state: set it for each test of this module and restore it after."""
     with mp.workdps(MP_DPS):
         yield
-
-
-def make_problem(name: str, n: int = 25, d: int = 3, seed: int = 0):
-    rng = np.random.default_rng(seed)
-    X = rng.standard_normal((n, d))
-    X *= (rng.uniform(0.2, 1.0, size=n) / np.linalg.norm(X, axis=1))[:, None]
-    w0 = rng.standard_normal(d)
-    if name in ("logistic", "hinge"):
-        y = np.where(rng.random(n) < 1 / (1 + np.exp(-3 * X @ w0)), 1.0, -1.0)
-    else:
-        y = X @ w0 + 0.3 * rng.standard_normal(n)
-    loss = get_loss(name, threshold=0.3) if name == "huber" else get_loss(name)
-    return loss, X, y
 
 
 @pytest.mark.parametrize("name", LOSSES)
