@@ -130,13 +130,39 @@ def _newton(obj: Any, nu: float, w0: np.ndarray, max_iter: int = 60) -> np.ndarr
     return w
 
 
+def _start(obj: Any) -> np.ndarray:
+    """Starting point of Newton.  Tilted: 0.  Robust: G_D is not differentiable at 0 and the curvature term
+    ρ|φ'|(I − uuᵀ)/‖w‖ explodes near it, so Newton started near 0 can stall there; start instead at the
+    minimiser of G_D on the ray of steepest descent from 0 (−g₀, g₀ the minimum-norm subgradient at 0; a 1-D
+    bounded scalar minimisation, scipy).  Every later Armijo step keeps G_D below G_D(w₀) < G_D(0), away from
+    the kink.  If g₀ = 0, then 0 is the minimiser and is returned."""
+    w0 = np.zeros(obj.d)
+    if not isinstance(obj, op.RobustObjective):
+        return w0
+    g0 = obj.subgradient_with_allowance(w0)[0]
+    ng = float(np.linalg.norm(g0))
+    if ng == 0.0:
+        return w0
+    from scipy.optimize import minimize_scalar
+
+    u = -g0 / ng
+    res = minimize_scalar(lambda t: obj.value(t * u), bounds=(0.0, obj.radius), method="bounded",
+                          options={"xatol": 1e-10 * obj.radius})
+    return float(res.x) * u
+
+
 def newton_certified_minimizer(obj: Any, tol: float = 1e-6) -> tuple[np.ndarray, Certificate]:
     """Certified minimiser of a TiltedObjective / RobustObjective over B(0, R) (module docstring).
 
     Returns (w, certificate) with certificate.distance_bound ≤ tol, or raises UncertifiedError."""
     tol = check_positive(tol, "tol")
     R = obj.radius
-    w = _newton(obj, 0.0, np.zeros(obj.d))
+    w0 = _start(obj)
+    if isinstance(obj, op.RobustObjective) and not np.any(w0):
+        cert = op.strong_convexity_certificate(obj, w0)  # 0 is the minimiser (minimum-norm subgradient 0)
+        if cert.distance_bound <= tol:
+            return w0, cert
+    w = _newton(obj, 0.0, w0)
     if np.linalg.norm(w) > R:  # active constraint: find ν ≥ 0 with ‖w(ν)‖ = R (KKT)
         lo, hi = 0.0, 1.0
         while np.linalg.norm(_newton(obj, hi, w)) > R:
