@@ -29,6 +29,7 @@ privacy", ICML 2018; K. Chaudhuri, C. Monteleoni, A. Sarwate, JMLR 12 (2011) (th
 
 from __future__ import annotations
 
+import cmath
 import math
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
@@ -57,15 +58,26 @@ __all__ = [
 GaussianCalibration = Literal["zhao", "analytic"]
 
 
-def c_delta(delta: float) -> float:
+def c_delta(delta: float, *, printed: bool = False) -> float | complex:
     """c_δ = √log(2/(√(16δ + 1) − 1)) (paper, Notation; Zhao et al. 2019), δ ∈ (0, ½).
 
     Raises ValueError outside (0, ½): at δ = ½ the argument of the log is 1 (c = 0) and beyond it c_δ is not
-    real.  (The supplement's misprint √log(2/(√(16δ) + 1) − 1) is not implemented.)
+    real.
+
+    ``printed=True`` evaluates the supplement's Theorem 0.1 as printed, c = √log(2/(√(16δ) + 1) − 1)
+    (erratum LR-E14), with complex arithmetic, for comparison only: its log argument 2/(4√δ + 1) − 1 is < 1
+    for every δ > 0 (negative for δ > 1/16, zero at δ = 1/16, where ValueError is raised), so the printed c is
+    never real — purely imaginary for δ < 1/16 (e.g. 0.159i at δ = 1e-5).  No σ can be calibrated with it;
+    ``tests/test_lr_errata_spec.py`` shows that its real readings are not (ε, δ)-DP.
     """
     d = check_delta(delta)
     if not 0.0 < d < 0.5:
         raise ValueError(f"delta must lie in (0, 1/2) for c_delta, got {d}")
+    if printed:
+        arg = 2.0 / (math.sqrt(16.0 * d) + 1.0) - 1.0
+        if arg == 0.0:
+            raise ValueError("the supplement's printed c_delta is undefined at delta = 1/16 (log 0)")
+        return cmath.sqrt(cmath.log(arg))
     return math.sqrt(math.log(2.0 / (math.sqrt(16.0 * d + 1.0) - 1.0)))
 
 

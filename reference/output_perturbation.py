@@ -49,8 +49,12 @@ Departures from the printed text (each also in ERRATA.md's LR section, with the 
 * LR-E6  Prop. 4.1 (δ = 0) α breaks the constant 9; corrected α = (L²C_τ/μ)min{C_τ/n², s₀/n}.
 * LR-E7  Iteration counts that do not reach the printed α (Thm 3.3's T; Thm 2.4a's α is the larger branch
   of Thm 0.5's min): the rigorous counts are the defaults, the printed ones are separate functions.
-* LR-E8  Thm 0.3/0.5 "E⟨∇F(w_T), Π(w_T + z) − w_T⟩ = 0" is false when the projection is active; we provide
-  the rigorous master bounds (``master_bound_*``).
+* LR-E11 Thm 0.3/0.5 "E⟨∇F(w_T), Π(w_T + z) − w_T⟩ = 0" is false when the projection is active; we provide
+  the rigorous master bounds (``master_bound_*``); ``theorem_0_3_bound`` adds the projection term (printed form
+  via ``printed=True``); the final constants of Thms 0.3/0.5 survive.
+* LR-E12 Thm 0.4-2b's first statement drops the factor (1 + 2s_δ) (``theorem_0_4_general_bound(printed=...)``).
+* LR-E13 Thm 3.1-2's printed T and bound are √-scope garbles (``theorem_3_1_parameters/bound(printed=True)``).
+* LR-E14 Supplement Thm 0.1's c is misprinted (``noise.c_delta(printed=True)``, never real).
 * Integer T: ⌈·⌉ everywhere; AGD uses projected steps (Nesterov 2018, §2.2.4) so iterates stay in B(0, R).
 """
 
@@ -65,7 +69,7 @@ from scipy.special import expit, log_expit, logsumexp
 
 from .certified import Certificate, UncertifiedError, certified_minimize, certify
 from .domains import Ball
-from .noise import NoiseCalibration, calibrate, noise_factor, noise_moments, perturb_and_project, project_ball
+from .noise import NoiseCalibration, c_delta, calibrate, noise_factor, noise_moments, perturb_and_project, project_ball
 from .privacy import PrivacyClaim, Release
 from .problem import ERMProblem
 from .validation import (as_float_vector, check_delta, check_epsilon, check_positive, check_positive_int,
@@ -327,13 +331,30 @@ def theorem_0_2_bound(L: float, mu: float, n: int, d: int, eps: float, delta: fl
 
 
 def theorem_0_3_bound(L: float, mu: float, beta: float, n: int, d: int, eps: float, delta: float, alpha: float, *,
-                      erm: bool) -> float:
-    """Thm 0.3 (Alg. 1 on 𝓗, any 𝓜): 4β(L/(μ[n]) + √(2α/μ))²s₀² + α (δ = 0); 2β(…)²s_δ² + α (δ > 0).
-    (Its proof's projection step is erratum LR-E8: valid when the projection is inactive.)"""
+                      erm: bool, printed: bool = False) -> float:
+    """Thm 0.3 (Alg. 1 on 𝓗, any 𝓜), first statement (any α), with D = L/(μ[n]) + √(2α/μ), Δ_T = 2D.
+
+    ``printed=True``: as printed, 4βD²s₀² + α (δ = 0), 2βD²s_δ² + α (δ > 0).  Its proof uses
+    E⟨∇F(w_T), Π(w_T + z) − w_T⟩ = 0, which is false when the projection is active (erratum LR-E11): for d ≥ 2
+    the printed form fails (tests/test_lr_errata_spec.py: exceeded on the spec's MB2 instance once s_δ is small).
+    For d = 1 it holds: on a line F(Π(y)) ≤ F(y) when the minimiser lies in [−R, R].
+
+    Default (rigorous, spec MB2(i) with the exact noise moments): the printed form for d = 1; for d ≥ 2
+    α + (β/2)E‖z‖² + min{L, √(2βα)}·m₁ with (β/2)E‖z‖² = 2(1 + 1/d)βD²s₀² and m₁ = E‖z‖ = 2Ds₀ (δ = 0), resp.
+    (β/2)E‖z‖² = βD²s_δ² and m₁ = √2·Ds_δ ≥ E‖z‖ (δ > 0).  Needs w_T ∈ B(0, R), which the inner step of this
+    module guarantees; ‖∇F(w_T)‖ ≤ √(2βα) needs the paper's standing assumption that a global minimiser lies in
+    B(0, R), ‖∇F(w_T)‖ ≤ L does not.  With the prescribed α the default stays ≤ 25.4κL²s₀²/(μ[n²]) and
+    ≤ 12.7κL²s_δ²/(μ[n²]): Thm 0.3's final constants 26 and 13.5 survive (LR-E11)."""
     s = _s(d, eps, delta)
     lead = L / (mu * n) if erm else L / mu
-    c = 4.0 if delta == 0 else 2.0
-    return c * beta * (lead + math.sqrt(2.0 * alpha / mu)) ** 2 * s * s + alpha
+    D = lead + math.sqrt(2.0 * alpha / mu)
+    if printed or d == 1:
+        return (4.0 if delta == 0 else 2.0) * beta * D**2 * s * s + alpha
+    if delta == 0:
+        noise_term, m1 = 2.0 * (1.0 + 1.0 / d) * beta * D**2 * s * s, 2.0 * D * s
+    else:
+        noise_term, m1 = beta * D**2 * s * s, math.sqrt(2.0) * D * s
+    return alpha + noise_term + min(L, math.sqrt(2.0 * beta * alpha)) * m1
 
 
 def theorem_2_1_parameters(L: float, mu: float, d: int, eps: float, delta: float) -> tuple[float, int, int]:
@@ -387,9 +408,14 @@ def theorem_0_4_alpha(L: float, R: float, n: int, d: int, eps: float, delta: flo
 
 
 def theorem_0_4_general_bound(L: float, R: float, n: int, d: int, eps: float, delta: float, alpha: float, *,
-                              erm: bool) -> float:
+                              erm: bool, printed: bool = False) -> float:
     """Thm 0.4's bound before α is fixed: non-ERM 16.5LR√s + 32√(αLR)s^{-1/4} (δ = 0), 13LR√s + 12√(αLR)s^{-1/4};
-    ERM 16.5LR√(s/n) + 16√(αLR)(n/s)^{1/4}(1 + s) (δ = 0), 13LR√(s/n) + 12√(αLR)(n/s)^{1/4} (δ > 0, as printed)."""
+    ERM 16.5LR√(s/n) + 16√(αLR)(n/s)^{1/4}(1 + s) (δ = 0).
+
+    ERM δ > 0 (part 2b, condition s_δ/n ≤ 1): printed (``printed=True``) 13LR√(s/n) + 12√(αLR)(n/s)^{1/4}, which
+    drops the factor (1 + 2s_δ) of its own proof and is false for large s_δ (erratum LR-E12); default (corrected)
+    13LR√(s/n) + 4√(αLR)(n/s)^{1/4}(1 + 2s_δ) (MB3 with E‖z‖ ≤ s_δΔ_T gives 2√2·2^{1/4} = 3.36 ≤ 4 in front of
+    (1 + 2s_δ)).  The non-ERM parts' 32 and 12 are 16(1 + s) and 4(1 + 2s) at their condition s ≤ 1."""
     s = _s(d, eps, delta)
     if not erm:
         if delta == 0:
@@ -397,7 +423,9 @@ def theorem_0_4_general_bound(L: float, R: float, n: int, d: int, eps: float, de
         return 13.0 * L * R * math.sqrt(s) + 12.0 * math.sqrt(alpha * L * R) * s**-0.25
     if delta == 0:
         return 16.5 * L * R * math.sqrt(s / n) + 16.0 * math.sqrt(alpha * L * R) * (n / s) ** 0.25 * (1.0 + s)
-    return 13.0 * L * R * math.sqrt(s / n) + 12.0 * math.sqrt(alpha * L * R) * (n / s) ** 0.25
+    if printed:
+        return 13.0 * L * R * math.sqrt(s / n) + 12.0 * math.sqrt(alpha * L * R) * (n / s) ** 0.25
+    return 13.0 * L * R * math.sqrt(s / n) + 4.0 * math.sqrt(alpha * L * R) * (n / s) ** 0.25 * (1.0 + 2.0 * s)
 
 
 def theorem_0_4_bound(L: float, R: float, n: int, d: int, eps: float, delta: float, *, erm: bool) -> float:
@@ -440,7 +468,12 @@ def theorem_0_5_alpha(L: float, R: float, beta: float, n: int, d: int, eps: floa
 
 def theorem_0_5_bound(L: float, R: float, beta: float, n: int, d: int, eps: float, delta: float, *,
                       erm: bool) -> float:
-    """Thm 0.5 / 2.4: 146β^{1/3}L^{2/3}R^{4/3}(s[/n])^{2/3} (δ = 0), 27·(…) (δ > 0)."""
+    """Thm 0.5 / 2.4: 146β^{1/3}L^{2/3}R^{4/3}(s[/n])^{2/3} (δ = 0), 27·(…) (δ > 0).
+
+    The proof's projection step is erratum LR-E11, but these final constants (prescribed λ, α, under
+    (s[/n])² ≤ L/(Rβ), L ≤ Rβ) survive the rigorous route: λR²/2 + α + ((β+λ)/2)E‖z‖² + min{L + λR,
+    √(2(β+λ)α)}E‖z‖, capped by 2LR, stays ≤ 32.2·(…) (δ = 0) and ≤ 13.8·(…) (δ > 0) on the grid of
+    tests/test_lr_errata_spec.py."""
     s = _s(d, eps, delta) / (n if erm else 1)
     return (146.0 if delta == 0 else 27.0) * beta ** (1 / 3) * L ** (2 / 3) * R ** (4 / 3) * s ** (2 / 3)
 
@@ -463,15 +496,33 @@ def theorem_2_4_bound(L: float, R: float, beta: float, d: int, eps: float, delta
     return theorem_0_5_bound(L, R, beta, 1, d, eps, delta, erm=False)
 
 
-def theorem_3_1_parameters(L: float, mu: float, n: int, d: int, eps: float, delta: float) -> tuple[float, int]:
-    """Thm 3.1: α = (L²/(μn))min{1/n, s}, T = ⌈2n·max{n, 1/s}⌉ (= ⌈2L²/(μα)⌉; printed T for δ > 0 garbled, E6)."""
+def theorem_3_1_parameters(L: float, mu: float, n: int, d: int, eps: float, delta: float, *,
+                           printed: bool = False) -> tuple[float, int]:
+    """Thm 3.1: α = (L²/(μn))min{1/n, s}, T = ⌈2n·max{n, 1/s}⌉ (= ⌈2L²/(μα)⌉, the proof's count).
+
+    ``printed=True`` returns the statement's T: δ = 0 ⌈2max{n², nε/d}⌉ (the same); δ > 0 the garbled
+    "⌈2n max{n, ε/√(d(2c_δ + √ε))}⌉" read with the √ over d only, ⌈2n·max{n, ε/(√d(2c_δ + √ε))}⌉ (the reading
+    that matches the printed runtime O(n√(dε))).  Since 2c + √ε ≥ c + √(c² + ε) it is ≤ the default and can stop
+    before α is reached (erratum LR-E13; for comparison only — privacy needs the certified α)."""
     s = _s(d, eps, delta)
-    return L * L / (mu * n) * min(1.0 / n, s), math.ceil(2.0 * n * max(n, 1.0 / s))
+    alpha = L * L / (mu * n) * min(1.0 / n, s)
+    if printed and delta > 0:
+        c = c_delta(delta)
+        return alpha, math.ceil(2.0 * n * max(n, eps / (math.sqrt(d) * (2.0 * c + math.sqrt(eps)))))
+    return alpha, math.ceil(2.0 * n * max(n, 1.0 / s))
 
 
-def theorem_3_1_bound(L: float, mu: float, n: int, d: int, eps: float, delta: float) -> float:
-    """Thm 3.1: (L²/μ)(5/n + 9s₀/n) (δ = 0), (L²/μ)(5/n + 6s_δ/n) (δ > 0)."""
+def theorem_3_1_bound(L: float, mu: float, n: int, d: int, eps: float, delta: float, *,
+                      printed: bool = False) -> float:
+    """Thm 3.1: (L²/μ)(5/n + 9s₀/n) (δ = 0), (L²/μ)(5/n + 6s_δ/n) (δ > 0, as in the proof: Thm 0.2-2b).
+
+    ``printed=True`` (δ > 0): the statement as typeset, (L²/μ)(5/n + 6√(d(c_δ + √(c_δ² + ε)))/(εn)) — the √
+    over d(·) instead of d alone; it equals the default's term times 1/√(c_δ + √(c_δ² + ε)) and is false
+    (erratum LR-E13, counterexample in tests/test_lr_errata_spec.py); for comparison only."""
     s = _s(d, eps, delta)
+    if printed and delta > 0:
+        c = c_delta(delta)
+        return L * L / mu * (5.0 / n + 6.0 * math.sqrt(d * (c + math.sqrt(c * c + eps))) / (eps * n))
     return L * L / mu * (5.0 / n + (9.0 if delta == 0 else 6.0) * s / n)
 
 
@@ -578,7 +629,7 @@ def master_bound_lipschitz_alg1(L: float, alpha: float, modulus: float, mean_nor
 
 
 def master_bound_smooth_alg1(beta: float, alpha: float, modulus: float, mean_sq_norm: float) -> float:
-    """MB2(ii): E F(w_A) − F* ≤ κα + (β/2)E‖z‖² (valid with the projection; Thm 0.3's step, LR-E8)."""
+    """MB2(ii): E F(w_A) − F* ≤ κα + (β/2)E‖z‖² (valid with the projection, unlike Thm 0.3's step, LR-E11)."""
     return beta / modulus * alpha + 0.5 * beta * mean_sq_norm
 
 
@@ -588,7 +639,7 @@ def master_bound_lipschitz_alg2(L: float, lam: float, R: float, alpha: float, me
 
 
 def master_bound_smooth_alg2(beta: float, lam: float, R: float, alpha: float, mean_sq_norm: float) -> float:
-    """MB4: E F(w_A) − F* ≤ λR²/2 + (β + λ)α/λ + ((β + λ)/2)E‖z‖²."""
+    """MB4: E F(w_A) − F* ≤ λR²/2 + (β + λ)α/λ + ((β + λ)/2)E‖z‖² (valid with the projection, LR-E11)."""
     return 0.5 * lam * R * R + (beta + lam) * alpha / lam + 0.5 * (beta + lam) * mean_sq_norm
 
 
