@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verification.stats import hoeffding_radius, mean_bound_check
+from verification.stats import add_reference_bound, hoeffding_radius, mean_bound_check
 from verification.theorem_checks import apply_holm, hoeffding_p_value, rate_check, stability_check
 
 
@@ -33,6 +33,20 @@ def test_bound_check_can_fail():
     assert mean_bound_check("planted", x, 0.3, (0.0, 1.0), 1e-6).verdict == "fail"
     # and passes under the null (bound 0.6 > E X = 0.5): false failure ≤ 1e-6 by construction
     assert mean_bound_check("null", x, 0.6, (0.0, 1.0), 1e-6).verdict == "pass"
+
+
+def test_reference_bounds_are_reported_and_never_set_the_verdict():
+    """Hand derivation: 100 samples equal to 1 in [0, 2], α = 1e-3: LCB = 1 − 2√(log(1000)/200) = 0.6283.
+    A printed bound 0.5 is contradicted (LCB > 0.5; p = exp(−2·100·0.5²/2²) = exp(−12.5)); 0.9 is not (p = 1
+    only if mean ≤ bound, else exp(−2·100·0.1²/4) = exp(−0.5)).  The verdict stays that of the check's own bound."""
+    c = mean_bound_check("c", np.ones(100), 1.2, (0.0, 2.0), 1e-3)
+    add_reference_bound(c, "printed", 0.5)
+    add_reference_bound(c, "other", 0.9)
+    assert c.verdict == "pass" and math.isclose(c.lcb, 1 - 2 * math.sqrt(math.log(1000) / 200), rel_tol=1e-12)
+    (a, b) = c.reference_bounds
+    assert a["exceeded"] and math.isclose(a["p_value"], math.exp(-12.5), rel_tol=1e-12) and a["ratio"] == 2.0
+    assert not b["exceeded"] and math.isclose(b["p_value"], math.exp(-0.5), rel_tol=1e-12)
+    assert c.to_dict()["reference_bounds"][0]["label"] == "printed"
 
 
 def _power_law(exponent: float, noise: float = 0.3):

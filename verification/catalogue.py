@@ -53,6 +53,10 @@ class CatalogueEntry:
         empirical logistic risk L̂ (verification.objectives: ridge, tilted, robust, adversarial); its certified
         oracle replaces the shared real-data oracle, and its population form (ERM-form objectives) is
         evaluated exactly on D = uniform on a pool of synthetic points
+    printed_bounds : {"empirical" | "population": tuple of callables (release, n, d, epsilon, delta, L, M) ->
+        (label, bound)}
+        the theorem's bound as printed where ERRATA.md corrects it (or the paper's closed form beside the master
+        bound): reported next to the check, never its verdict
     options : dict            keyword options passed to ``run`` (utility overrides, recorded in results)
     quick_options : dict      options for ``--quick`` runs (utility overrides only)
     """
@@ -72,6 +76,7 @@ class CatalogueEntry:
     stability_bound: Callable[..., tuple[float, float | None, str]]
     rate_exponent: float | None = -0.5
     objective: ObjectiveSpec | None = None
+    printed_bounds: dict[str, tuple[Callable[..., tuple[str, float]], ...]] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
     quick_options: dict[str, Any] = field(default_factory=dict)
     notes: str = ""
@@ -121,6 +126,16 @@ def _objp_empirical(r: Release, n: int, d: int, eps: float, delta: float, L: flo
 
 def _objp_population(r: Release, n: int, d: int, eps: float, delta: float, L: float, M: float) -> float:
     return o.theorem_5_3_bound(n, d, eps, delta, L, M, printed=False)
+
+
+def _objp_population_printed(r: Release, n: int, d: int, eps: float, delta: float, L: float, M: float):
+    return "Thm 5.3 as printed (constant 2, ERRATA E3)", o.theorem_5_3_bound(n, d, eps, delta, L, M, printed=True)
+
+
+def _eff_population_printed(r: Release, n: int, d: int, eps: float, delta: float, L: float, M: float):
+    p = r.parameters
+    return ("Thm 5.3 as printed (constant 2, ERRATA E3) + output noise",
+            o.theorem_5_3_bound(n, d, p["epsilon1"], p["delta1"], L, M, printed=True) + _eff_extra(r, d, L))
 
 
 def _eff_extra(r: Release, d: int, L: float) -> float:
@@ -220,7 +235,7 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         privacy_theorem="Thm 5.2 ([KST12] Thm 2)", utility_theorem="Thm 5.3 (corrected 4ML, Lemma 5.4)",
         run=o.objective_perturbation, smooth_loss_required=True, synthetic_loss="logistic",
         empirical_bound=_objp_empirical, population_bound=_objp_population, paper_gradient_count=_no_count,
-        stability_bound=_objp_stability,
+        stability_bound=_objp_stability, printed_bounds={"population": (_objp_population_printed,)},
         notes="exact minimiser from the certified Newton solver (distance ≤ 1e-10)",
     ),
     CatalogueEntry(
@@ -229,6 +244,7 @@ CATALOGUE: tuple[CatalogueEntry, ...] = (
         utility_theorem="Thm 5.3 + output noise", run=o.efficient_objective_perturbation,
         smooth_loss_required=True, synthetic_loss="logistic", empirical_bound=_eff_empirical,
         population_bound=_eff_population, paper_gradient_count=_count_efficient, stability_bound=_eff_stability,
+        printed_bounds={"population": (_eff_population_printed,)},
     ),
 )
 
@@ -258,6 +274,20 @@ def _lr_mb5(r: Release, n: int, d: int, eps: float, delta: float, L: float, M: f
     """MB5 (proofs of Thms 3.1–3.2): L_F·Δ_T (uniform stability, Lemma 0.4) + MB1 (E F̂(ŵ) ≤ F(w*(D), D))."""
     p = r.parameters
     return lr.master_bound_population(p["L"], p["Delta_T"], _lr_mb1(r, n, d, eps, delta, L, M))
+
+
+def _prop_4_2(printed: bool) -> Callable[..., tuple[str, float]]:
+    """Prop. 4.2's closed form (26κ_τ / 13.5κ_τ L²C_τ^k(s/n)²/μ) at the release's constants: k = 1 printed,
+    k = 2 corrected (LR-E4).  It rests on Thm 0.3, whose projection step fails for d ≥ 2 (ERRATA), so it is
+    reported beside MB1, not tested."""
+
+    def bound(r: Release, n: int, d: int, eps: float, delta: float, L: float, M: float) -> tuple[str, float]:
+        p = r.parameters
+        label = "Prop. 4.2 as printed (C_τ)" if printed else "Prop. 4.2 with C_τ² (LR-E4)"
+        return label, lr.proposition_4_2_bound(p["L"], p["mu"], p["beta_tau"], n, d, eps, delta, p["C_tau"],
+                                               printed=printed)
+
+    return bound
 
 
 def _lr2_empirical(r: Release, n: int, d: int, eps: float, delta: float, L: float, M: float) -> float:
@@ -319,6 +349,7 @@ LR_ENTRIES = (
         run=lr.tilted_erm, smooth_loss_required=True, synthetic_loss="logistic", empirical_bound=_lr_mb1,
         population_bound=None, paper_gradient_count=_lr_count, stability_bound=_lr_stability,
         rate_exponent=-1.0, objective=TILTED_LOGISTIC,
+        printed_bounds={"empirical": (_prop_4_2(True), _prop_4_2(False))},
         options={"tau": TAU_REAL, "mu": MU_REAL, "method": "agd"},
         notes="τ = 1, μ = 0.1 public, C_τ from the declared bounds (paper mode); F_τ is not an average, so "
               "no population claim (the rate is that of the empirical excess on n-point samples, MB1 ∝ 1/n)",

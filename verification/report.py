@@ -75,6 +75,12 @@ def _reading_notes(results: dict[str, Any]) -> list[str]:
     ]
 
 
+def _reference_lines(check: dict[str, Any]) -> list[str]:
+    """Other forms of a check's bound (printed constants), reported, never the verdict."""
+    return [f"  * beside it, {b['label']}: {fmt(b['bound'])} (ratio {fmt(b['ratio'])}, p = {fmt(b['p_value'])}"
+            f"{'; contradicted by the data' if b['exceeded'] else ''})" for b in check.get("reference_bounds", [])]
+
+
 def format_markdown(results: dict[str, Any]) -> str:
     """report.md."""
     recs = results["records"]
@@ -102,10 +108,12 @@ def format_markdown(results: dict[str, Any]) -> str:
         md.append(f"* excess empirical risk{f' of the {objective}' if objective else ''}: mean {fmt(e['mean'])} over "
                   f"{e['replicates']} runs, bound {fmt(e['bound'])} (ratio {fmt(e['ratio'])}), p = {fmt(e['p_value'])}, "
                   f"detectable excess {fmt(e['detectable_excess'])}: **{e['verdict']}**")
+        md += _reference_lines(e)
         if p is not None:
             md.append(f"* excess population risk ({p['instance']['name']}, n = {p['instance']['n']}): mean "
                       f"{fmt(p['mean'])}, bound {fmt(p['bound'])} (ratio {fmt(p['ratio'])}), p = {fmt(p['p_value'])}: "
                       f"**{p['verdict']}**")
+            md += _reference_lines(p)
         else:
             md.append(f"* excess population risk: not checked — {r.get('population_not_applicable', 'no claim')}")
         if r.get("rate"):

@@ -15,14 +15,14 @@ check fails with probability ≥ 1 − α.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
 
 from .theorem_checks import hoeffding_p_value
 
-__all__ = ["BoundCheck", "hoeffding_radius", "mean_bound_check"]
+__all__ = ["BoundCheck", "add_reference_bound", "hoeffding_radius", "mean_bound_check"]
 
 
 def hoeffding_radius(value_range: float, replicates: int, alpha: float) -> float:
@@ -58,9 +58,23 @@ class BoundCheck:
     verdict: str
     p_value: float = 1.0
     method: str = "Hoeffding (range-bounded, exact finite-sample)"
+    # other forms of the bound, reported beside the verdict (e.g. the printed constant where ERRATA.md corrects
+    # it): {"label", "bound", "p_value", "exceeded" (LCB > bound at this check's α)}; they never set the verdict
+    reference_bounds: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def add_reference_bound(check: BoundCheck, label: str, bound: float) -> BoundCheck:
+    """Report ``bound`` (e.g. the theorem's printed constant) beside ``check``'s own: its exact Hoeffding p-value
+    and whether the data contradict it at the check's α (LCB > bound).  The verdict is unchanged."""
+    b = float(bound)
+    lo, hi = check.value_range
+    check.reference_bounds.append({"label": label, "bound": b, "ratio": check.mean / b if b > 0 else math.inf,
+                                   "p_value": hoeffding_p_value(check.mean, b, hi - lo, check.replicates),
+                                   "exceeded": bool(check.lcb > b)})
+    return check
 
 
 def mean_bound_check(name: str, samples: Sequence[float] | np.ndarray, bound: float,

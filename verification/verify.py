@@ -52,7 +52,7 @@ from .datasets import load_fair
 from .estimators import choose_estimator
 from .neighbours import extreme_points, replace_one_extreme
 from .report import format_html, format_latex, format_markdown, format_table
-from .stats import mean_bound_check
+from .stats import add_reference_bound, mean_bound_check
 from .theorem_checks import StabilityCheck, apply_holm, rate_check, stability_check
 
 __all__ = ["Budget", "BUDGETS", "configure_parser", "run", "run_verification", "write_reports"]
@@ -390,6 +390,8 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
     checks["empirical"] = mean_bound_check(f"{entry.name}: E[excess empirical risk] ≤ bound",
                                            np.maximum(excess, 0.0), entry.empirical_bound(release, n, d, eps, delta, L, M),
                                            (0.0, emp_range), budget.alpha_display)
+    for printed in entry.printed_bounds.get("empirical", ()):
+        add_reference_bound(checks["empirical"], *printed(release, n, d, eps, delta, L, M))
     record["empirical_oracle"] = oracle_record
     # 3. excess population risk on the synthetic instance
     ns, ds = budget.synthetic_n, budget.synthetic_d
@@ -405,6 +407,8 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
         checks["population"] = mean_bound_check(
             f"{entry.name}: E[excess population risk] ≤ bound", [e for e, _ in pop],
             entry.population_bound(srelease, ns, ds, eps, 1.0 / ns**2, Ls, Ms), (0.0, pop_range), budget.alpha_display)
+        for printed in entry.printed_bounds.get("population", ()):
+            add_reference_bound(checks["population"], *printed(srelease, ns, ds, eps, 1.0 / ns**2, Ls, Ms))
         accuracy = syn.info.get("minimiser_accuracy")
         record["population_instance"] = {
             "name": syn.name, "n": ns, "d": ds, "epsilon": eps, "delta": 1.0 / ns**2,
