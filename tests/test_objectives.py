@@ -25,13 +25,15 @@ from verification.datasets import load_fair
 
 PARAMS = {"mu": 0.1, "R": 2.0, "tau": 1.0, "rho": 0.1, "r": 0.05, "gamma": 0.0, "x_max": 1.0, "y_max": 1.0}
 SPECS = {"ridge": ob.RIDGE_LOGISTIC, "tilted": ob.TILTED_LOGISTIC, "robust": ob.ROBUST_LOGISTIC,
-         "game": ob.LINEAR_ADVERSARIAL}
+         "robust_squared": ob.ROBUST_SQUARED, "game": ob.LINEAR_ADVERSARIAL}
 
 
 def _lipschitz(name: str, p: dict) -> float:
     """The paper's L = L_ℓ + μR of each per-sample loss on B(0, R) (hand derivation, module docstring)."""
     mu, R = p["mu"], p["R"]
-    return {"ridge": 1.0 + mu * R, "tilted": 1.0 + mu * R, "robust": p["x_max"] + p["rho"] + mu * R,
+    xr = p["x_max"] + p["rho"]  # robust least squares: |h| ≤ (x_max + ρ)R + y_max, ‖∇h‖ ≤ x_max + ρ
+    return {"ridge": 1.0 + mu * R, "tilted": 1.0 + mu * R, "robust": xr + mu * R,
+            "robust_squared": (xr * R + p["y_max"]) * xr + mu * R,
             "game": mu * R + p["y_max"] * (p["x_max"] + p["r"])}[name]
 
 
@@ -43,7 +45,7 @@ def _data(n=60, d=3, seed=0):
     return X, y
 
 
-@pytest.mark.parametrize("name", ["ridge", "robust", "game"])
+@pytest.mark.parametrize("name", ["ridge", "robust", "robust_squared", "game"])
 def test_erm_form_objectives_are_means_of_their_sample_losses(name):
     X, y = _data()
     spec = SPECS[name]
@@ -95,7 +97,7 @@ def test_oracles_agree_with_independent_solvers():
     assert mr.value <= ridge.value(np.asarray(w.value)) + 1e-12
     assert abs(mr.value - prob.value) <= 1e-6 and mr.gap_bound <= 1e-9
     # tilted and robust: Clarabel on the conic forms (oracles.output_perturbation)
-    for name, cvx in (("tilted", cvxpy_tilted), ("robust", cvxpy_robust)):
+    for name, cvx in (("tilted", cvxpy_tilted), ("robust", cvxpy_robust), ("robust_squared", cvxpy_robust)):
         obj = SPECS[name].build(X, y, PARAMS)
         m = SPECS[name].minimum(obj)
         wc, status = cvx(obj)

@@ -17,12 +17,12 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("report")
-    # False-failure budget of this run: the audits at confidence 1 − 5e-8 each (auditor guarantee; 10 audits:
-    # ≤ 5e-7 together) and all checks of the papers' claims sharing α = 5e-7 by Holm: ≤ 1e-6 in total.  The
-    # stability checks and the slope diagnostics use asymptotic t p-values (stated in their records).
-    assert len(CATALOGUE) == 10
-    status = main(["verify", "--quick", "--quiet", "--out", str(out), "--confidence", str(1 - 5e-8),
-                   "--alpha", "5e-7", "--format", "md", "--format", "html", "--format", "latex"])
+    # False-failure budget of this run: the audits at confidence 1 − 4e-8 each (auditor guarantee; at most 13
+    # audits: ≤ 5.2e-7 together) and all checks of the papers' claims sharing α = 4.8e-7 by Holm: ≤ 1e-6 in total.
+    # The stability checks and the slope diagnostics use asymptotic t p-values (stated in their records).
+    assert len(CATALOGUE) <= 13
+    status = main(["verify", "--quick", "--quiet", "--out", str(out), "--confidence", str(1 - 4e-8),
+                   "--alpha", "4.8e-7", "--format", "md", "--format", "html", "--format", "latex"])
     return status, out
 
 
@@ -32,7 +32,10 @@ def test_verify_quick_end_to_end(quick_run, capsys):
     assert (out / "report.md").read_text().startswith("# dpsco verification report")
     assert [r["name"] for r in results["records"]] == [e.name for e in CATALOGUE]  # every algorithm variant
     for r in results["records"]:
-        assert r["audit"]["verdict"] == "not refuted"  # correct implementations (budget above)
+        if "audit" in r:
+            assert r["audit"]["verdict"] == "not refuted"  # correct implementations (budget above)
+        else:  # only a stochastic inner step is unaudited in the quick budget, and the record says why
+            assert r["name"] == "lr21.alg1.sgd" and "stochastic inner step" in r["audit_not_run"]
         assert r["claim"]["notion"] == "approx-DP"
         checks = ("empirical", "stability", "rate") + (("population",) if "population" in r else ())
         for check in checks:  # every catalogued algorithm has a rate check (issue 5)

@@ -11,6 +11,7 @@ objective                 F(w) on a dataset (X, y)                    certified 
 ridge logistic            (1/n)Σφ(y⟨w, x⟩) + (μ/2)‖w‖²                 certified Newton (reference.certified) yes
 tilted (TERM)             (1/τ)log((1/n)Σe^{τℓ_i}) + (μ/2)‖w‖²         Newton + strong-convexity gap      no
 robust logistic           (1/n)Σφ(y⟨w, x⟩ − ρ‖w‖) + (μ/2)‖w‖²          Newton + strong-convexity gap      yes
+robust least squares      (1/2n)Σ(|⟨w, x⟩ − y| + ρ‖w‖)² + (μ/2)‖w‖²     Newton + strong-convexity gap      yes
 linear adversarial game   max_V H_D(w, V) (spec §7.4(b), γ = 0)         closed form + saddle certificate   yes
 ========================  =========================================  =================================  ========
 
@@ -40,7 +41,7 @@ from reference.losses import get_loss
 from reference.privacy import Release
 from reference.problem import ERMProblem
 
-__all__ = ["ObjectiveSpec", "OracleValue", "RIDGE_LOGISTIC", "TILTED_LOGISTIC", "ROBUST_LOGISTIC",
+__all__ = ["ObjectiveSpec", "OracleValue", "RIDGE_LOGISTIC", "TILTED_LOGISTIC", "ROBUST_LOGISTIC", "ROBUST_SQUARED",
            "LINEAR_ADVERSARIAL", "algorithm_3_from_problem", "robust_erm_from_problem"]
 
 
@@ -137,6 +138,17 @@ ROBUST_LOGISTIC = ObjectiveSpec(
     name="robust logistic G_D = (1/n)Σ log(1 + e^{−y⟨w, x⟩ + ρ‖w‖}) + (μ/2)‖w‖²",
     build=lambda X, y, p: lr.RobustObjective("logistic", X, y, float(p["rho"]), float(p["mu"]), float(p["R"])),
     minimum=_newton_min, sample_losses=_robust_sample_losses, erm_form=True)
+
+
+def _robust_squared_sample_losses(W: np.ndarray, Z: np.ndarray, zy: np.ndarray, p: dict[str, Any]) -> np.ndarray:
+    nw = np.linalg.norm(W, axis=1)[:, None]
+    return 0.5 * (np.abs(W @ Z.T - zy[None, :]) + p["rho"] * nw) ** 2 + 0.5 * p["mu"] * nw**2
+
+
+ROBUST_SQUARED = ObjectiveSpec(
+    name="robust least squares G_D = (1/2n)Σ(|⟨w, x⟩ − y| + ρ‖w‖)² + (μ/2)‖w‖²",
+    build=lambda X, y, p: lr.RobustObjective("squared", X, y, float(p["rho"]), float(p["mu"]), float(p["R"])),
+    minimum=_newton_min, sample_losses=_robust_squared_sample_losses, erm_form=True)
 
 
 # -- the linear adversarial game of spec §7.4(b) (Algorithm 3) -------------------------------------------

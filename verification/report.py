@@ -100,6 +100,8 @@ def format_markdown(results: dict[str, Any]) -> str:
                f"* privacy: {r['privacy_theorem']}; claim: {c['notion']} (ε = {c['epsilon']}, δ = {c['delta']:.3g}, "
                f"{c['neighbouring']}), source: {c['source']}",
                f"* options (utility overrides): `{json.dumps(r['options'])}`"]
+        if r.get("audit_not_run"):
+            md.append(f"* audit: not run — {r['audit_not_run']}")
         if r.get("audit"):
             a = r["audit"]
             md.append(f"* audit: ε_lb = {fmt(a['epsilon_lower'])} at confidence {a['confidence']}, {a['samples']} runs "

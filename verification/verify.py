@@ -78,6 +78,7 @@ class Budget:
     alpha_display: float = 1e-3  # level of the per-check confidence intervals shown in reports
     population_replicates: dict[str, int] | None = None  # per-entry override of ``replicates`` (fresh datasets)
     entry_rate_replicates: dict[str, int] | None = None  # per-entry override of ``rate_replicates``
+    entry_stability_replicates: dict[str, int] | None = None  # per-entry override of ``stability_replicates``
 
     def population_runs(self, name: str) -> int:
         return (self.population_replicates or {}).get(name, self.replicates[name])
@@ -85,42 +86,56 @@ class Budget:
     def rate_runs(self, name: str) -> int:
         return (self.entry_rate_replicates or {}).get(name, self.rate_replicates)
 
+    def stability_runs(self, name: str) -> int:
+        """Coupled runs per neighbouring pair; costly algorithms get fewer (at most their replicates)."""
+        cap = (self.entry_stability_replicates or {}).get(name, self.stability_replicates)
+        return min(cap, self.replicates[name])
+
 
 BUDGETS = {
     "quick": Budget(
         name="quick",
         audit_samples={"bftt19.nsgd": 600, "bftt19.moreau_nsgd": 400, "bftt19.proxgd": 60,
                        "bftt19.objp": 200, "bftt19.efficient_objp": 100, "lr21.alg1": 2000, "lr21.alg2": 2000,
-                       "lr21.tilted": 2000, "lr21.robust": 2000, "lr21.alg3": 2000},
+                       "lr21.tilted": 2000, "lr21.robust": 2000, "lr21.alg3": 2000, "lr21.alg1.subgradient": 2000,
+                       "lr21.alg1.sgd": 0, "lr21.robust_squared": 2000},
         replicates={"bftt19.nsgd": 20, "bftt19.moreau_nsgd": 20, "bftt19.proxgd": 5, "bftt19.objp": 20,
                     "bftt19.efficient_objp": 10, "lr21.alg1": 20, "lr21.alg2": 20, "lr21.tilted": 20,
-                    "lr21.robust": 20, "lr21.alg3": 20},
+                    "lr21.robust": 20, "lr21.alg3": 20, "lr21.alg1.subgradient": 20, "lr21.alg1.sgd": 6,
+                    "lr21.robust_squared": 20},
         synthetic_n=1000, synthetic_d=5, rate_grid=(250, 500, 1000), rate_replicates=6, stability_replicates=20,
-        population_replicates={"lr21.alg3": 6}, entry_rate_replicates={"bftt19.proxgd": 3, "lr21.alg3": 3},
+        population_replicates={"lr21.alg3": 6, "lr21.alg1.subgradient": 6},
+        entry_rate_replicates={"bftt19.proxgd": 3, "lr21.alg3": 3, "lr21.alg1.subgradient": 3, "lr21.alg1.sgd": 3},
     ),
     "standard": Budget(
         name="standard",
         audit_samples={"bftt19.nsgd": 8000, "bftt19.moreau_nsgd": 3000, "bftt19.proxgd": 150,
                        "bftt19.objp": 4000, "bftt19.efficient_objp": 600, "lr21.alg1": 20000, "lr21.alg2": 20000,
-                       "lr21.tilted": 20000, "lr21.robust": 20000, "lr21.alg3": 20000},
+                       "lr21.tilted": 20000, "lr21.robust": 20000, "lr21.alg3": 20000,
+                       "lr21.alg1.subgradient": 20000, "lr21.alg1.sgd": 0, "lr21.robust_squared": 20000},
         replicates={"bftt19.nsgd": 200, "bftt19.moreau_nsgd": 200, "bftt19.proxgd": 20, "bftt19.objp": 200,
                     "bftt19.efficient_objp": 100, "lr21.alg1": 200, "lr21.alg2": 200, "lr21.tilted": 200,
-                    "lr21.robust": 200, "lr21.alg3": 200},
+                    "lr21.robust": 200, "lr21.alg3": 200, "lr21.alg1.subgradient": 200, "lr21.alg1.sgd": 40,
+                    "lr21.robust_squared": 200},
         synthetic_n=4000, synthetic_d=5, rate_grid=(250, 500, 1000, 2000, 4000), rate_replicates=20,
-        stability_replicates=100, population_replicates={"lr21.alg3": 40},
-        entry_rate_replicates={"bftt19.proxgd": 6, "lr21.alg3": 10},
+        stability_replicates=100, population_replicates={"lr21.alg3": 40, "lr21.alg1.subgradient": 12},
+        entry_rate_replicates={"bftt19.proxgd": 4, "lr21.alg3": 10, "lr21.alg1.subgradient": 4, "lr21.alg1.sgd": 6},
+        entry_stability_replicates={"lr21.alg1.sgd": 10},
     ),
     "paper": Budget(
         name="paper",
         audit_samples={"bftt19.nsgd": 100000, "bftt19.moreau_nsgd": 40000, "bftt19.proxgd": 1000,
                        "bftt19.objp": 40000, "bftt19.efficient_objp": 10000, "lr21.alg1": 200000,
-                       "lr21.alg2": 200000, "lr21.tilted": 200000, "lr21.robust": 200000, "lr21.alg3": 200000},
+                       "lr21.alg2": 200000, "lr21.tilted": 200000, "lr21.robust": 200000, "lr21.alg3": 200000,
+                       "lr21.alg1.subgradient": 200000, "lr21.alg1.sgd": 2000, "lr21.robust_squared": 200000},
         replicates={"bftt19.nsgd": 1000, "bftt19.moreau_nsgd": 1000, "bftt19.proxgd": 100, "bftt19.objp": 1000,
                     "bftt19.efficient_objp": 500, "lr21.alg1": 1000, "lr21.alg2": 1000, "lr21.tilted": 1000,
-                    "lr21.robust": 1000, "lr21.alg3": 1000},
+                    "lr21.robust": 1000, "lr21.alg3": 1000, "lr21.alg1.subgradient": 1000, "lr21.alg1.sgd": 300,
+                    "lr21.robust_squared": 1000},
         synthetic_n=8000, synthetic_d=5, rate_grid=(250, 500, 1000, 2000, 4000, 8000, 16000), rate_replicates=100,
-        stability_replicates=1000, population_replicates={"lr21.alg3": 200},
-        entry_rate_replicates={"bftt19.proxgd": 30, "lr21.alg3": 50},
+        stability_replicates=1000, population_replicates={"lr21.alg3": 200, "lr21.alg1.subgradient": 100},
+        entry_rate_replicates={"bftt19.proxgd": 30, "lr21.alg3": 50, "lr21.alg1.subgradient": 30, "lr21.alg1.sgd": 50},
+        entry_stability_replicates={"lr21.alg1.sgd": 100},
     ),
 }
 
@@ -370,6 +385,9 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
                     claim, k, np.random.default_rng(s_audit), confidence=confidence, **choice)
         record["audit"] = res.to_dict()
         record["audit"]["estimator_choice"] = {"estimator": choice["estimator"], "reason": reason}
+    else:
+        record["audit_not_run"] = f"no audit samples in the {budget.name} budget" + (
+            f": {entry.audit_note}" if entry.audit_note else "")
     # 2. excess empirical risk on the real data, against the certified minimum of the objective the theorem bounds
     spec = entry.objective
     if spec is None:
@@ -471,7 +489,7 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
             lambda e, rng: _privacy_term_draw(nb, 64, float(e), rng), s_eps, kind="lower", variable="ε",
             bounds=lambda e: theorem_3_2_bound(nb, 64, float(e), 1.0 / nb**2, 1.0, 1.0), value_range=(0.0, 2.0))
     # 5. uniform stability by coupled runs on the real data
-    R_stab = min(budget.stability_replicates, budget.replicates[entry.name])  # costly algorithms get fewer
+    R_stab = budget.stability_runs(entry.name)
     _progress(f"{entry.name}: uniform stability, {R_stab} coupled runs × 2 pairs", quiet)
     checks["stability"] = _stability(entry, X, y, problem, eps, delta, s_stab, R_stab, options)
     # 6. gradient evaluations
