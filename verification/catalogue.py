@@ -279,7 +279,7 @@ def _lr_mb5(r: Release, n: int, d: int, eps: float, delta: float, L: float, M: f
 
 def _prop_4_2(printed: bool) -> Callable[..., tuple[str, float]]:
     """Prop. 4.2's closed form (26κ_τ / 13.5κ_τ L²C_τ^k(s/n)²/μ) at the release's constants: k = 1 printed,
-    k = 2 corrected (LR-E4).  It rests on Thm 0.3, whose projection step fails for d ≥ 2 (ERRATA), so it is
+    k = 2 corrected (LR-E4).  It rests on Thm 0.3, whose projection step fails for d ≥ 2 (ERRATA LR-E11), so it is
     reported beside MB1, not tested."""
 
     def bound(r: Release, n: int, d: int, eps: float, delta: float, L: float, M: float) -> tuple[str, float]:
