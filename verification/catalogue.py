@@ -336,6 +336,24 @@ TAU_REAL = 1.0  # tilt of the tilted-ERM entry (public)
 RHO_REAL = 0.1  # ℓ2 budget of the robust-logistic adversary (public)
 R_GAME = 0.05  # ℓ2 budget of the linear adversarial game's adversary (public; ‖m‖ = 0.20 > r on the real data)
 
+_GATED = "Prop. 2.1 (certificate replaces 'accuracy in expectation', LR-P1)"
+
+
+def _alg1_inner_variant(method: str, title: str, inner: str, privacy: str, theorem: str,
+                        count: Callable[..., tuple[float, str]], *, notes: str, audit_note: str = "") -> CatalogueEntry:
+    """Algorithm 1 on the ridge-logistic F with another inner optimiser 𝓜 (``method``) at the utility override
+    α = ALPHA_SUBGRADIENT (10× larger for --quick); everything else as ``lr21.alg1``."""
+    return CatalogueEntry(
+        name=f"lr21.alg1.{method}", title=f"Output perturbation, {title}", paper=PAPER_LR21,
+        algorithm_ref=f"Algorithm 1 ({inner})", privacy_theorem=privacy, utility_theorem=f"{theorem} / MB1, MB5",
+        run=lr.algorithm_1, smooth_loss_required=method == "katyusha", synthetic_loss="logistic",
+        empirical_bound=_lr_mb1, population_bound=_lr_mb5, paper_gradient_count=count,
+        stability_bound=_lr_stability, rate_exponent=-1.0, objective=RIDGE_LOGISTIC,
+        options={"mu": MU_REAL, "method": method, "alpha": ALPHA_SUBGRADIENT},
+        quick_options={"mu": MU_REAL, "method": method, "alpha": 10 * ALPHA_SUBGRADIENT},
+        notes=notes, audit_note=audit_note)
+
+
 LR_ENTRIES = (
     CatalogueEntry(
         name="lr21.alg1", title="Output perturbation (strongly convex)", paper=PAPER_LR21,
@@ -347,49 +365,29 @@ LR_ENTRIES = (
         notes="F = logistic + (μ/2)‖w‖², μ = 0.1 public; minimiser over B(0, R); certificate-gated; excess of F "
               "against F's certified minimiser; rate: MB5 ∝ 1/n (Thm 3.1: (L²/μ)(5/n + 6s/n))",
     ),
-    CatalogueEntry(
-        name="lr21.alg1.subgradient", title="Output perturbation, subgradient inner step", paper=PAPER_LR21,
-        algorithm_ref="Algorithm 1 (projected subgradient, η_t = 2/(μ(t+1)), certified)",
-        privacy_theorem="Prop. 2.1", utility_theorem="Thm 2.1 / 0.2 / MB1, MB5", run=lr.algorithm_1,
-        smooth_loss_required=False, synthetic_loss="logistic", empirical_bound=_lr_mb1, population_bound=_lr_mb5,
-        paper_gradient_count=_lr_count_subgradient, stability_bound=_lr_stability, rate_exponent=-1.0,
-        objective=RIDGE_LOGISTIC, options={"mu": MU_REAL, "method": "subgradient", "alpha": ALPHA_SUBGRADIENT},
-        quick_options={"mu": MU_REAL, "method": "subgradient", "alpha": 10 * ALPHA_SUBGRADIENT},
+    _alg1_inner_variant(
+        "subgradient", "subgradient inner step", "projected subgradient, η_t = 2/(μ(t+1)), certified",
+        "Prop. 2.1", "Thm 2.1 / 0.2", _lr_count_subgradient,
         notes="α = 1e-3 (utility override, recorded; the noise is calibrated to it and the certificate enforces "
               "it): Thm 0.2-ERM's α = (L²/(μn))min{1/n, s} needs T = 2n·max{n, 1/s} ≈ 8·10⁷ full gradients at "
-              "n = 6366; T = ⌈2L²/(μα)⌉ (Prop. 0.1)",
-    ),
-    CatalogueEntry(
-        name="lr21.alg1.sgd", title="Output perturbation, SGD inner step (DP-SCO)", paper=PAPER_LR21,
-        algorithm_ref="Algorithm 1 (stochastic subgradient, η_t = 2/(μ(t+1)), certificate-gated)",
-        privacy_theorem="Prop. 2.1 (certificate replaces 'accuracy in expectation', LR-P1)",
-        utility_theorem="Thm 3.1 / MB1, MB5", run=lr.algorithm_1, smooth_loss_required=False,
-        synthetic_loss="logistic", empirical_bound=_lr_mb1, population_bound=_lr_mb5,
-        paper_gradient_count=_lr_count_sgd, stability_bound=_lr_stability, rate_exponent=-1.0,
-        objective=RIDGE_LOGISTIC, options={"mu": MU_REAL, "method": "sgd", "alpha": ALPHA_SUBGRADIENT},
-        quick_options={"mu": MU_REAL, "method": "sgd", "alpha": 10 * ALPHA_SUBGRADIENT},
-        audit_note="a stochastic inner step allows no replicates (one full run per output, ≈ 0.5 s on the real "
-                   "data), so only the paper budget audits it (2,000 runs per side); the certificate gate that its "
-                   "privacy rests on is tested with SGD in tests/test_output_perturbation_audits.py (LR-P1)",
+              "n = 6366; T = ⌈2L²/(μα)⌉ (Prop. 0.1)"),
+    _alg1_inner_variant(
+        "sgd", "SGD inner step (DP-SCO)", "stochastic subgradient, η_t = 2/(μ(t+1)), certificate-gated",
+        _GATED, "Thm 3.1", _lr_count_sgd,
         notes="α = 1e-3 (utility override as for the subgradient entry; Thm 3.1's α needs ≈ 8·10⁷ steps); a run "
               "whose SGD iterate is not certified releases the certified solver's point (recorded in the claim)",
-    ),
-    CatalogueEntry(
-        name="lr21.alg1.katyusha", title="Output perturbation, Katyusha inner step (DP-SCO)", paper=PAPER_LR21,
-        algorithm_ref="Algorithm 1 (Katyusha, Allen-Zhu 2018, certificate-gated)",
-        privacy_theorem="Prop. 2.1 (certificate replaces 'accuracy in expectation', LR-P1)",
-        utility_theorem="Thm 3.2 / MB1, MB5", run=lr.algorithm_1, smooth_loss_required=True,
-        synthetic_loss="logistic", empirical_bound=_lr_mb1, population_bound=_lr_mb5,
-        paper_gradient_count=_lr_count_katyusha, stability_bound=_lr_stability, rate_exponent=-1.0,
-        objective=RIDGE_LOGISTIC, options={"mu": MU_REAL, "method": "katyusha", "alpha": ALPHA_SUBGRADIENT},
-        quick_options={"mu": MU_REAL, "method": "katyusha", "alpha": 10 * ALPHA_SUBGRADIENT},
+        audit_note="a stochastic inner step allows no replicates (one full run per output, ≈ 0.5 s on the real "
+                   "data), so only the paper budget audits it (2,000 runs per side); the certificate gate that its "
+                   "privacy rests on is tested with SGD in tests/test_output_perturbation_audits.py (LR-P1)"),
+    _alg1_inner_variant(
+        "katyusha", "Katyusha inner step (DP-SCO)", "Katyusha, Allen-Zhu 2018, certificate-gated", _GATED,
+        "Thm 3.2", _lr_count_katyusha,
         notes="α = 1e-3 (utility override as for SGD; epochs = ⌈log2(LR/α)⌉ + 1, the O(·) constant of Thm 3.2 "
               "is not given); ≈ 3 s per run on the real data, so its Monte Carlo checks use few replicates "
               "(their power is reported)",
         audit_note="a stochastic inner step allows no replicates (≈ 3 s per output on the real data), so only the "
                    "paper budget audits it; the certificate gate is tested with Katyusha in "
-                   "tests/test_output_perturbation.py",
-    ),
+                   "tests/test_output_perturbation.py"),
     CatalogueEntry(
         name="lr21.alg2", title="Output perturbation with regularisation", paper=PAPER_LR21,
         algorithm_ref="Algorithm 2 (AGD inner, certified)", privacy_theorem="Prop. 2.2 (corrected LR-E1/E2)",
