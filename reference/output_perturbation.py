@@ -473,7 +473,8 @@ def theorem_0_5_bound(L: float, R: float, beta: float, n: int, d: int, eps: floa
     The proof's projection step is erratum LR-E11, but these final constants (prescribed λ, α, under
     (s[/n])² ≤ L/(Rβ), L ≤ Rβ) survive the rigorous route: λR²/2 + α + ((β+λ)/2)E‖z‖² + min{L + λR,
     √(2(β+λ)α)}E‖z‖, capped by 2LR, stays ≤ 32.2·(…) (δ = 0) and ≤ 13.8·(…) (δ > 0) on the grid of
-    tests/test_lr_errata_spec.py."""
+    tests/test_lr_errata_spec.py.  The theorem's *first* statement (any α; not implemented here) is false for
+    d ≥ 2: tests/test_lr_errata_spec.py::test_LR_E11_theorem_0_5_first_statement_fails_for_d2_and_MB4_holds."""
     s = _s(d, eps, delta) / (n if erm else 1)
     return (146.0 if delta == 0 else 27.0) * beta ** (1 / 3) * L ** (2 / 3) * R ** (4 / 3) * s ** (2 / 3)
 

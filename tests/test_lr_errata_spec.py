@@ -1,8 +1,9 @@
 """Lowy & Razaviyayn: the four spec hypotheses that ERRATA.md listed as "not yet tested", each turned into a
 finding (ERRATA.md LR-E11 … LR-E14).
 
-* LR-E11  Thm 0.3 / 0.5 proof step E⟨∇F(w_T), Π(w_T + z) − w_T⟩ = 0 (spec E2 / MB2): false; Thm 0.3's first
-          statement fails for d ≥ 2; the final constants of Thms 0.3 and 0.5 survive.
+* LR-E11  Thm 0.3 / 0.5 proof step E⟨∇F(w_T), Π(w_T + z) − w_T⟩ = 0 (spec E2 / MB2): false; the first
+          statements (any α) of Thm 0.3 and Thm 0.5-1b fail for d ≥ 2; the final constants of Thms 0.3 and 0.5
+          survive (so do Thm 2.2, Prop. 4.2, Thm 4.1, which print only prescribed-α statements).
 * LR-E12  Thm 0.4-2b: the first statement drops its proof's factor (1 + 2s_δ); both statements of 2b are false.
 * LR-E13  Thm 3.1-2: printed T and bound are √-scope garbles of the proof's 2L²/(μα) and 6s_δ/n.
 * LR-E14  Supplement Thm 0.1 prints c = √log(2/(√(16δ) + 1) − 1): never real; its real readings are not DP.
@@ -419,3 +420,111 @@ def test_LR_E14_supplement_c_is_never_real_and_its_real_readings_are_not_private
                 assert abs(complex_sigma) == pytest.approx(sigma0, rel=1e-12)
                 assert gaussian_delta(eps, 1.0, complex_sigma.real) > 100 * delta
             assert gaussian_delta(eps, 1.0, noise.zhao_sigma(1.0, eps, delta)) <= delta  # main-text c_δ is
+
+
+# =============================================================================================================
+# LR-E11 (continued): Thm 0.5's *first* statement (Alg. 2) and the first statements built on Thm 0.3
+# =============================================================================================================
+def _thm_0_5_1b_first_statement_printed(L: float, R: float, beta: float, d: int, eps: float, delta: float,
+                                        alpha: float) -> float:
+    """Thm 0.5-1b (δ ∈ (0, ½), non-ERM, any α), transcribed from the paper:
+    16.5β^{1/3}L^{2/3}R^{4/3}s^{2/3} + α[1 + (βR/L)^{2/3}(d(c_δ + √(c_δ² + ε)))^{2/3}/ε^{4/3}] + 8√α R√β s,
+    s = √d(c_δ + √(c_δ² + ε))/ε.  The bracket is typeset with (d(c + √…))^{2/3}; its proof gives
+    βs²α/λ = α(βR/L)^{2/3}s^{4/3}.  We take the larger of the two readings (both are < 1e-11 below)."""
+    c = noise.c_delta(delta)
+    root = c + math.sqrt(c * c + eps)
+    s = math.sqrt(d) * root / eps
+    x = max((beta * R / L) ** (2 / 3) * (d * root) ** (2 / 3) / eps ** (4 / 3), (beta * R / L) ** (2 / 3) * s ** (4 / 3))
+    return 16.5 * beta ** (1 / 3) * L ** (2 / 3) * R ** (4 / 3) * s ** (2 / 3) + alpha * (1 + x) \
+        + 8 * math.sqrt(alpha) * R * math.sqrt(beta) * s
+
+
+def test_LR_E11_theorem_0_5_first_statement_fails_for_d2_and_MB4_holds():
+    """Alg. 2 analogue of the LR-E11 counterexample, for Thm 0.5-1b's first statement (any α).
+
+    Instance: the spec's F above (d = 2, R = 1, w* = (0.9, 0.4) ∈ B(0, 1)), read as a member of 𝒥_{β,L,R} with
+    β = 2000 (F is 1000-smooth, so also 2000-smooth) and L = L_SPEC = 1000(1 + √0.97) = 1984.9 (‖∇F‖ ≤ ‖A‖(R + ‖w*‖)
+    on B(0, 1)); then L ≤ Rβ (the proof's "L ≤ Rβ") and s² ≤ L/(Rβ) hold.  δ = 1e-5, ε = 1e18 (extreme, but the
+    theorem claims every ε under its condition): s_δ = √2(c + √(c² + ε))/ε = 1.4142e-9,
+    λ = (βL²/R²)^{1/3}s^{2/3} = 2.5071e-3 (the theorem's λ).  𝓜 returns w_T = (1, 0) on the sphere; it is α-accurate
+    for α := F_λ(w_T) − F_λ(w*_λ) = 33.85124 (w*_λ = (A + λI)⁻¹Aw*, closed form; any larger α only raises the noise
+    and the bound).  Noise: Zhao's σ for Δ_T = 2(L + λR)/λ + 2√(2α/λ) = 1.5837e6, σ = s_δΔ_T/2 = 1.11986e-3.
+
+    Quadrature (trapezoid/semi-analytic polar, 2¹⁷ nodes so that σ/h ≈ 23, and adaptive 2-D ``quad``; agree to
+    1e-9 relative): E F(w_A) − F* = 33.921343.  Printed first statement: 16.5λR² + α(1 + ~1e-12) + 8√α R√β s
+    = 0.041367 + 33.851238 + 2.9e-6 = 33.892609 < 33.921343, i.e. E F(w_A) − F* − α = 0.0701 > 0.0414 = printed − α.
+    Even the proof's own intermediate λR²/2 + (β + λ)E‖z‖² + α = 33.8575 (E‖z‖² = 2σ²) fails.  Mechanism as in
+    Thm 0.3: ∇F_λ(w_T) = (−155.7, −208.2) points into the ball, the projection cuts the outward half of the noise,
+    a first-order loss ≈ 155.7·E(z₁)_+ = 155.7σ/√(2π) = 0.070 against the printed second-order slack 16.5λR² ∝ s^{2/3},
+    while σ ∝ s^{1/3}: every small enough s breaks the statement.
+    Rigorous bounds hold: λR²/2 + α + ((β+λ)/2)E‖z‖² + min{L + λR, √(2(β+λ)α)}·E(‖w_T + z‖ − 1)_+
+    = 0.00125 + 33.85124 + 0.00251 + 367.97·4.4707e-4 = 34.0195, and MB4 (spec §4.0) = λR²/2 + (β+λ)α/λ + … ≈ 2.7e7.
+    Thm 0.5's final constants (prescribed α; LR-E11 above) are not affected."""
+    beta, R, d, delta, eps = 2000.0, 1.0, 2, 1e-5, 1e18
+    L = L_SPEC
+    assert np.linalg.eigvalsh(A).max() <= beta and L <= R * beta and float(W_STAR @ W_STAR) <= R * R
+    s = noise.noise_factor(d, eps, delta)
+    assert s == pytest.approx(1.4142135e-9, rel=1e-6) and s * s <= L / (R * beta)
+    lam = (beta * L * L / R**2) ** (1 / 3) * s ** (2 / 3)
+    assert lam == pytest.approx(op.theorem_0_5_lambda(L, R, beta, 1, d, eps, delta, erm=False), rel=1e-12)
+    assert lam == pytest.approx(2.5071e-3, rel=1e-4)
+    w_lam = np.linalg.solve(A + lam * np.eye(2), A @ W_STAR)
+    alpha = (_F(W_T) + lam / 2) - (_F(w_lam) + lam / 2 * float(w_lam @ w_lam))
+    assert alpha == pytest.approx(33.85124, abs=1e-5)
+    delta_T = 2 * (L + lam * R) / lam + 2 * math.sqrt(2 * alpha / lam)
+    sigma = s * delta_T / math.sqrt(2 * d)
+    assert sigma == pytest.approx(noise.zhao_sigma(delta_T, eps, delta), rel=1e-9)
+    assert sigma == pytest.approx(1.11986e-3, rel=1e-5)
+    excess, overshoot = _polar_terms(sigma, n_theta=1 << 17)
+    assert excess == pytest.approx(_adaptive_expected_F(sigma), rel=1e-8)  # two independent quadratures
+    assert excess == pytest.approx(33.921343, abs=2e-6)
+    printed = _thm_0_5_1b_first_statement_printed(L, R, beta, d, eps, delta, alpha)
+    assert printed == pytest.approx(33.892609, abs=2e-6)
+    assert excess - alpha > 1.6 * (printed - alpha)  # 0.0701 vs 0.0414: the printed first statement fails
+    proof_intermediate = lam * R * R / 2 + (beta + lam) * 2 * sigma**2 + alpha
+    assert excess > proof_intermediate + 0.06
+    # rigorous replacements hold
+    grad = A @ (W_T - W_STAR) + lam * W_T
+    g_bound = min(L + lam * R, math.sqrt(2 * (beta + lam) * alpha))
+    assert float(np.linalg.norm(grad)) <= g_bound
+    rig = lam * R * R / 2 + alpha + (beta + lam) / 2 * 2 * sigma**2 + g_bound * overshoot
+    assert excess <= rig and rig == pytest.approx(34.0195, abs=1e-4)
+    assert excess <= op.master_bound_smooth_alg2(beta, lam, R, alpha, 2 * sigma**2)
+
+
+def test_LR_E11_thm_2_2_prop_4_2_thm_4_1_print_only_prescribed_alpha_statements():
+    """Thm 2.2, Prop. 4.2 and Thm 4.1 are NOT Thm 0.3's first statement with other inputs: each prints only the
+    prescribed-α statement (α = (L²/(μ[n²]))min{κs², 1}, resp. min{κ_τs², C_τ²}), i.e. Thm 0.3's *final* form
+    26κL²s²/μ / 13.5κL²s²/μ (Prop. 4.2 with κ_τ and C_τ, LR-E4; Thm 4.1 with G_D).  The library functions
+    accordingly take no α.  The prescribed α excludes the LR-E11 counterexample: w_T = (1, 0) has accuracy
+    F(w_T) − F* = 33.8512, but at LR-E11's ε (σ = 0.01) the prescribed α = L²κs² = 0.0992 < 33.85, so w_T is not an
+    admissible output; admissibility needs κL²s² ≥ 33.85, and with the prescribed α the rigorous bound (projection
+    term included) stays ≤ 12.7κL²s²/μ < 13.5κL²s²/μ (final constants survive: ``test_LR_E11_theorem_0_3_final_constants_survive``).
+    On the same instance at an admissible ε = 1e8 (δ = 1e-5, n = 1): α = 78.846, σ = 0.28257 (Zhao, Δ_T = 2(L/μ +
+    √(2α/μ))), E F(w_A) − F* = 81.089 (quadrature) ≤ 13.5κL²s²/μ = 13.5α = 1064.4 for each: Thm 2.2; Prop. 4.2 at
+    n = 1 (F_τ = f for one sample, any τ) in the limit τ → 0 (C_τ = 1, κ_τ = κ; the bound grows with τ); Thm 4.1
+    with H_D(w, v) = F(w) independent of v (G_D = F)."""
+    beta, mu, d, delta = BETA, MU, 2, 1e-5
+    sigma11 = 0.01
+    delta_T11 = 2 * (L_SPEC / mu + math.sqrt(2 * ALPHA_SPEC / mu))
+    k = sigma11 * math.sqrt(2) / delta_T11
+    eps11 = (1 + 2 * noise.c_delta(delta) * k) / k**2
+    s11 = noise.noise_factor(d, eps11, delta)
+    alpha11 = L_SPEC**2 / mu * min(beta / mu * s11**2, 1.0)
+    assert alpha11 == pytest.approx(0.0992, abs=1e-4) and alpha11 < ALPHA_SPEC  # counterexample not admissible
+    eps = 1e8
+    s = noise.noise_factor(d, eps, delta)
+    alpha = L_SPEC**2 / mu * min(beta / mu * s * s, 1.0)
+    assert alpha == pytest.approx(78.846, abs=1e-3) and alpha >= ALPHA_SPEC  # w_T = (1, 0) admissible
+    delta_T = 2 * (L_SPEC / mu + math.sqrt(2 * alpha / mu))
+    sigma = s * delta_T / math.sqrt(2 * d)
+    assert sigma == pytest.approx(0.28257, abs=1e-5)
+    excess = _polar_terms(sigma)[0]
+    assert excess == pytest.approx(_adaptive_expected_F(sigma), rel=1e-9)
+    assert excess == pytest.approx(81.089, abs=1e-3)
+    hand = 13.5 * (beta / mu) * L_SPEC**2 * s * s / mu
+    assert hand == pytest.approx(1064.4, abs=0.1)
+    assert excess <= op.theorem_2_2_bound(L_SPEC, mu, beta, d, eps, delta) == pytest.approx(hand, rel=1e-12)
+    assert excess <= op.proposition_4_2_bound(L_SPEC, mu, beta, 1, d, eps, delta, 1.0) == pytest.approx(hand, rel=1e-12)
+    assert excess <= op.theorem_4_1_bound(L_SPEC, mu, beta, 1, d, eps, delta, erm=False) == pytest.approx(hand,
+                                                                                                         rel=1e-12)

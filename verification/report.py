@@ -167,15 +167,19 @@ def _plots(results: dict[str, Any]) -> list[tuple[str, str]]:
     # 1. rates: log–log excess vs n, fitted line, theorem's bound
     rated = [r for r in recs if r.get("rate")]
     if rated:
-        fig, axes = plt.subplots(1, len(rated), figsize=(3.6 * len(rated), 3.2), squeeze=False)
-        for ax, r in zip(axes[0], rated):
+        cols = min(len(rated), 5)
+        rows = math.ceil(len(rated) / cols)
+        fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 3.2 * rows), squeeze=False)
+        for ax in axes.flat[len(rated):]:
+            ax.set_visible(False)
+        for ax, r in zip(axes.flat, rated):
             rt = r["rate"]
             ns = rt["n_grid"]
             ax.loglog(ns, rt["mean_excess"], "o", label="mean excess")
             fit = [math.exp(rt["intercept"]) * n ** rt["slope"] for n in ns]
             ax.loglog(ns, fit, "-", label=f"fit slope {rt['slope']:.2f}")
             if rt.get("extra", {}).get("bounds"):
-                ax.loglog(ns, rt["extra"]["bounds"], "--", label=f"theorem bound (∝ n^{rt['exponent']})")
+                ax.loglog(ns, rt["extra"]["bounds"], "--", label=f"theorem bound (∝ n^{rt['exponent']:.3g})")
             ax.set_title(r["title"], fontsize=9)
             ax.set_xlabel("n")
             ax.xaxis.set_minor_formatter(NullFormatter())  # minor log ticks overlap at this width
