@@ -105,8 +105,22 @@ SensitivityMode = Literal["paper", "tight"]
 # ================================================================================================
 
 
+class _DataShape:
+    """n and d of an objective's dataset ``X`` (n, d) (shared by the objective and game classes below)."""
+
+    X: np.ndarray
+
+    @property
+    def n(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def d(self) -> int:
+        return self.X.shape[1]
+
+
 @dataclass
-class GLMObjective:
+class GLMObjective(_DataShape):
     """F(w) = (1/n) Σ φ(⟨w, x_i⟩, y_i) + (reg/2)‖w‖² on W = B(0, R), with gradient counters.
 
     ``sample_gradients`` counts per-sample (sub)gradient evaluations (a full gradient counts n);
@@ -120,14 +134,6 @@ class GLMObjective:
     radius: float
     sample_gradients: int = 0
     full_gradients: int = 0
-
-    @property
-    def n(self) -> int:
-        return self.X.shape[0]
-
-    @property
-    def d(self) -> int:
-        return self.X.shape[1]
 
     def value(self, w: np.ndarray) -> float:
         return float(np.mean(self.loss.phi(self.X @ w, self.y)) + 0.5 * self.reg * (w @ w))
@@ -1043,7 +1049,7 @@ def glm_loss_range(loss: Any, x_max: float, y_max: float, radius: float) -> tupl
 
 
 @dataclass
-class TiltedObjective:
+class TiltedObjective(_DataShape):
     """F_τ(w) = (1/τ) log((1/n) Σ_i exp(τ ℓ_i(w))) + (reg/2)‖w‖², ℓ_i(w) = φ(⟨w, x_i⟩, y_i) (Sec. 4, TERM).
 
     This is the paper's F_τ for the ridge-regularised per-sample loss f = ℓ + (reg/2)‖w‖² (the common ridge
@@ -1060,14 +1066,6 @@ class TiltedObjective:
     sample_gradients: int = 0
     full_gradients: int = 0
     tol_is_distance: bool = True
-
-    @property
-    def n(self) -> int:
-        return self.X.shape[0]
-
-    @property
-    def d(self) -> int:
-        return self.X.shape[1]
 
     def losses(self, w: np.ndarray) -> np.ndarray:
         return self.loss.phi(self.X @ w, self.y)
@@ -1228,7 +1226,7 @@ def _robust_losses(kind: str, X: np.ndarray, y: np.ndarray, w: np.ndarray, rho: 
 
 
 @dataclass
-class RobustObjective:
+class RobustObjective(_DataShape):
     """G_D(w) = (1/n) Σ_i max_{‖δ_i‖ ≤ ρ} ℓ(w, (x_i + δ_i, y_i)) + (reg/2)‖w‖² for ℓ2 perturbations (Sec. 4).
 
     Closed-form inner maxima (Cauchy–Schwarz; spec §7.4(a)):
@@ -1255,14 +1253,6 @@ class RobustObjective:
     @property
     def loss(self) -> Any:
         return _RobustLossTag()
-
-    @property
-    def n(self) -> int:
-        return self.X.shape[0]
-
-    @property
-    def d(self) -> int:
-        return self.X.shape[1]
 
     def value(self, w: np.ndarray) -> float:
         return float(np.mean(_robust_losses(self.kind, self.X, self.y, w, self.rho)) + 0.5 * self.reg * (w @ w))
@@ -1476,7 +1466,7 @@ class LinearAdversarialProblem:
 
 
 @dataclass
-class LinearAdversarialGame:
+class LinearAdversarialGame(_DataShape):
     """H_D of :class:`LinearAdversarialProblem` on a dataset, with exact inner max / min oracles and counters.
 
     Shapes: X (n, d), y (n,), w (d,), V (n, d).  ``gradient_evaluations`` counts per-sample gradient pairs
@@ -1486,14 +1476,6 @@ class LinearAdversarialGame:
     X: np.ndarray
     y: np.ndarray
     gradient_evaluations: int = 0
-
-    @property
-    def n(self) -> int:
-        return self.X.shape[0]
-
-    @property
-    def d(self) -> int:
-        return self.X.shape[1]
 
     @property
     def radius(self) -> float:
