@@ -50,14 +50,17 @@ included", computed from the mechanism's output only (never from mask).  Under t
 "refuted" with probability <= 1 - C.  The bound saturates well below the true epsilon for small M
 (docs/auditing.md).  --samples and --neighbour are not used.
 
-exit status: 0 claim not refuted, 1 claim refuted, 2 bad input (a one-line error on stderr).
+User code: a dotted MODULE is imported with the current directory at the front of sys.path (as python -m
+does), so ``dpsco audit mech:f`` finds ./mech.py.  What the mechanism prints goes to stderr: stdout carries
+only the result (e.g. the --json record).
+
+exit status: 0 claim not refuted, 1 claim refuted, 2 bad input (a one-line error on stderr), including a
+mechanism that raises or calls sys.exit (at import or when run); 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
 import math
 import os
@@ -70,12 +73,10 @@ import numpy as np
 from reference.privacy import PrivacyClaim
 
 from .audit import audit
+from .usercode import InputError as _InputError
+from .usercode import load_mechanism, running
 
 __all__ = ["configure_parser", "run", "load_mechanism", "load_npz"]
-
-
-class _InputError(Exception):
-    """Bad command-line input; reported as a one-line error and exit status 2."""
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
@@ -151,41 +152,6 @@ def load_npz(path: str, name: str) -> dict[str, np.ndarray]:
     if not data:
         raise _InputError(f"{name} file {path} contains no arrays")
     return data
-
-
-def load_mechanism(target: str) -> Any:
-    """Resolve ``MODULE:CALLABLE`` (dotted module or path to a .py file).  Raises ``_InputError``."""
-    module_part, sep, attr = str(target).rpartition(":")
-    if not sep or not module_part or not attr:
-        raise _InputError(f"mechanism must be given as MODULE:CALLABLE, got {target!r}")
-    if module_part.endswith(".py") or os.path.sep in module_part or os.path.isfile(module_part):
-        if not os.path.isfile(module_part):
-            raise _InputError(f"mechanism file not found: {module_part}")
-        mod_name = "_dpsco_audit_target_" + os.path.splitext(os.path.basename(module_part))[0].replace("-", "_")
-        spec = importlib.util.spec_from_file_location(mod_name, module_part)
-        if spec is None or spec.loader is None:
-            raise _InputError(f"cannot load {module_part} as a Python module")
-        module = importlib.util.module_from_spec(spec)
-        # registered before execution (the importlib recipe), so that e.g. @dataclass in the file works
-        sys.modules[mod_name] = module
-        try:
-            spec.loader.exec_module(module)
-        except Exception as exc:  # noqa: BLE001 - any failure while importing user code is bad input
-            sys.modules.pop(mod_name, None)
-            raise _InputError(f"error while importing {module_part}: {type(exc).__name__}: {exc}") from None
-    else:
-        try:
-            module = importlib.import_module(module_part)
-        except Exception as exc:  # noqa: BLE001
-            raise _InputError(f"cannot import module {module_part!r}: {type(exc).__name__}: {exc}") from None
-    obj: Any = module
-    for part in attr.split("."):
-        if not hasattr(obj, part):
-            raise _InputError(f"{module_part} has no attribute {attr!r}")
-        obj = getattr(obj, part)
-    if not (callable(obj) or callable(getattr(obj, "sample", None))):
-        raise _InputError(f"{target} is not callable (expected f(data, rng) -> array)")
-    return obj
 
 
 def _generated_pairs(args: argparse.Namespace, dataset: dict[str, np.ndarray]) -> list[tuple[Any, Any, str]]:
@@ -280,7 +246,9 @@ def run(args: argparse.Namespace) -> int:
         if one_run:
             mechanism = load_mechanism(args.target)
             try:
-                result = _run_one_run(args, mechanism, dataset, epsilon, delta, confidence, rng, int(seq.entropy))
+                with running(f"the mechanism {args.target}"):
+                    result = _run_one_run(args, mechanism, dataset, epsilon, delta, confidence, rng,
+                                          int(seq.entropy))
             except _InputError:
                 raise
             except (ValueError, TypeError) as exc:
@@ -334,20 +302,23 @@ def run(args: argparse.Namespace) -> int:
                 if pilot < 2:
                     raise _InputError(f"--pilot must be >= 2, got {args.pilot!r}")
             try:
-                if pairs is None:
-                    result = audit(
-                        mechanism, dataset, neighbour, claim, samples, rng,  # type: ignore[arg-type]
-                        confidence=confidence, statistic=statistic, seed_entropy=int(seq.entropy),
-                        estimator=estimator, epsilon_true=epsilon_true, event_from_claim=event_from_claim,
-                    )
-                else:
-                    from .estimators import audit_family
+                with running(f"the mechanism {args.target}"):
+                    if pairs is None:
+                        result = audit(
+                            mechanism, dataset, neighbour, claim, samples, rng,  # type: ignore[arg-type]
+                            confidence=confidence, statistic=statistic, seed_entropy=int(seq.entropy),
+                            estimator=estimator, epsilon_true=epsilon_true, event_from_claim=event_from_claim,
+                        )
+                    else:
+                        from .estimators import audit_family
 
-                    result = audit_family(
-                        mechanism, pairs, claim, samples, rng, statistics=(statistic,), estimator=estimator,
-                        method="select", confidence=confidence, n_pilot=pilot, epsilon_true=epsilon_true,
-                        seed_entropy=int(seq.entropy),
-                    )
+                        result = audit_family(
+                            mechanism, pairs, claim, samples, rng, statistics=(statistic,), estimator=estimator,
+                            method="select", confidence=confidence, n_pilot=pilot, epsilon_true=epsilon_true,
+                            seed_entropy=int(seq.entropy),
+                        )
+            except _InputError:
+                raise
             except (ValueError, TypeError) as exc:
                 raise _InputError(str(exc)) from None
             except Exception as exc:  # noqa: BLE001 - the user's mechanism raised

@@ -9,16 +9,29 @@ plan     samples per side an audit needs to certify r·ε for a mechanism family
 compare  test another implementation of a catalogued algorithm against ours (output distribution, utility
          bound, privacy audit).
 
-Exit status: 0 success (audit/compare: nothing refuted), 1 a check failed or a claim was refuted, 2 bad input.
+Exit status: 0 success (audit/compare: nothing refuted), 1 a check failed or a claim was refuted, 2 bad input
+(including user code that raises or calls sys.exit), 130 interrupted (Ctrl-C).  If the reader of standard output
+goes away (``dpsco ... | head``) the command ends quietly with status 141 (128 + SIGPIPE).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Sequence
 
 __all__ = ["build_parser", "main"]
+
+_EPILOG = """\
+exit status: 0 success (audit, compare: claim not refuted), 1 a check failed or a claim was refuted,
+  2 bad input (a one-line error on stderr), including user code that raises or calls sys.exit; 130 interrupted.
+  If the reader of standard output goes away (dpsco ... | head), the command ends quietly with status 141
+  (128 + SIGPIPE, as a command killed by SIGPIPE).
+
+user code (audit, compare): MODULE:CALLABLE is imported with the current directory at the front of sys.path
+  (as python -m does); whatever it prints goes to standard error, so standard output carries only dpsco's
+  result (e.g. the --json record)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="dpsco",
         description="dpsco: reference implementation of differentially private convex optimisation, "
         "with certified oracles, empirical privacy auditors and statistical checks of the papers' theorems.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="{verify,audit,plan,compare}")
     verify.configure_parser(
@@ -49,10 +64,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stdout_closed() -> int:
+    """The reader of stdout went away (e.g. ``dpsco ... | head``): end quietly, as the Python docs advise
+    (https://docs.python.org/3/library/signal.html#note-on-sigpipe): point stdout at devnull so that the
+    interpreter's final flush does not raise again.  The status is 141 (128 + SIGPIPE, what a command killed
+    by SIGPIPE reports), not 1: the output was cut, and 1 would read as "refuted"."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor (e.g. captured)
+        pass
+    return 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``dpsco``; returns the exit status (see the module docstring)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
-    return int(args.run(args))
+    try:
+        args = parser.parse_args(argv)  # --help is printed here
+        status = int(args.run(args))
+        sys.stdout.flush()  # with buffered stdout a closed pipe is reported here, not at interpreter exit
+    except BrokenPipeError:
+        return _stdout_closed()
+    except KeyboardInterrupt:
+        print(f"{parser.prog}: interrupted", file=sys.stderr)
+        return 130
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

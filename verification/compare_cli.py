@@ -26,7 +26,11 @@ three families of tests are applied, each at α/3 with α = 1 − C:
 A faithful implementation is refuted with probability at most 1 - C.  "not refuted" is not a proof of
 correctness: the output reports the power of each test (docs/compare.md: measured detection rates).
 
-exit status: 0 not refuted, 1 refuted, 2 bad input (a one-line error on stderr).
+User code: a dotted MODULE is imported with the current directory at the front of sys.path (as python -m
+does).  What the implementation prints goes to stderr: stdout carries only the result (e.g. the --json record).
+
+exit status: 0 not refuted, 1 refuted, 2 bad input (a one-line error on stderr), including an implementation
+that raises or calls sys.exit (at import or when run); 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -37,9 +41,10 @@ import math
 import sys
 from typing import Any
 
-from .audit_cli import _InputError, load_mechanism
 from .catalogue import CATALOGUE
 from .compare import DEFAULT_CONFIDENCE, DEFAULT_SEED, INSTANCES, CandidateError, compare
+from .usercode import InputError as _InputError
+from .usercode import load_mechanism, running
 
 __all__ = ["configure_parser", "run"]
 
@@ -106,11 +111,16 @@ def run(args: argparse.Namespace) -> int:
         if not callable(candidate):
             raise _InputError(f"{args.target} is not callable")
         try:
-            result = compare(candidate, args.against, instance=args.instance, samples=samples,
-                             audit_samples=audit_samples, seed=seed, confidence=confidence, claimed_epsilon=eps,
-                             claimed_delta=delta, candidate_name=args.target)
+            with running(f"the implementation {args.target}"):
+                result = compare(candidate, args.against, instance=args.instance, samples=samples,
+                                 audit_samples=audit_samples, seed=seed, confidence=confidence,
+                                 claimed_epsilon=eps, claimed_delta=delta, candidate_name=args.target)
+        except _InputError:
+            raise
         except (CandidateError, ValueError, TypeError) as exc:
             raise _InputError(str(exc)) from None
+        except Exception as exc:  # noqa: BLE001 - e.g. the implementation's output object raised on conversion
+            raise _InputError(f"while running {args.target}: {type(exc).__name__}: {exc}") from None
     except _InputError as exc:
         print(f"dpsco compare: error: {exc}", file=sys.stderr)
         return 2

@@ -1,0 +1,105 @@
+"""Loading and running user code for ``dpsco audit`` and ``dpsco compare``.
+
+One loader for both subcommands, with the same rules:
+
+* ``MODULE:CALLABLE`` names a dotted module (imported with the current directory at the front of
+  ``sys.path``, as ``python -m`` does, so ``dpsco audit mech:f`` finds ``./mech.py``) or a path to a ``.py``
+  file, and a (possibly dotted) attribute of it.
+* While user code is imported or run (``running``), its standard output goes to standard error, so that
+  the command's own output (e.g. the ``--json`` record) is the only thing on standard output.
+* ``sys.exit(...)`` / ``raise SystemExit`` in user code is bad input (``InputError``, exit status 2), never a
+  silent exit with the user's status (which would read as "not refuted").  Exceptions raised while importing
+  are ``InputError`` too; ``KeyboardInterrupt`` is not caught (it interrupts the command).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import os
+import sys
+from typing import Any, Iterator
+
+__all__ = ["InputError", "cwd_on_sys_path", "load_mechanism", "running"]
+
+
+class InputError(Exception):
+    """Bad command-line input or failing user code; reported as a one-line error and exit status 2.
+
+    The message is folded onto one line (user exceptions may carry multi-line messages).
+    """
+
+    def __init__(self, message: object = "") -> None:
+        super().__init__(" ".join(str(message).split()))
+
+
+def _describe_exit(code: object) -> str:
+    return "raised SystemExit" if code is None else f"called sys.exit({code!r})"
+
+
+@contextlib.contextmanager
+def running(what: str) -> Iterator[None]:
+    """Run user code: its stdout goes to stderr; SystemExit becomes ``InputError`` naming ``what``."""
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    except SystemExit as exc:
+        raise InputError(
+            f"{what} {_describe_exit(exc.code)}; user code must return its output, not exit the process"
+        ) from None
+
+
+def cwd_on_sys_path() -> None:
+    """Put the current directory at the front of ``sys.path`` unless it is already there (``python -m``)."""
+    cwd = os.getcwd()
+    if not sys.path or os.path.abspath(sys.path[0] or os.curdir) != cwd:
+        sys.path.insert(0, cwd)
+
+
+def load_mechanism(target: str) -> Any:
+    """Resolve ``MODULE:CALLABLE`` (dotted module or path to a .py file).  Raises ``InputError``.
+
+    A dotted module is imported with the current directory at the front of ``sys.path``.  The import runs
+    under ``running`` (stdout to stderr, ``sys.exit`` reported as bad input).
+    """
+    module_part, sep, attr = str(target).rpartition(":")
+    if not sep or not module_part or not attr:
+        raise InputError(f"mechanism must be given as MODULE:CALLABLE, got {target!r}")
+    if module_part.endswith(".py") or os.path.sep in module_part or os.path.isfile(module_part):
+        if not os.path.isfile(module_part):
+            raise InputError(f"mechanism file not found: {module_part}")
+        mod_name = "_dpsco_audit_target_" + os.path.splitext(os.path.basename(module_part))[0].replace("-", "_")
+        spec = importlib.util.spec_from_file_location(mod_name, module_part)
+        if spec is None or spec.loader is None:
+            raise InputError(f"cannot load {module_part} as a Python module")
+        module = importlib.util.module_from_spec(spec)
+        # registered before execution (the importlib recipe), so that e.g. @dataclass in the file works
+        sys.modules[mod_name] = module
+        cwd_on_sys_path()
+        try:
+            with running(f"importing {module_part}"):
+                spec.loader.exec_module(module)
+        except InputError:
+            sys.modules.pop(mod_name, None)
+            raise
+        except Exception as exc:  # noqa: BLE001 - any failure while importing user code is bad input
+            sys.modules.pop(mod_name, None)
+            raise InputError(f"error while importing {module_part}: {type(exc).__name__}: {exc}") from None
+    else:
+        cwd_on_sys_path()
+        try:
+            with running(f"importing module {module_part!r}"):
+                module = importlib.import_module(module_part)
+        except InputError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            raise InputError(f"cannot import module {module_part!r}: {type(exc).__name__}: {exc}") from None
+    obj: Any = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise InputError(f"{module_part} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    if not (callable(obj) or callable(getattr(obj, "sample", None))):
+        raise InputError(f"{target} is not callable (expected f(data, rng) -> array)")
+    return obj
