@@ -37,6 +37,7 @@ from numbers import Real
 from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
+from scipy.integrate import quad
 from scipy.optimize import brentq
 from scipy.special import log_ndtr, logsumexp, ndtr, ndtri
 from scipy.stats import binom
@@ -56,6 +57,7 @@ __all__ = [
     "mixture_gaussian_delta_max",
     "nsgd_one_step_canary_delta",
     "nsgd_one_step_canary_epsilon",
+    "nsgd_worst_pair_delta_quadrature",
     "subsampled_gaussian_epsilon",
 ]
 
@@ -718,6 +720,87 @@ def nsgd_one_step_canary_epsilon(
         return float(nsgd_one_step_canary_delta(e, n, m, sigma, lipschitz, neighbour=neighbour))
 
     return _smallest_feasible(fn, d, lo=0.0, hi=1.0)
+
+
+def nsgd_worst_pair_delta_quadrature(
+    epsilon: float, n: int, m: int, sigma: float, lipschitz: float, steps: int = 1
+) -> float:
+    """Exact δ(ε) of T ∈ {1, 2} steps of Algorithm 1 on the worst-case replace-one pair, by quadrature.
+
+    The pair (Bassily et al. 2019, Algorithm 1 with the linear loss; see ``reference.accounting``): records
+    x_i = −L e₁ for i < n, the neighbour replaces x_n = −L e₁ by +L e₁; every other record shares the replaced
+    record's gradient, so after the common shift one step's noisy mean gradient is Q = N(0, σ²) on the dataset
+    and P = Σ_k Bin(m, 1/n)(k) N(2kL/m, σ²) on the neighbour.  Returns max(H_{e^ε}(P^⊗T ‖ Q^⊗T),
+    H_{e^ε}(Q^⊗T ‖ P^⊗T)), an independent check of the PLD accountant of ``reference.accounting``:
+
+    * T = 1: the exact hockey-stick divergence of the two mixtures (:func:`mixture_gaussian_delta`'s method:
+      P/Q is monotone, so the positive set is a half-line; exact normal CDFs);
+    * T = 2: H_γ(P⊗P ‖ Q⊗Q) = ∫ p(x) H_{γ q(x)/p(x)}(P ‖ Q) dx (and the mirror for the other direction), the
+      inner divergence exact as for T = 1 and the outer integral by adaptive Gauss–Kronrod (``scipy.integrate
+      .quad``, absolute tolerance 1e-14) over x ∈ [−14σ, 2LK/m + 14σ] (the mass outside, < 2·10⁻⁴⁴, is added).
+
+    The Binomial is truncated where its tail is below 1e-40 and that mass is added (an upper bound exact to
+    ~1e-40).
+
+    Parameters
+    ----------
+    epsilon : float ≥ 0;  n, m : int ≥ 1;  sigma : float > 0 (noise std on the mean gradient);
+    lipschitz : float > 0;  steps : 1 or 2.
+
+    Returns
+    -------
+    float in [0, 1]
+
+    Raises
+    ------
+    ValueError, TypeError for out-of-range parameters, or ``steps`` not in {1, 2}.
+    """
+    eps_arr, _ = _check_epsilon_array(epsilon)
+    if eps_arr.size != 1:
+        raise ValueError("epsilon must be a scalar")
+    eps = float(eps_arr.ravel()[0])
+    n_ = check_positive_int(n, "n")
+    m_ = check_positive_int(m, "m")
+    s = check_positive(sigma, "sigma")
+    L = check_positive(lipschitz, "lipschitz")
+    T = check_positive_int(steps, "steps")
+    if T not in (1, 2):
+        raise ValueError(f"steps must be 1 or 2 for the quadrature oracle, got {T}")
+    k, logp, tail = _canary_components(n_, m_)
+    a = 2.0 * k * L / m_
+    zero_w, zero_m = np.array([0.0]), np.array([0.0])
+
+    def h(gamma_log: float, forward: bool) -> float:
+        if forward:
+            return _hockey_stick(gamma_log, logp, a, zero_w, zero_m, s)
+        return _hockey_stick(gamma_log, zero_w, zero_m, logp, a, s)
+
+    if T == 1:
+        return min(1.0, max(h(eps, True), h(eps, False)) + tail)
+
+    s2 = s * s
+
+    def log_p(x: float) -> float:
+        return float(logsumexp(logp - (x - a) ** 2 / (2 * s2)))
+
+    def log_q(x: float) -> float:
+        return -x * x / (2 * s2)
+
+    lo, hi = -14.0 * s, float(a[-1]) + 14.0 * s
+    dens = 1.0 / (s * math.sqrt(2 * math.pi))
+
+    def fwd(x: float) -> float:  # p(x) · H_{γ q(x)/p(x)}(P ‖ Q)
+        lp, lq = log_p(x), log_q(x)
+        return dens * math.exp(lp) * h(eps + lq - lp, True)
+
+    def bwd(x: float) -> float:  # q(x) · H_{γ p(x)/q(x)}(Q ‖ P)
+        lp, lq = log_p(x), log_q(x)
+        return dens * math.exp(lq) * h(eps + lp - lq, False)
+
+    pts = list(a[: min(a.size, 8)])
+    d_fwd = quad(fwd, lo, hi, points=pts, limit=200, epsabs=1e-14, epsrel=1e-8)[0]
+    d_bwd = quad(bwd, lo, hi, points=pts, limit=200, epsabs=1e-14, epsrel=1e-8)[0]
+    return min(1.0, max(d_fwd, d_bwd) + 2 * tail + 2e-44)
 
 
 # ---------------------------------------------------------------------------------------------------------

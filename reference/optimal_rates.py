@@ -23,6 +23,11 @@ reports call the paper, not a copy of it.
 Departures from the printed text (each also in ERRATA.md, with the test that shows it)
 ------------------------------------------------------------------------------------
 * Alg. 1 line 3 "w_0 ∈ V": read W; we take w_0 = Proj_W(0) (needed for Lemma 3.3's M²/(2ηT)).
+* Theorem 3.1's noise σ² = 8TL² log(1/δ)/(n²ε²) is not (ε, δ)-DP under replace-one with with-replacement
+  sampling at small T (worst pair: every other record shares the replaced record's gradient; n = 1000, T = 1,
+  ε = 1, δ = 10⁻⁶ gives ε = 1.99).  Default ``calibration="certified"``: σ = max(printed σ, the smallest σ
+  that the PLD accountant certifies on that pair, ``reference.accounting``); ``"printed"`` stays reachable
+  and its claim then states the accountant's δ.  Applies to A_NSGD, its Moreau variant and A_ProxGD (E4).
 * Integer rounding (the paper gives reals): T := ⌊T_real⌋ ≥ 1, m := ⌈m_real⌉; σ² and η use the integer T.
 * Lemma 3.4's α = L²Tη/n is off by (T+1)/T for the averaged iterate; ``lemma_3_4_stability(corrected=True)``
   gives L²η(T+1)/n (tight for the linear loss).
@@ -40,6 +45,7 @@ from typing import Any, Callable, Literal
 
 import numpy as np
 
+from .accounting import NoiseCalibration, certified_noise_std
 from .certified import certified_minimize, certify, objective_gradient
 from .domains import Ball
 from .privacy import PrivacyClaim, Release
@@ -131,11 +137,16 @@ class NSGDParameters:
     T: int
     m: int
     eta: float
-    sigma2: float
+    sigma2: float  # the variance actually used (σ², see ``calibration``)
     lipschitz: float
     T_real: float
     m_real: float
     smoothness_max: float  # 2/η with the integer T: Lemma 3.4's condition η ≤ 2/β
+    sigma2_printed: float = math.nan  # Algorithm 1, line 1: 8TL² log(1/δ)/(n²ε²)
+    calibration: str = "certified"  # "certified": σ = max(printed, worst-pair certified); "printed": σ printed
+    accountant_delta: float = math.nan  # worst-pair accountant's δ(ε) at σ (reference.accounting)
+    printed_accountant_delta: float = math.nan  # the same at the printed σ
+    printed_is_private: bool = True  # printed_accountant_delta ≤ δ
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -143,13 +154,20 @@ class NSGDParameters:
 
 def theorem_3_2_parameters(
     n: int, d: int, epsilon: float, delta: float, lipschitz: float, radius: float,
-    *, T: int | None = None, eta: float | None = None,
+    *, T: int | None = None, eta: float | None = None, calibration: str = "certified",
 ) -> NSGDParameters:
     """T, η, m, σ² of Theorem 3.2 / Algorithm 1.
 
     T = ⌊min(n/8, ε²n²/(32 d log(1/δ)))⌋, η = M/(L√T), m = ⌈max(n√(ε/(4T)), 1)⌉,
-    σ² = 8TL² log(1/δ)/(n²ε²).  ``T`` and ``eta`` may be overridden (utility constants): Theorem 3.1 holds
-    for any T and η provided σ² and m are computed with that T, which they always are here.
+    σ²_printed = 8TL² log(1/δ)/(n²ε²).  ``T`` and ``eta`` may be overridden (utility constants): σ² and m are
+    always computed with the T used.
+
+    Noise (departure from the printed text, ERRATA.md E4): Theorem 3.1's σ²_printed is *not* (ε, δ)-DP under
+    replace-one for small T (e.g. n = 1000, T = 1, ε = 1, δ = 10⁻⁶: ε = 1.99 on the worst pair).  With
+    ``calibration="certified"`` (default) σ = max(σ_printed, the smallest σ that the worst-pair accountant
+    certifies, ``reference.accounting.certified_noise_std``), so the algorithm is the paper's wherever its
+    printed σ is private.  ``calibration="printed"`` keeps σ_printed; ``printed_accountant_delta`` and
+    ``printed_is_private`` then say whether it is private, and the release's claim states the accountant's δ.
 
     Raises
     ------
@@ -169,9 +187,15 @@ def theorem_3_2_parameters(
         eta = radius / (lipschitz * math.sqrt(T))
     eta = check_positive(eta, "eta")
     m_real, m = algorithm_1_batch_size(n, epsilon, T)
-    sigma2 = algorithm_1_noise_variance(T, n, epsilon, delta, lipschitz)
-    return NSGDParameters(T=T, m=m, eta=eta, sigma2=sigma2, lipschitz=lipschitz, T_real=T_real, m_real=m_real,
-                          smoothness_max=2.0 / eta)
+    sigma2_printed = algorithm_1_noise_variance(T, n, epsilon, delta, lipschitz)
+    noise = certified_noise_std(n, m, T, lipschitz, epsilon, delta, math.sqrt(sigma2_printed),
+                                calibration=calibration)
+    sigma2 = sigma2_printed if noise.sigma == noise.sigma_printed else noise.sigma**2
+    return NSGDParameters(T=T, m=m, eta=eta, sigma2=sigma2, lipschitz=lipschitz, T_real=T_real,
+                          m_real=m_real, smoothness_max=2.0 / eta, sigma2_printed=sigma2_printed,
+                          calibration=noise.calibration, accountant_delta=noise.accountant_delta,
+                          printed_accountant_delta=noise.printed_accountant_delta,
+                          printed_is_private=noise.printed_is_private)
 
 
 def theorem_3_2_bound(n: int, d: int, epsilon: float, delta: float, lipschitz: float, radius: float) -> float:
@@ -364,15 +388,28 @@ def _nsgd_claim(problem: ERMProblem, epsilon: float, delta: float, params: NSGDP
         "sampling": "m indices i.i.d. uniform with replacement per step",
         "per_sample_clipping": f"defensive clip at {lipschitz_used} (no-op when the declared bound holds)",
         "data_clipping": f"{n_clipped} row(s) clipped to the declared bounds" if n_clipped else "none",
-        "T": params.T, "m": params.m, "sigma2": params.sigma2,
+        "T": params.T, "m": params.m, "sigma2": params.sigma2, "sigma2_printed": params.sigma2_printed,
+        "calibration": params.calibration, "accountant_delta": params.accountant_delta,
+        "printed_accountant_delta": params.printed_accountant_delta, "printed_is_private": params.printed_is_private,
+        "accountant": NoiseCalibration.accountant,
     })
     if extra:
         assumptions.update(extra)
+    # The claim never states a δ the worst-pair accountant does not certify: with the printed calibration at
+    # a (n, T, ε, δ) where it is not private, the claimed δ is the accountant's.
+    claimed_delta = max(delta, params.accountant_delta)
+    notes = [f"noise calibration: {params.calibration}; worst-pair accountant δ({epsilon:g}) = "
+             f"{params.accountant_delta:.3g} (reference.accounting; ERRATA.md E4)"]
+    if claimed_delta > delta:
+        notes.append(f"NOT ({epsilon:g}, {delta:g})-DP: the printed calibration gives δ({epsilon:g}) = "
+                     f"{params.accountant_delta:.3g} > {delta:g} on the worst-case replace-one pair; "
+                     f"the claim states that δ")
+    notes.append("Theorem 3.1 rests on [ACG+16, Thm 1] (Poisson sampling, add/remove, constants not explicit); "
+                 "the claim is certified instead by the PLD accountant on the worst-case replace-one pair known "
+                 "for with-replacement sampling (one-sided: other records share the replaced record's gradient)")
     return PrivacyClaim(
-        notion="approx-DP", epsilon=epsilon, delta=delta, neighbouring="replace-one", source=source,
-        assumptions=assumptions,
-        conditions=conditions + ("Theorem 3.1 rests on [ACG+16, Thm 1], whose constants are not explicit; "
-                                 "the calibration is checked numerically (oracles.privacy_curves, ERRATA.md E4)",),
+        notion="approx-DP", epsilon=epsilon, delta=claimed_delta, neighbouring="replace-one", source=source,
+        assumptions=assumptions, conditions=conditions + tuple(notes),
     )
 
 
@@ -380,6 +417,7 @@ def noisy_sgd(
     X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
     T: int | None = None, eta: float | None = None, clip: bool = False,
     average: Literal["paper", "standard"] = "paper", return_trajectory: bool = False, replicates: int | None = None,
+    calibration: Literal["certified", "printed"] = "certified",
 ) -> Release:
     """A_NSGD: mini-batch noisy projected SGD (Bassily et al. 2019, Algorithm 1).
 
@@ -399,6 +437,9 @@ def noisy_sgd(
     replicates : if given, run R = ``replicates`` independent copies of the algorithm at once (vectorised;
         used by auditors and statistical checks); the release's output is then (R, d), its trajectory
         (R, T+1, d), and each row carries the same claim.
+    calibration : "certified" (default) or "printed": see ``theorem_3_2_parameters``.  The printed σ of
+        Algorithm 1, line 1 is not private at small T (ERRATA.md E4); with "printed" the claim states the
+        worst-pair accountant's δ when it exceeds ``delta``.
 
     Returns
     -------
@@ -419,7 +460,7 @@ def noisy_sgd(
     beta = problem.smoothness
     if beta is None:
         raise ValueError(f"the {problem.loss.name} loss is not smooth: use moreau_noisy_sgd or prox_noisy_sgd")
-    params = theorem_3_2_parameters(n, d, eps, dl, L, M, T=T, eta=eta)
+    params = theorem_3_2_parameters(n, d, eps, dl, L, M, T=T, eta=eta, calibration=calibration)
     wbar, info = nsgd_core(_glm_grad_fn(problem, Xa, ya), n, d, problem.domain, T=params.T, m=params.m,
                            eta=params.eta, sigma2=params.sigma2, clip_norm=L, rng=rng, average=average,
                            return_trajectory=return_trajectory, replicates=_replicates(replicates))
@@ -462,6 +503,7 @@ def moreau_noisy_sgd(
     X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
     lipschitz_envelope: EnvelopeLipschitz = "paper", beta: float | None = None, T: int | None = None,
     eta: float | None = None, clip: bool = False, return_trajectory: bool = False, replicates: int | None = None,
+    calibration: Literal["certified", "printed"] = "certified",
 ) -> Release:
     """A_NSGD on the β-Moreau envelope of a non-smooth loss (Bassily et al. 2019, Theorem 4.4).
 
@@ -471,7 +513,7 @@ def moreau_noisy_sgd(
 
     Parameters
     ----------
-    X, y, problem, epsilon, delta, rng, clip, return_trajectory, replicates : as in ``noisy_sgd``.
+    X, y, problem, epsilon, delta, rng, clip, return_trajectory, replicates, calibration : as in ``noisy_sgd``.
     lipschitz_envelope : "paper" (default) calibrates σ and η with L' = 2L (Lemma 4.3 as printed, which is
         what reproduces Theorem 4.4's constant 24); "sharp" uses L' = L (spec §1.6).
     beta : smoothing parameter; default Theorem 4.4's β = (L/M) min(√n/4, εn/(8√(d log(1/δ)))).
@@ -488,7 +530,7 @@ def moreau_noisy_sgd(
     L, M = problem.lipschitz, problem.radius
     L_env = _envelope_lipschitz(L, lipschitz_envelope)
     beta_used = theorem_4_4_beta(n, d, eps, dl, L, M) if beta is None else check_positive(beta, "beta")
-    params = theorem_3_2_parameters(n, d, eps, dl, L_env, M, T=T, eta=eta)
+    params = theorem_3_2_parameters(n, d, eps, dl, L_env, M, T=T, eta=eta, calibration=calibration)
     loss = problem.loss
 
     def grad_fn(W: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -562,6 +604,7 @@ def prox_noisy_sgd(
     X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
     accuracy: float | None = None, localized: bool = True, lipschitz_envelope: EnvelopeLipschitz = "paper",
     T: int | None = None, clip: bool = False, replicates: int | None = None,
+    calibration: Literal["certified", "printed"] = "certified",
 ) -> Release:
     """A_ProxGD: A_NSGD on the Moreau envelope with approximate prox (Bassily et al. 2019, Sec. 4).
 
@@ -576,7 +619,7 @@ def prox_noisy_sgd(
     ≈ n²T²m gradient count (with ``localized=False``); ``accuracy`` is a utility constant that may be
     overridden (privacy is unaffected because L' includes ξ).
 
-    ``replicates``: as in ``noisy_sgd``.
+    ``replicates``, ``calibration``: as in ``noisy_sgd`` (σ is calibrated with L' on the worst pair).
 
     Returns
     -------
@@ -592,7 +635,7 @@ def prox_noisy_sgd(
         raise PaperRegimeError(f"Theorem 3.2 gives T < 1 for n={n}, d={d}, epsilon={eps}, delta={dl}")
     xi = L / math.sqrt(n * T_used) if accuracy is None else check_positive(accuracy, "accuracy")
     L_prime = L_env + xi
-    params = theorem_3_2_parameters(n, d, eps, dl, L_prime, M, T=T_used)
+    params = theorem_3_2_parameters(n, d, eps, dl, L_prime, M, T=T_used, calibration=calibration)
     K = prox_inner_iterations(L, beta, xi, M, localized=localized)
     loss, domain = problem.loss, problem.domain
     if localized:

@@ -48,7 +48,12 @@ def test_theorem_3_2_parameters_golden(case, T, m, sigma2, eta):
     p = o.theorem_3_2_parameters(n, d, eps, delta, 1.0, 1.0)
     assert p.T == T
     assert p.m == m
-    assert_printed(p.sigma2, sigma2)
+    assert_printed(p.sigma2_printed, sigma2)  # Algorithm 1, line 1 as printed
+    # the noise used is the printed one wherever that is private, and never less (ERRATA.md E4)
+    assert p.sigma2 >= p.sigma2_printed
+    assert p.accountant_delta <= delta
+    if p.printed_is_private:
+        assert p.sigma2 == p.sigma2_printed
     assert_printed(p.eta, eta)
     # β_max with the integer T is 2/η (spec §2.1: Lemma 3.4's η ≤ 2/β), by definition 2L√T/M
     assert math.isclose(p.smoothness_max, 2 * math.sqrt(T), rel_tol=1e-12)
@@ -144,14 +149,18 @@ def test_algorithm_1_identities(n, d, eps, log_inv_delta_extra):
     T_real = o.theorem_3_2_T(n, d, eps, delta)
     if T_real < 1:
         return
-    p = o.theorem_3_2_parameters(n, d, eps, delta, 1.0, 1.0)
-    q = p.m / n
-    assert q**2 * p.T >= eps / 4 * (1 - 1e-12) or p.m == n
-    z = p.m * math.sqrt(p.sigma2)
-    assert z >= math.sqrt(2 * math.log(1 / delta) / eps) * (1 - 1e-12) or p.m == n
+    # the printed formulas (Algorithm 1, lines 1-2) with the integer T; the certified noise is never smaller
+    # than the printed one (checked in test_theorem_3_2_parameters_golden and tests/test_accounting.py)
+    T = math.floor(T_real)
+    m = o.algorithm_1_batch_size(n, eps, T)[1]
+    sigma2 = o.algorithm_1_noise_variance(T, n, eps, delta, 1.0)
+    q = m / n
+    assert q**2 * T >= eps / 4 * (1 - 1e-12) or m == n
+    z = m * math.sqrt(sigma2)
+    assert z >= math.sqrt(2 * math.log(1 / delta) / eps) * (1 - 1e-12) or m == n
     # β_max of Theorem 3.2 equals 2L√T_real/M exactly (spec §2.1 [D])
     assert math.isclose(o.theorem_3_2_smoothness_max(n, d, eps, delta, 1.0, 1.0), 2 * math.sqrt(T_real), rel_tol=1e-9)
-    assert p.smoothness_max <= 2 * math.sqrt(T_real) * (1 + 1e-12)
+    assert 2.0 / (1.0 / math.sqrt(T)) <= 2 * math.sqrt(T_real) * (1 + 1e-12)  # 2/η with η = M/(L√T)
     # Theorem 5.3's exact privacy condition β ≤ εnλ equals (2L/M)√(2nε² + 4d log(1/δ)) (spec §2.4 [D])
     lam = o.theorem_5_3_lambda(n, d, eps, delta, 1.0, 1.0)
     assert math.isclose(eps * n * lam, 2 * math.sqrt(2 * n * eps**2 + 4 * d * math.log(1 / delta)), rel_tol=1e-9)

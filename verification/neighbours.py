@@ -7,8 +7,9 @@ difference then reaches the sensitivity the privacy calibration assumes.  Every 
 inside the declared domain (checked without tolerance), so the pair is a legitimate neighbouring pair for a
 mechanism that trusts the declared bounds.
 
-``canary_pair`` builds the canary instances of spec optimal-rates §7.3: n − 1 records with zero features
-(zero gradient for every GLM loss below) plus one canary, against the same dataset with the canary replaced.
+``canary_pair`` builds canary instances: n − 1 records with zero features (zero gradient for every GLM loss
+below) plus one canary, against the same dataset with the canary replaced; or (``neighbour="one-sided"``) the
+worst-case pair known for with-replacement mini-batch sampling, where every record equals the canary.
 """
 
 from __future__ import annotations
@@ -221,9 +222,9 @@ def canary_pair(
     bounds: DataBounds,
     loss_name: str,
     *,
-    neighbour: Literal["symmetric", "null"] = "symmetric",
+    neighbour: Literal["symmetric", "null", "one-sided"] = "symmetric",
 ) -> CanaryPair:
-    """Spec optimal-rates §7.3 canaries: n − 1 zero-feature records plus a canary at x = x_max e₁.
+    """Canary pairs: n − 1 background records plus a canary at x = x_max e₁, and its replacement.
 
     Zero-feature records have zero gradient for every GLM loss ℓ(w, (x, y)) = φ(⟨w, x⟩, y), so the canary is
     the only record that moves the algorithm.  The canary and its replacement (last row) are
@@ -243,6 +244,13 @@ def canary_pair(
     label flip is void and ``"symmetric"`` falls back to the null replacement (a (−x, 0) replacement would
     give the *same* loss function, not a neighbour that differs).
 
+    ``"one-sided"``: the worst-case replace-one pair known for with-replacement mini-batch sampling
+    (Bassily et al. 2019, Algorithm 1; ``reference.accounting``): *every* record equals the canary, so all
+    other records share the replaced record's gradient at every w and batch sampling adds no randomness on the
+    dataset's side; the last record is replaced as in ``"symmetric"``.  For the linear loss this is the pair
+    x_i = x_max e₁ (all i) vs x_n' = −x_max e₁ (a mirror image of x_i = −e₁ vs x_n' = +e₁).  On it, one step of
+    Algorithm 1 releases Q = N(0, σ²) vs P = Σ_k Bin(m, 1/n)(k) N(2kL/m, σ²) (up to sign and a common shift).
+
     Parameters
     ----------
     n : int >= 1
@@ -251,7 +259,7 @@ def canary_pair(
         For the ±1-label losses y_max must be >= 1.
     loss_name : str
         A name accepted by :func:`reference.losses.get_loss`.
-    neighbour : "symmetric" | "null"
+    neighbour : "symmetric" | "null" | "one-sided"
 
     Returns
     -------
@@ -265,8 +273,8 @@ def canary_pair(
     d_ = check_positive_int(d, "d")
     b = _check_bounds(bounds)
     loss = get_loss(loss_name)
-    if neighbour not in ("symmetric", "null"):
-        raise ValueError(f"neighbour must be 'symmetric' or 'null', got {neighbour!r}")
+    if neighbour not in ("symmetric", "null", "one-sided"):
+        raise ValueError(f"neighbour must be 'symmetric', 'null' or 'one-sided', got {neighbour!r}")
     binary = bool(loss.binary_labels)
     if binary and b.y_max < 1.0:
         raise ValueError(f"the {loss.name} loss needs labels ±1, so bounds.y_max must be >= 1, got {b.y_max}")
@@ -284,9 +292,12 @@ def canary_pair(
     else:
         y_c = b.y_max
     y[-1] = y_c
+    if neighbour == "one-sided":
+        X[:] = x_c
+        y[:] = y_c
     X2, y2 = X.copy(), y.copy()
     mode = neighbour
-    if neighbour == "symmetric" and not binary and loss.name != "linear" and b.y_max == 0.0:
+    if neighbour in ("symmetric", "one-sided") and not binary and loss.name != "linear" and b.y_max == 0.0:
         mode = "null"
     if mode == "null":
         X2[-1] = 0.0
@@ -294,9 +305,15 @@ def canary_pair(
     elif loss.name == "linear":
         X2[-1] = -x_c
         desc = "linear canary x_max e1 vs -x_max e1 (gradient negated)"
+        if mode == "one-sided":
+            desc = ("worst-case one-sided pair: all n records x_max e1, the last replaced by -x_max e1 "
+                    "(linear loss; every other record shares the replaced record's gradient)")
     else:
         y2[-1] = -y_c
         desc = f"{loss.name} canary (x_max e1, {y_c:g}) vs label flip (x_max e1, {-y_c:g})"
+        if mode == "one-sided":
+            desc = (f"worst-case one-sided pair: all n records ({loss.name} canary (x_max e1, {y_c:g})), the last "
+                    f"label-flipped")
     return CanaryPair(X, y, X2, y2, desc)
 
 
