@@ -28,7 +28,7 @@ from reference.accounting import (
 )
 from reference.losses import LinearLoss, LogisticLoss
 from reference import optimal_rates as o
-from verification.neighbours import canary_pair
+from verification.neighbours import canary_pair, worst_case_pairs
 
 
 def printed_sigma(n, T, eps, delta, L=1.0):
@@ -195,3 +195,29 @@ def test_one_sided_canary_pair_shares_the_replaced_gradient():
         assert np.array_equal(p.y[:-1], np.full(9, p.y[-1]))
         assert not (np.array_equal(p.X[-1], p.X_neighbour[-1]) and p.y[-1] == p.y_neighbour[-1])
         assert np.array_equal(p.X[:-1], p.X_neighbour[:-1])
+
+
+def test_worst_case_pairs_with_a_shared_background():
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-0.5, 0.5, size=(12, 3)) / 2
+    y = np.where(rng.uniform(size=12) < 0.5, -1.0, 1.0)
+    pairs = worst_case_pairs(
+        X, y, DataBounds(1.0, 1.0), "logistic", background="shared", k=2)
+    assert len(pairs) == 2
+    for p in pairs:
+        Xa, ya, Xb, yb = p.dataset["X"], p.dataset["y"], p.neighbour["X"], p.neighbour["y"]
+        # all records of the dataset are equal; the neighbour differs in the last record only
+        assert np.array_equal(Xa, np.repeat(Xa[-1:], 12, axis=0)) and np.all(ya == ya[-1])
+        assert np.array_equal(Xa[:-1], Xb[:-1]) and np.array_equal(ya[:-1], yb[:-1])
+        assert not (np.array_equal(Xa[-1], Xb[-1]) and ya[-1] == yb[-1])
+
+
+def test_errata_table_boundary_rows():
+    """ERRATA.md E4's table: at n = 1000, ε = 1, δ = 1e-6 the printed σ fails up to T = 22 and holds at 23
+    (and, in the generator's summary, the failing T form one range)."""
+    from verification.calibration_table import markdown_table, printed_calibration_rows
+
+    rows = printed_calibration_rows([1000], [1.0], [1, 22, 23])
+    assert [r.private for r in rows] == [False, False, True]
+    assert round(rows[0].epsilon_at_delta, 2) == 1.99 and rows[2].epsilon_at_delta is None
+    assert "| 1000 | 1 | 1e-06 | 1, 22 | 22 |" in markdown_table(rows)

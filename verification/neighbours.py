@@ -413,6 +413,7 @@ def worst_case_pairs(
     k: int = 3,
     n_candidates: int = 32,
     rng: np.random.Generator | None = None,
+    background: Literal["data", "shared"] = "data",
 ) -> list[NeighbourPair]:
     """Replace-one pairs that maximise the gradient sensitivity ‖∇ℓ(w; z) − ∇ℓ(w; z')‖ at ``w``.
 
@@ -423,6 +424,11 @@ def worst_case_pairs(
     losses ∇ℓ(w; (x, y)) = φ'(⟨w, x⟩, y)·x.  Record ``index`` of the dataset is set to z and of the neighbour
     to z' for the ``k`` best (z, z') (distinct gradient differences), so each returned pair differs in one
     record.  ``w`` defaults to 0 (the usual initial point).
+
+    ``background="shared"`` also sets every *other* record of both datasets to z, so that all of them share the
+    replaced record's gradient at every w: the worst-case pair known for mini-batch noisy SGD with
+    with-replacement sampling (the dataset's side then has no sampling randomness; see
+    ``reference.accounting`` and ERRATA.md E4).  ``"data"`` (default) keeps the caller's other records.
 
     Returns
     -------
@@ -438,6 +444,8 @@ def worst_case_pairs(
     i = int(index) % n
     kk = check_positive_int(k, "k")
     nc = check_positive_int(n_candidates, "n_candidates")
+    if background not in ("data", "shared"):
+        raise ValueError(f"background must be 'data' or 'shared', got {background!r}")
     w_ = np.zeros(d) if w is None else as_float_vector(w, "w", d)
     binary = bool(loss.binary_labels)
     if binary and b.y_max < 1.0:
@@ -460,10 +468,15 @@ def worst_case_pairs(
             continue
         seen.add((a, c))
         X1, y1, X2, y2 = Xa.copy(), ya.copy(), Xa.copy(), ya.copy()
+        if background == "shared":
+            X1[:], y1[:] = cands[a]
+            X2[:], y2[:] = cands[a]
         X1[i], y1[i] = cands[a]
         X2[i], y2[i] = cands[c]
-        out.append(NeighbourPair({"X": X1, "y": y1}, {"X": X2, "y": y2},
-                                 f"{loss.name} gradient difference {diffs[a, c]:.6g} at w (record {i})", "replace-one"))
+        label = f"{loss.name} gradient difference {diffs[a, c]:.6g} at w (record {i})"
+        if background == "shared":
+            label += ", every other record sharing the replaced record's value"
+        out.append(NeighbourPair({"X": X1, "y": y1}, {"X": X2, "y": y2}, label, "replace-one"))
         if len(out) >= kk:
             break
     return out
