@@ -357,8 +357,9 @@ def test_input_validation() -> None:
         def sample(self, data: Any, n: int, rng: Any) -> np.ndarray:
             return np.zeros((n - 1, 1))
 
+    # 300 runs: more than the 200 single runs of the sampler check, so sample() is used (and validated)
     with pytest.raises(ValueError, match="rows"):
-        audit(BadSample(), LAP_S, LAP_S1, (1.0, 0.0), 10, rng)
+        audit(BadSample(), LAP_S, LAP_S1, (1.0, 0.0), 300, rng)
 
 
 def test_mechanism_receives_read_only_copies() -> None:

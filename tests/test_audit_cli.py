@@ -311,16 +311,23 @@ def test_event_from_claim_option(extra: dict[str, str], capsys: pytest.CaptureFi
 
 
 def test_one_run_cli(extra: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
-    # true claim (each canary exactly 1-DP) at confidence 1 − 1e-6: refuted with probability <= 1e-6
+    # true claim (each canary's inclusion exactly 1-DP: an add/remove claim) at confidence 1 − 1e-6: refuted
+    # with probability <= 1e-6
     code = _run(_base(f"{extra['extra']}:canaries_laplace", extra["a"], "--estimator", "one-run", "--canaries",
-                      "1000", "--confidence", "0.999999", "--json", delta="0"))
+                      "1000", "--confidence", "0.999999", "--claim-neighbouring", "add/remove", "--json", delta="0"))
     rec = json.loads(capsys.readouterr().out)
     assert code == 0 and rec["m"] == 1000 and rec["verdict"] == "not refuted" and rec["seed"] == 3
     # a mechanism that publishes the mask: every guess is right (deterministic), p-value at ε = 1 with
-    # r = v = 1000 guesses (the default grid's largest entry) is expit(1)^1000 < 1e-100: refuted
+    # r = v = 1000 guesses (the default grid's largest entry) is expit(1)^1000 < 1e-100: refuted — for an
+    # add/remove claim.  The default claim is replace-one, which an add/remove canary audit cannot refute
+    # (formerly refuted here, unsoundly): "inconclusive", exit 0 (tests/test_audit_soundness.py has the rest).
     code = _run(_base(f"{extra['extra']}:canaries_leaky", extra["a"], "--estimator", "one-run", "--canaries",
-                      "1000", delta="0"))
+                      "1000", "--claim-neighbouring", "add/remove", delta="0"))
     assert code == 1 and "REFUTED" in capsys.readouterr().out
+    code = _run(_base(f"{extra['extra']}:canaries_leaky", extra["a"], "--estimator", "one-run", "--canaries",
+                      "1000", "--json", delta="0"))
+    rec = json.loads(capsys.readouterr().out)
+    assert code == 0 and rec["verdict"] == "inconclusive" and rec["neighbouring_audited"] == "add/remove"
 
 
 def test_generated_pairs(extra: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -135,6 +135,9 @@ def test_gdp_route_true_claim_not_refuted_and_labelled() -> None:
               estimator="gdp", epsilon_true=1.0)
     assert not r.refuted and r.estimator_kind == "gdp"
     assert r.mu_lower is not None and r.mu_lower <= 1 / SIG
+    # no assumption stated: the verdict rests on the assumption-free bound, the GDP figure has its own label
+    assert r.assumption is None and r.verdict_basis.startswith("refuted iff epsilon_lower ")
+    assert r.epsilon_lower_assuming_gaussian_tradeoff is not None
     assert "Gaussian" in r.assumptions and "ONLY IF" in r.assumptions
     assert r.epsilon_true == 1.0 and r.tightness_ratio == pytest.approx(r.epsilon_lower)
     assert r.details["n_selection"] == 4000  # default selection fraction 0.2 for the GDP route
@@ -146,15 +149,20 @@ def test_gdp_route_refutes_a_noise_too_small_by_3() -> None:
     # σ/3 gives μ = 0.804 (exact ε at 1e-5: 4.1).  With 10^4 test runs per side at the chosen event the
     # CP bounds move by < 0.04 in μ at the 1e-6 binomial quantiles, far from the μ ≈ 0.29 needed to
     # exceed ε = 1; checked below with exact binomial quantiles of the chosen event.
-    r = audit(Gaussian1D(SIG / 3), S, S1, (1.0, 1e-5), 12_500, np.random.default_rng(2), estimator="gdp")
-    tau, tail, num = r.threshold, r.details["tail"], r.details["numerator"]
+    # The verdict rests on the Gaussian figure only when the assumption is stated (true here: Gaussian noise
+    # on a fixed sum); the GDP event is in details["gdp"].
+    r = audit(Gaussian1D(SIG / 3), S, S1, (1.0, 1e-5), 12_500, np.random.default_rng(2), estimator="gdp",
+              assume="gaussian-tradeoff")
+    g = r.details["gdp"]
+    tau, tail, num = g["threshold"], g["tail"], g["numerator"]
     s = SIG / 3
     pr = {m: (norm.sf(tau, m, s) if tail == "ge" else norm.cdf(tau, m, s)) for m in (0.0, 1.0)}
     p, q = (pr[1.0], pr[0.0]) if num == "dataset" else (pr[0.0], pr[1.0])
     n = r.details["n_test"]
     kp, kq = int(binom.ppf(5e-7, n, p)), int(binom.isf(5e-7, n, q))
     assert gdp_epsilon_lower_bound(kp, n, kq, n, 1e-5, 0.95)[0] > 1.0  # guaranteed region, prob >= 1 − 1e-6
-    assert r.refuted
+    assert r.refuted and r.assumption is not None and r.assumption["name"] == "gaussian-tradeoff"
+    assert r.epsilon_lower_assuming_gaussian_tradeoff > 1.0
 
 
 def test_hockey_stick_delta_side() -> None:
@@ -422,7 +430,11 @@ def test_choose_estimator_reads_output_perturbation_claims() -> None:
     c = choose_estimator(_claim(0.0, {"noise": {"mechanism": "l2-laplace"}}), {"output_dimension": 1})
     assert c["estimator"] == "threshold" and c["event_from_claim"] == "laplace"
     kwargs, reason = audit_kwargs(_claim(1e-5), {**full_info(), "output_dimension": 1})
-    assert kwargs == {"estimator": "gdp", "statistic": "projection", "event_from_claim": "gaussian"}
+    # the GDP route now states the Gaussian trade-off assumption it rests on (and why), so audit() records it
+    assume_reason = kwargs.pop("assume_reason")
+    assert "deterministic" in assume_reason and "post-processing" in assume_reason
+    assert kwargs == {"estimator": "gdp", "statistic": "projection", "event_from_claim": "gaussian",
+                      "assume": "gaussian-tradeoff"}
     assert "reason" not in kwargs and reason
     with pytest.raises(TypeError, match="mechanism_info"):
         choose_estimator(_claim(1e-5), ["noise"])  # type: ignore[arg-type]

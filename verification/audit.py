@@ -5,12 +5,13 @@ The auditor runs a mechanism many times on two neighbouring datasets S (``datase
 
     P[M(S) ∈ E] > e^ε · P[M(S') ∈ E] + δ,
 
-which would contradict an (ε, δ)-DP claim.  It implements the threshold auditor of spec optimal-rates §8.1
-(also prior-art §A.0, jax_privacy's ``Split`` strategy §A.9), with sample splitting instead of a union bound
-over the threshold grid:
+which would contradict an (ε, δ)-DP claim.  It is the threshold auditor with Clopper–Pearson bounds of
+Nasr et al. 2021 (arXiv 2101.04535; also jax_privacy's ``Split`` strategy), with sample splitting instead of
+a union bound over the threshold grid:
 
-1. draw ``n_samples`` outputs on each dataset (``mechanism.sample`` when available — batched — otherwise a
-   loop of ``mechanism(data, rng)``), flatten each output to a vector;
+1. draw ``n_samples`` outputs on each dataset (``mechanism.sample`` when available — batched, after a
+   consistency check against ``mechanism(data, rng)``, see below — otherwise a loop of
+   ``mechanism(data, rng)``), flatten each output to a vector;
 2. split each side into a *selection* half and a *test* half;
 3. on the selection half only: choose a scalar statistic s (default: projection on the difference of the
    selection-half means) and an event E ∈ {s ≥ τ}, {s ≤ τ}, in either direction (S vs S' or S' vs S), by
@@ -33,14 +34,38 @@ probability <= α/2, α = 1 − confidence, so with probability >= 1 − α, P_l
 No multiplicity correction is needed because only *one* event is tested on the test half.  The bound is
 one-sided: "not refuted" never proves privacy.
 
+**Verdicts rest on assumption-free bounds only.**  ``epsilon_lower`` and the verdict always come from the
+bound above (or, for a GDP claim with μ, the assumption-free μ bound; for ``estimator="hockey-stick"`` the
+assumption-free δ bound).  The Gaussian-DP conversion ε_μ(μ_lb, δ) is a lower bound only if the mechanism's
+trade-off curve is Gaussian; it is reported as ``epsilon_lower_assuming_gaussian_tradeoff`` and decides the
+verdict only when the caller states that assumption (``assume="gaussian-tradeoff"``), which the result
+records together with a plausibility check of the Gaussian shape (``estimators.gaussian_shape_check``).
+A second event (the one chosen for the GDP figure) may be tested on the same test half: each bound holds
+with its own confidence, and the verdict uses exactly one of them.
+
 Variant without a selection half (``event_from_claim``): a 1 % pilot fixes the statistic, the direction and a
 location/scale, and the threshold is placed where it would be optimal if the mechanism sat exactly on the
 claimed privacy curve (``estimators.claim_optimal_threshold``); the one event is tested on all other runs.
 The proof above applies verbatim with "selection half" read as "pilot" (the pilot is independent of the
 test runs); the family assumption affects only power.
 
+**Batched samplers are checked, not trusted** (:func:`sampler_consistency`).  Before the rows of a
+vectorised ``mechanism.sample(data, n, rng)`` are used, up to ``sample_check_runs`` reference runs of
+``mechanism(data, rng)`` (of ``sample(data, 1, rng)`` when the object is not callable) are drawn from an
+independent child stream and compared with the sample rows: a two-sample Kolmogorov–Smirnov distance per
+coordinate (or per random projection when k > 16) against a Dvoretzky–Kiefer–Wolfowitz–Massart critical
+value, and the rate of identical rows in disjoint consecutive pairs (Fisher's exact test).  If sample and
+__call__ draw independent rows from the same distribution, the check fails with probability <= 1e-7 per audit
+(both sides together; exact finite-sample bounds, Bonferroni).  On failure the audit raises
+:class:`SampleInconsistencyError` (a ``ValueError``; ``dpsco audit`` exits 2 with its one-line message): it
+cannot know which of the two is the intended mechanism — a noiseless ``__call__`` beside a correct
+``sample`` is as wrong as a ``sample`` that reuses one noise draw for the whole batch — and looping over
+``__call__`` instead could take hours without the user knowing.  The result records the check
+(``sample_consistency``).
+
 Requirements for the guarantee: the ``n_samples`` runs on each side are independent (``sample`` must return
-i.i.d. draws) and the mechanism's randomness comes only from ``rng``; the datasets are neighbours (checked
+i.i.d. draws — checked as above for duplicated rows and for the marginal law, not for every form of
+dependence) and the mechanism's randomness comes only from ``rng``; the datasets are neighbours (checked
 for replace-one / add/remove by default, treating axis 0 of every array as the record axis).
 """
 
@@ -53,7 +78,7 @@ from numbers import Integral, Real
 from typing import Any, Callable, Literal, Mapping, Protocol, Union, runtime_checkable
 
 import numpy as np
-from scipy.stats import beta as beta_dist
+from scipy.special import betainc, betaincc, betainccinv, betaincinv
 
 from reference.privacy import PrivacyClaim, to_jsonable
 from reference.validation import check_rng
@@ -62,6 +87,8 @@ __all__ = [
     "AuditResult",
     "Event",
     "Mechanism",
+    "SampleInconsistencyError",
+    "sampler_consistency",
     "audit",
     "clopper_pearson_lower",
     "clopper_pearson_upper",
@@ -135,22 +162,44 @@ class AuditResult:
     ----------
     epsilon_lower : float >= 0
         ε_lb: with probability >= ``confidence``, the mechanism's ε at the claim's δ on this pair is >= it.
+        Always assumption-free (a Clopper–Pearson bound on one fixed or split-selected event).
     confidence : float in (0, 1)
     samples : int
         Runs per side (per dataset), selection and test halves together.
     claim : PrivacyClaim
         The audited claim.
     verdict : "refuted" | "not refuted"
-        "refuted" iff ``epsilon_lower > claim.epsilon``.  Under a true claim this happens with probability
-        <= 1 − confidence.  "not refuted" is not evidence of privacy.
+        Under a true claim "refuted" happens with probability <= 1 − confidence (under the stated
+        ``assumption``, if any).  "not refuted" is not evidence of privacy.  ``verdict_basis`` says which
+        bound decided it.
     estimator, statistic, direction, assumptions : str
         How the number was produced; ``direction`` is "dataset vs neighbour" (numerator first).
     threshold : float
-        τ of the tested event.
+        τ of the tested event behind ``epsilon_lower``.
     seed_entropy : int or None
         Entropy of the SeedSequence behind ``rng`` (enough to regenerate the audit bit for bit).
     details : dict
         Counts, Clopper–Pearson bounds, plug-in estimates, split sizes, timing.
+    mu_lower : float or None
+        Gaussian-DP route: μ_lb, assumption-free as a bound on the μ of any μ-GDP guarantee of the pair.
+    epsilon_lower_assuming_gaussian_tradeoff : float or None
+        Gaussian-DP route: ε_μ(μ_lb, δ), a lower bound on ε at δ **only if** the mechanism's trade-off curve is
+        Gaussian.  Never copied into ``epsilon_lower``.
+    gaussian_shape_plausible : bool or None
+        Gaussian-DP route: the flag of :func:`verification.estimators.gaussian_shape_check` on the selection
+        runs (details in ``details["gaussian_shape"]``); None when not checked or undecided.
+    assumption : dict or None
+        The assumption under which the verdict was reached (name, who stated it, why it is believed to hold,
+        the shape check), or None for an assumption-free verdict.
+    verdict_basis : str
+        The bound that decided the verdict.
+    neighbouring_audited : str or None
+        The neighbouring relation of the audited pair ("replace-one" or "add/remove", as checked), or None if
+        the pair was not checked.
+    sample_consistency : dict or None
+        The check of a batched ``sample`` against single runs (:func:`sampler_consistency`), per side.
+    warnings : list of str
+        Loud notes (e.g. a stated Gaussian assumption that the shape check finds implausible).
     """
 
     epsilon_lower: float
@@ -170,6 +219,13 @@ class AuditResult:
     delta_lower: float | None = None
     epsilon_true: float | None = None
     minimum_detectable_epsilon: float | None = None
+    epsilon_lower_assuming_gaussian_tradeoff: float | None = None
+    gaussian_shape_plausible: bool | None = None
+    assumption: dict[str, Any] | None = None
+    verdict_basis: str = "refuted iff epsilon_lower (assumption-free) > claim epsilon"
+    neighbouring_audited: str | None = None
+    sample_consistency: dict[str, Any] | None = None
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def refuted(self) -> bool:
@@ -190,26 +246,42 @@ class AuditResult:
             f"privacy audit: claim ({c.epsilon:g}, {c.delta:g})-DP [{c.notion}, {c.neighbouring}] from {c.source or '?'}",
             f"  verdict: {self.verdict.upper()}   ε lower bound = {self.epsilon_lower:.4f} "
             f"at confidence {self.confidence:g} (claim ε = {c.epsilon:g})",
+            f"  verdict basis: {self.verdict_basis}",
             f"  event: {d.get('event', '?')}",
             f"  test counts: {d.get('numerator_count')}/{d.get('n_test')} vs {d.get('denominator_count')}/{d.get('n_test')}"
             f"  (P_lo = {d.get('p_lower', float('nan')):.4g}, Q_hi = {d.get('q_upper', float('nan')):.4g})",
             f"  samples per side: {self.samples} (selection {d.get('n_selection')}, test {d.get('n_test')});"
             f" statistic: {self.statistic}",
+            f"  neighbouring relation audited: {self.neighbouring_audited or 'not checked'}",
             f"  estimator: {self.estimator}",
             f"  assumes: {self.assumptions}",
             f"  seed entropy: {self.seed_entropy}",
         ]
+        sc = self.sample_consistency
+        if sc is not None:
+            lines.append(f"  sampler: {d.get('sampler', '?')}; " + (
+                f"checked against single runs: consistent (false-alarm probability <= {sc.get('false_alarm_probability'):g})"
+                if sc.get("checked") else f"not checked ({sc.get('reason', '')})"))
+        extra = []
         if self.mu_lower is not None:
-            lines.insert(2, f"  Gaussian-DP μ lower bound = {self.mu_lower:.4f} (assumption-free as a bound on μ; "
-                            "ε from it assumes a Gaussian trade-off curve)")
+            extra.append(f"  Gaussian-DP μ lower bound = {self.mu_lower:.4f} (assumption-free as a bound on μ)")
+        if self.epsilon_lower_assuming_gaussian_tradeoff is not None:
+            shape = d.get("gaussian_shape") or {}
+            extra.append(
+                f"  ε lower bound ASSUMING a Gaussian trade-off curve = {self.epsilon_lower_assuming_gaussian_tradeoff:.4f}"
+                + (" (the verdict rests on this assumption)" if self.assumption is not None else
+                   " (not used for the verdict: the assumption was not stated)")
+                + f"; Gaussian shape plausible: {self.gaussian_shape_plausible} ({shape.get('reason', 'not checked')})")
         if self.delta_lower is not None:
-            lines.insert(2, f"  δ lower bound at ε = {c.epsilon:g}: {self.delta_lower:.4g} (claim δ = {c.delta:g})")
+            extra.append(f"  δ lower bound at ε = {c.epsilon:g}: {self.delta_lower:.4g} (claim δ = {c.delta:g})")
         if self.epsilon_true is not None:
             r = self.tightness_ratio
-            lines.insert(2, f"  exact ε of the mechanism = {self.epsilon_true:.4f}; ε_lb/ε_true = "
-                            f"{'n/a' if r is None else format(r, '.4f')}")
+            extra.append(f"  exact ε of the mechanism = {self.epsilon_true:.4f}; ε_lb/ε_true = "
+                         f"{'n/a' if r is None else format(r, '.4f')}")
         if self.minimum_detectable_epsilon is not None:
-            lines.insert(2, f"  power: {d.get('power', {}).get('statement', '')}")
+            extra.append(f"  power: {d.get('power', {}).get('statement', '')}")
+        lines[3:3] = extra
+        lines[1:1] = [f"  WARNING: {w}" for w in self.warnings]
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
@@ -221,6 +293,9 @@ class AuditResult:
                 "samples": self.samples,
                 "claim": self.claim.to_dict(),
                 "verdict": self.verdict,
+                "verdict_basis": self.verdict_basis,
+                "assumption": self.assumption,
+                "warnings": list(self.warnings),
                 "estimator": self.estimator,
                 "statistic": self.statistic,
                 "threshold": self.threshold,
@@ -229,10 +304,14 @@ class AuditResult:
                 "seed_entropy": self.seed_entropy,
                 "estimator_kind": self.estimator_kind,
                 "mu_lower": self.mu_lower,
+                "epsilon_lower_assuming_gaussian_tradeoff": self.epsilon_lower_assuming_gaussian_tradeoff,
+                "gaussian_shape_plausible": self.gaussian_shape_plausible,
                 "delta_lower": self.delta_lower,
                 "epsilon_true": self.epsilon_true,
                 "tightness_ratio": self.tightness_ratio,
                 "minimum_detectable_epsilon": self.minimum_detectable_epsilon,
+                "neighbouring_audited": self.neighbouring_audited,
+                "sample_consistency": self.sample_consistency,
                 "details": self.details,
             }
         )
@@ -241,6 +320,11 @@ class AuditResult:
 # ---------------------------------------------------------------------------------------------------------
 # Clopper–Pearson
 # ---------------------------------------------------------------------------------------------------------
+CLOPPER_PEARSON_MAX_N = 10**12
+"""Largest n accepted by the Clopper–Pearson bounds: the range over which they are tested against exact
+binomial tails (``tests/test_clopper_pearson.py``).  Larger n raises ValueError."""
+
+
 def _check_counts(k: Any, n: Any) -> tuple[np.ndarray, np.ndarray]:
     ka = np.asarray(k)
     na = np.asarray(n)
@@ -248,6 +332,11 @@ def _check_counts(k: Any, n: Any) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError("k must be integer counts")
     if np.any(na < 1) or np.any(ka < 0) or np.any(ka > na):
         raise ValueError("counts must satisfy 0 <= k <= n and n >= 1")
+    if np.any(na > CLOPPER_PEARSON_MAX_N):
+        raise ValueError(
+            f"n = {float(np.max(na)):.6g} exceeds the validated range of the Clopper–Pearson bounds "
+            f"(n <= {CLOPPER_PEARSON_MAX_N:.0e})"
+        )
     return ka.astype(np.float64), na.astype(np.float64)
 
 
@@ -257,34 +346,84 @@ def _check_alpha(alpha: Any) -> float:
     return float(alpha)
 
 
+_ONE_BITS = int(np.float64(1.0).view(np.int64))
+
+
+def _beta_root(a: np.ndarray, b: np.ndarray, alpha: float, *, upper_tail: bool) -> np.ndarray:
+    """x in (0, 1) with I_x(a, b) = α (``upper_tail=False``) or 1 − I_x(a, b) = α (``upper_tail=True``).
+
+    a, b >= 1: 1-D float arrays of equal length.  scipy's inverse (``betaincinv``/``betainccinv``) is only
+    a first guess, kept when the forward function confirms it to a relative 1e-9 of the tail probability;
+    it is wrong by a factor of about 2 for a = 1000 and b >~ 1e7 (at the time of writing), for example.
+    Where not confirmed, the root is bracketed between two adjacent doubles by bisection on their bit
+    patterns (monotone in value on [0, 1]; at most 62 steps at any scale), and the conservative side is
+    returned: just below the root for the lower tail (a lower bound), just above it for the upper tail.
+    """
+    # Evaluate whichever tail of the beta law carries min(α, 1 − α), so the residual is not rounded against 1.
+    flip = alpha > 0.5
+    use_complement = upper_tail != flip  # compare 1 − I_x (betaincc, decreasing) rather than I_x (increasing)
+    target = 1.0 - alpha if flip else alpha
+    forward = betaincc if use_complement else betainc
+    inverse = betainccinv if use_complement else betaincinv
+    with np.errstate(all="ignore"):
+        x = np.asarray(inverse(a, b, target), dtype=np.float64).copy()
+        ok = np.isfinite(x) & (x > 0.0) & (x < 1.0)
+        ok[ok] = np.abs(forward(a[ok], b[ok], x[ok]) - target) <= 1e-9 * target
+    bad = np.flatnonzero(~ok)
+    if bad.size:
+        ab, bb = a[bad], b[bad]
+        lo = np.zeros(bad.size, dtype=np.int64)  # bits of 0.0: below the root
+        hi = np.full(bad.size, _ONE_BITS, dtype=np.int64)  # bits of 1.0: above it
+        while True:
+            still = hi - lo > 1
+            if not still.any():
+                break
+            mid = lo + (hi - lo) // 2
+            with np.errstate(all="ignore"):
+                v = forward(ab, bb, mid.view(np.float64))
+            below = (v > target) if use_complement else (v < target)
+            lo = np.where(still & below, mid, lo)
+            hi = np.where(still & ~below, mid, hi)
+        x[bad] = (hi if upper_tail else lo).view(np.float64)
+    return x
+
+
 def clopper_pearson_lower(k: Any, n: Any, alpha: float) -> float | np.ndarray:
     """One-sided Clopper–Pearson lower confidence bound for a binomial proportion.
 
-    P_lo = Beta⁻¹(α; k, n − k + 1) (0 when k = 0): P(p < P_lo) <= α for every p (exact, conservative).
+    P_lo = Beta⁻¹(α; k, n − k + 1) (0 when k = 0), i.e. the p with P(Bin(n, p) >= k) = α:
+    P(p < P_lo) <= α for every p (exact, conservative).  Accurate (the tail at the returned bound is α to
+    a relative 1e-9, or the bound is within one double of the root, on its conservative side) for every
+    n <= ``CLOPPER_PEARSON_MAX_N`` = 1e12; larger n raises ValueError.
 
     Parameters
     ----------
     k : int or int array, 0 <= k <= n
-    n : int or int array, >= 1
+    n : int or int array, 1 <= n <= 1e12
     alpha : float in (0, 1)
         One-sided error probability.
     """
     ka, na = _check_counts(k, n)
     a = _check_alpha(alpha)
-    safe_k = np.maximum(ka, 1.0)
-    out = np.where(ka > 0, beta_dist.ppf(a, safe_k, na - ka + 1.0), 0.0)
+    ka, na = np.broadcast_arrays(ka, na)
+    out = np.zeros(ka.shape)
+    m = ka > 0
+    out[m] = _beta_root(ka[m], na[m] - ka[m] + 1.0, a, upper_tail=False)
     return float(out) if out.ndim == 0 else out
 
 
 def clopper_pearson_upper(k: Any, n: Any, alpha: float) -> float | np.ndarray:
     """One-sided Clopper–Pearson upper confidence bound: Q_hi = Beta⁻¹(1 − α; k + 1, n − k) (1 when k = n).
 
-    With k = 0 it is 1 − α^{1/n} > 0 (never 0).  P(p > Q_hi) <= α for every p.
+    The q with P(Bin(n, q) <= k) = α; with k = 0 it is 1 − α^{1/n} > 0 (never 0).  P(p > Q_hi) <= α for
+    every p.  Accuracy and range as :func:`clopper_pearson_lower`.
     """
     ka, na = _check_counts(k, n)
     a = _check_alpha(alpha)
-    safe_b = np.maximum(na - ka, 1.0)
-    out = np.where(ka < na, beta_dist.isf(a, ka + 1.0, safe_b), 1.0)
+    ka, na = np.broadcast_arrays(ka, na)
+    out = np.ones(ka.shape)
+    m = ka < na
+    out[m] = _beta_root(ka[m] + 1.0, na[m] - ka[m], a, upper_tail=True)
     return float(out) if out.ndim == 0 else out
 
 
@@ -517,6 +656,173 @@ def _draw(
     return out, how
 
 
+#: overall false-alarm probability of the sampler check of one audit (both sides together)
+SAMPLE_CHECK_FALSE_ALARM = 1e-7
+#: reference runs of mechanism(data, rng) per side before a batched sample() is used (default cap)
+SAMPLE_CHECK_RUNS = 200
+_SAMPLE_CHECK_MIN_RUNS = 6
+_SAMPLE_CHECK_MIN_SECONDS = 2.0
+_SAMPLE_CHECK_TIME_FRACTION = 0.1
+_SAMPLE_CHECK_MAX_PROJECTIONS = 16
+_SAMPLE_CHECK_MAX_ROWS = 20_000
+
+
+class SampleInconsistencyError(ValueError):
+    """``mechanism.sample`` disagrees with ``mechanism(data, rng)``: the audit refuses to use it.
+
+    Raised by :func:`audit` when :func:`sampler_consistency` fails; the message is one line naming the side
+    and the problem.  A ``ValueError``, so ``dpsco audit`` reports it as bad input (exit status 2).
+    """
+
+
+def _child_rng(rng: np.random.Generator) -> np.random.Generator:
+    """An independent generator that leaves ``rng``'s own stream untouched (``Generator.spawn``) if possible."""
+    try:
+        return rng.spawn(1)[0]
+    except (AttributeError, TypeError, ValueError):
+        return np.random.default_rng(int(rng.integers(0, 2**63)))
+
+
+def _reference_runs(
+    mechanism: Any, data: dict[str, np.ndarray], m: int, rng: np.random.Generator, side: str,
+    time_budget: float | None,
+) -> tuple[np.ndarray, str, bool]:
+    """Up to ``m`` single runs (``mechanism(data, rng)``, else ``sample(data, 1, rng)``), one per call.
+
+    With ``time_budget`` (seconds), stops early once that much time has passed and at least
+    ``_SAMPLE_CHECK_MIN_RUNS`` runs are done (the stopping rule never looks at the outputs).
+    """
+    if callable(mechanism):
+        def one(r: np.random.Generator) -> np.ndarray:
+            return np.asarray(mechanism(data, r), dtype=np.float64).ravel()
+        how = "mechanism(data, rng)"
+    else:
+        def one(r: np.random.Generator) -> np.ndarray:
+            out = np.asarray(mechanism.sample(data, 1, r), dtype=np.float64)
+            if out.ndim == 0 or out.shape[0] != 1:
+                raise ValueError(f"mechanism.sample(data, 1, rng) on the {side} must return 1 row, got shape {out.shape}")
+            return out.reshape(-1)
+        how = "sample(data, 1, rng), one call per run (the object is not callable)"
+    rows: list[np.ndarray] = []
+    t0 = time.perf_counter()
+    stopped = False
+    for i in range(m):
+        if time_budget is not None and i >= _SAMPLE_CHECK_MIN_RUNS and time.perf_counter() - t0 > time_budget:
+            stopped = True
+            break
+        row = one(rng)
+        if rows and row.size != rows[0].size:
+            raise ValueError(f"mechanism outputs on the {side} have inconsistent sizes ({rows[0].size} and {row.size})")
+        rows.append(row)
+    out = np.stack(rows)
+    if out.shape[1] == 0 or not np.all(np.isfinite(out)):
+        raise ValueError(f"mechanism output on the {side} is empty or contains NaN or infinite values")
+    return out, how, stopped
+
+
+def _pair_collisions(rows: np.ndarray) -> tuple[int, int]:
+    """(number of identical rows among the disjoint consecutive pairs (0,1), (2,3), ..., number of pairs)."""
+    p = rows.shape[0] // 2
+    if p == 0:
+        return 0, 0
+    return int(np.sum(np.all(rows[0:2 * p:2] == rows[1:2 * p:2], axis=1))), p
+
+
+def _duplicate_rows(rows: np.ndarray, max_rows: int = 200_000) -> int:
+    """Rows (among the first ``max_rows``) equal to an earlier row."""
+    r = np.ascontiguousarray(rows[:max_rows])
+    keys = r.view(np.dtype((np.void, r.dtype.itemsize * r.shape[1]))).ravel()
+    return int(r.shape[0] - np.unique(keys).size)
+
+
+def sampler_consistency(
+    sample_rows: Any, reference_rows: Any, *, alpha: float = SAMPLE_CHECK_FALSE_ALARM,
+    rng: np.random.Generator | None = None,
+) -> dict[str, Any]:
+    """Do the rows of a batched sampler look like independent single runs?  Two exact tests, level ``alpha``.
+
+    ``sample_rows`` (N, k) come from ``mechanism.sample``; ``reference_rows`` (m, k) from m separate single
+    runs.  Null hypothesis H₀: all rows are independent draws of one distribution F on R^k.
+
+    1. *Marginal law*: for each of J projections (the k coordinates if k <= 16, else 16 random unit
+       directions drawn from ``rng``), the two-sample Kolmogorov–Smirnov distance D_j
+       (``scipy.stats.ks_2samp``; sample rows capped at the first 20,000) is compared with
+       t_m + t_N, t_n = sqrt(log(4J/a)/(2n)), a = alpha/2.  By the Dvoretzky–Kiefer–Wolfowitz inequality with
+       Massart's constant, P(sup|F̂_n − F| > t_n) <= a/(2J) for each sample (any F, continuous or not), so
+       under H₀ P(some D_j > t_m + t_N) <= a (union bound over 2J events).
+    2. *Duplicated rows*: among the disjoint consecutive pairs (rows 0-1, 2-3, ...) of each set, count the
+       pairs of identical rows.  Under H₀ the two counts are independent Binomial(pairs, c) with the same
+       collision probability c = Σ_x F({x})², so Fisher's exact two-sided test of equal rates has level
+       <= a whatever c is (0 for continuous outputs, 1/2 for a fair bit).  A sampler that reuses one noise
+       draw for the batch makes every sample pair identical; a noiseless ``__call__`` makes every reference
+       pair identical.
+
+    Total false-alarm probability under H₀: <= alpha (exact, finite-sample; no asymptotics).  Not detected:
+    dependence between rows that keeps the marginal law and produces no identical rows (e.g. antithetic
+    pairs), and differences too small for m reference runs (the power grows with m).
+
+    Returns
+    -------
+    dict with ``consistent`` (bool), ``problem`` (one line, or None), the KS distances and critical values,
+    the pair-collision counts, the Fisher p-value, duplicate-row counts (rows equal to an earlier row, among
+    the first 200,000) and the false-alarm probability ``alpha``.
+    """
+    from scipy.stats import fisher_exact, ks_2samp
+
+    S = np.asarray(sample_rows, dtype=np.float64)
+    R = np.asarray(reference_rows, dtype=np.float64)
+    if S.ndim != 2 or R.ndim != 2 or S.shape[0] < 1 or R.shape[0] < 1:
+        raise ValueError("sample_rows and reference_rows must be non-empty 2-D arrays")
+    a = float(alpha) / 2.0
+    info: dict[str, Any] = {"false_alarm_probability": float(alpha), "reference_runs": int(R.shape[0]),
+                            "sample_rows": int(S.shape[0])}
+    if S.shape[1] != R.shape[1]:
+        info.update(consistent=False, problem=(f"sample() rows have {S.shape[1]} values but single runs have "
+                                               f"{R.shape[1]}"))
+        return info
+    k = S.shape[1]
+    if k <= _SAMPLE_CHECK_MAX_PROJECTIONS:
+        P = np.eye(k)
+        info["projections"] = "coordinates"
+    else:
+        g = rng if rng is not None else np.random.default_rng(0)
+        P = g.standard_normal((k, _SAMPLE_CHECK_MAX_PROJECTIONS))
+        P /= np.linalg.norm(P, axis=0, keepdims=True)
+        info["projections"] = f"{_SAMPLE_CHECK_MAX_PROJECTIONS} random unit directions"
+    J = P.shape[1]
+    Ss, Rs = S[:_SAMPLE_CHECK_MAX_ROWS] @ P, R @ P
+    log_term = math.log(4.0 * J / a)
+    crit = math.sqrt(log_term / (2.0 * Rs.shape[0])) + math.sqrt(log_term / (2.0 * Ss.shape[0]))
+    dists = [float(ks_2samp(Ss[:, j], Rs[:, j]).statistic) for j in range(J)]
+    worst = int(np.argmax(dists))
+    ks_ok = dists[worst] <= crit
+    kc_s, pc_s = _pair_collisions(S)
+    kc_r, pc_r = _pair_collisions(R)
+    fisher_p = 1.0
+    if pc_s > 0 and pc_r > 0:
+        fisher_p = float(fisher_exact([[kc_s, pc_s - kc_s], [kc_r, pc_r - kc_r]], alternative="two-sided").pvalue)
+    dup_ok = fisher_p > a
+    info.update({
+        "ks_distance": dists, "ks_critical_value": crit, "ks_level": a, "marginal_law_consistent": bool(ks_ok),
+        "identical_pairs_sample": [kc_s, pc_s], "identical_pairs_reference": [kc_r, pc_r],
+        "fisher_p_value": fisher_p, "fisher_level": a, "duplicate_rate_consistent": bool(dup_ok),
+        "duplicate_rows_sample": _duplicate_rows(S), "duplicate_rows_reference": _duplicate_rows(R),
+    })
+    problems = []
+    if not dup_ok:
+        which = "sample() rows" if kc_s / pc_s > kc_r / pc_r else "single runs"
+        problems.append(f"{which} repeat identical outputs far more often (identical consecutive pairs: sample() "
+                        f"{kc_s}/{pc_s}, single runs {kc_r}/{pc_r}; Fisher p = {fisher_p:.3g} <= {a:.3g}), e.g. "
+                        "one noise draw reused for a whole batch, or no noise in one of them")
+    if not ks_ok:
+        what = f"coordinate {worst}" if info["projections"] == "coordinates" else f"projection {worst}"
+        problems.append(f"the distributions differ ({what}: Kolmogorov-Smirnov distance {dists[worst]:.3g} > "
+                        f"{crit:.3g}, the DKW critical value at level {a:.3g})")
+    info["consistent"] = not problems
+    info["problem"] = "; ".join(problems) if problems else None
+    return info
+
+
 def _statistic_function(
     kind: str, arg: Any, sel_a: np.ndarray | None, sel_b: np.ndarray | None, k: int
 ) -> tuple[Callable[[np.ndarray], np.ndarray], str, dict[str, Any]]:
@@ -677,6 +983,68 @@ def _select_event(
     return best[1], best[0], int(taus.size)
 
 
+def _event_counts(s_a: np.ndarray, s_b: np.ndarray, ev: Event) -> tuple[int, int]:
+    """(numerator count, denominator count) of the event ``ev`` among test statistics of the two sides."""
+    if ev.tail == "ge":
+        in_a, in_b = int(np.sum(s_a >= ev.threshold)), int(np.sum(s_b >= ev.threshold))
+    else:
+        in_a, in_b = int(np.sum(s_a <= ev.threshold)), int(np.sum(s_b <= ev.threshold))
+    return (in_a, in_b) if ev.numerator == "dataset" else (in_b, in_a)
+
+
+class _SingleRuns:
+    """The mechanism's ``__call__`` alone (hides ``sample``), picklable for the process pool."""
+
+    def __init__(self, mechanism: Any) -> None:
+        self.mechanism = mechanism
+
+    def __call__(self, data: Mapping[str, np.ndarray], rng: np.random.Generator) -> Any:
+        return self.mechanism(data, rng)
+
+
+def _checked_draw(
+    mechanism: Any, data: dict[str, np.ndarray], n: int, rng: np.random.Generator, side: str,
+    workers: int | None, check_runs: int | None,
+) -> tuple[np.ndarray, str, dict[str, Any]]:
+    """:func:`_draw`, plus the consistency check of a batched ``sample`` (raises SampleInconsistencyError)."""
+    m = SAMPLE_CHECK_RUNS if check_runs is None else int(check_runs)
+    if callable(mechanism) and callable(getattr(mechanism, "sample", None)) and 0 < n <= m:
+        # a check would cost at least as many single runs as the audit needs: use single runs only
+        out, how = _draw(_SingleRuns(mechanism), data, n, rng, side, workers)
+        return out, how + "; sample() not used (no more runs than the consistency check would need)", {
+            "checked": False, "reason": f"sample() not used: {n} runs <= {m} reference runs of the check"}
+    t = time.perf_counter()
+    out, how = _draw(mechanism, data, n, rng, side, workers)
+    elapsed = time.perf_counter() - t
+    if not how.startswith("batched"):
+        return out, how, {"checked": False, "reason": "no batched sample(): every run is a single run"}
+    if check_runs == 0:
+        return out, how, {"checked": False, "trusted_unchecked": True,
+                          "reason": "disabled by the caller (sample_check_runs=0): sample() trusted unchecked"}
+    budget = None if check_runs is not None else max(_SAMPLE_CHECK_MIN_SECONDS, _SAMPLE_CHECK_TIME_FRACTION * elapsed)
+    child = _child_rng(rng)  # independent of the audit's own stream, which it leaves untouched
+    ref, ref_how, stopped = _reference_runs(mechanism, data, m, child, side, budget)
+    info = sampler_consistency(out, ref, alpha=SAMPLE_CHECK_FALSE_ALARM / 2.0, rng=child)
+    info.update(checked=True, reference=ref_how, stopped_by_time_budget=stopped,
+                time_budget_seconds=budget)
+    if not info["consistent"]:
+        raise SampleInconsistencyError(
+            f"mechanism.sample(data, n, rng) is inconsistent with single runs of {ref_how} on the {side}: "
+            f"{info['problem']} (false-alarm probability <= {SAMPLE_CHECK_FALSE_ALARM:g}); no verdict from this "
+            "sampler: fix sample() so that it returns n independent runs, or remove it")
+    return out, how, info
+
+
+def _combine_checks(check_a: dict[str, Any], check_b: dict[str, Any], how: str) -> dict[str, Any]:
+    if not check_a.get("checked"):
+        return {"checked": False, "reason": check_a.get("reason"),
+                **({"trusted_unchecked": True} if check_a.get("trusted_unchecked") else {})}
+    return {"checked": True, "consistent": bool(check_a["consistent"] and check_b["consistent"]),
+            "false_alarm_probability": SAMPLE_CHECK_FALSE_ALARM,
+            "on_failure": "the audit raises SampleInconsistencyError (dpsco audit: exit 2); no verdict",
+            "dataset": check_a, "neighbour": check_b}
+
+
 # ---------------------------------------------------------------------------------------------------------
 # the auditor
 # ---------------------------------------------------------------------------------------------------------
@@ -701,6 +1069,9 @@ def audit(
     workers: int | None = None,
     event_from_claim: str | None = None,
     pilot_fraction: float | None = None,
+    assume: str | None = None,
+    assume_reason: str | None = None,
+    sample_check_runs: int | None = None,
 ) -> AuditResult:
     """Audit a privacy claim: an ε lower bound with confidence ``confidence`` from neighbouring runs.
 
@@ -746,10 +1117,15 @@ def audit(
         Refuse pairs that are not neighbours under ``claim.neighbouring`` (a non-neighbouring pair can
         "refute" a true claim).
     estimator : "threshold" | "gdp" | "hockey-stick", default "threshold"
-        ``"threshold"``: the assumption-free ε bound above (the default, unchanged).  ``"gdp"``: μ_lb =
-        Φ⁻¹(P_lo) − Φ⁻¹(Q_hi) (assumption-free as a bound on μ-GDP; reported as ``mu_lower``) and
-        ε_lb = ε_μ(μ_lb, δ), a bound on the mechanism's ε at δ **only if its trade-off curve is Gaussian**
-        (needs δ > 0; the verdict is on μ for a GDP claim with ``mu`` set, else on ε).  ``"hockey-stick"``:
+        ``"threshold"``: the assumption-free ε bound above (the default, unchanged).  ``"gdp"`` (needs
+        δ > 0): two events are chosen on the selection half, one by the threshold criterion and one by the
+        μ criterion, and both are tested on the test half.  ``epsilon_lower`` is the assumption-free ε bound
+        of the first; ``mu_lower`` = Φ⁻¹(P_lo) − Φ⁻¹(Q_hi) of the second (assumption-free as a bound on
+        μ-GDP) and ``epsilon_lower_assuming_gaussian_tradeoff`` = ε_μ(μ_lb, δ), a bound on the mechanism's ε
+        at δ **only if its trade-off curve is Gaussian**.  The verdict: on μ_lb for a GDP claim with ``mu``
+        set; on the Gaussian figure only with ``assume="gaussian-tradeoff"``; otherwise on
+        ``epsilon_lower``.  The Gaussian shape is checked on the selection half
+        (:func:`verification.estimators.gaussian_shape_check`, ``gaussian_shape_plausible``).  ``"hockey-stick"``:
         δ_lb = P_lo − e^ε Q_hi at the claim's ε (``delta_lower``; assumption-free), verdict "refuted" iff
         δ_lb > claim δ; ``epsilon_lower`` is the threshold ε bound of the same event.  The event is
         selected on the selection half by each estimator's own criterion.  Proofs:
@@ -782,6 +1158,21 @@ def audit(
         or ``selection_fraction``.
     pilot_fraction : float in (0, 1), optional
         Pilot share with ``event_from_claim`` (default 0.01; at least 2 runs per side).
+    assume : "gaussian-tradeoff", optional
+        With ``estimator="gdp"``: the caller states that the mechanism's trade-off curve on this pair is
+        Gaussian (true for Gaussian noise added to a deterministic computation without post-processing).
+        Only then may the verdict rest on ``epsilon_lower_assuming_gaussian_tradeoff``; the result records
+        the assumption (``assumption``), and if the shape check finds the Gaussian shape implausible it says
+        so in ``warnings`` (the verdict is then only as good as the assumption).
+    assume_reason : str, optional
+        Why the assumption holds (recorded), e.g. the declaration that led ``choose_estimator`` to it.
+    sample_check_runs : int >= 0, optional
+        Reference single runs per side for the check of a batched ``sample`` (:func:`sampler_consistency`).
+        Default: up to 200, stopping early (after at least 6) once max(2 s, a tenth of the time the
+        ``sample`` call took) has passed, so that costly mechanisms stay auditable; the number used is
+        recorded.  An explicit value runs exactly that many (reproducible bit for bit); 0 skips the check
+        (the result then says the sampler was trusted unchecked).  Raises
+        :class:`SampleInconsistencyError` if the check fails.
 
     Returns
     -------
@@ -791,12 +1182,14 @@ def audit(
     ------
     TypeError, ValueError
         Bad claim, datasets, sizes, confidence or statistic; non-neighbouring datasets; mechanism outputs
-        of inconsistent shape or with NaN/inf.
+        of inconsistent shape or with NaN/inf; :class:`SampleInconsistencyError` (a ValueError) when
+        ``sample`` disagrees with single runs.
 
     References
     ----------
-    Spec optimal-rates §8.1; prior-art §A.0, §A.9 (jax_privacy ``Split``), §E; Nasr et al. 2021
-    (arXiv 2101.04535) for the Clopper–Pearson ε estimator.
+    Nasr et al. 2021 (arXiv 2101.04535) for the Clopper–Pearson ε estimator; jax_privacy's ``Split``
+    strategy for sample splitting; Dong, Roth & Su 2022 and Nasr et al. 2023 (arXiv 2302.07956) for the
+    Gaussian-DP route; Massart 1990 (the DKW constant) for the sampler check.
     """
     t0 = time.perf_counter()
     the_claim = _as_claim(claim)
@@ -824,6 +1217,17 @@ def audit(
         raise ValueError("pilot_fraction applies only with event_from_claim")
     if estimator == "gdp" and the_claim.delta == 0.0:
         raise ValueError("estimator='gdp' needs a claim with delta > 0 (a mu-GDP mechanism is not (eps, 0)-DP)")
+    if assume is not None:
+        if assume != "gaussian-tradeoff":
+            raise ValueError(f"assume must be None or 'gaussian-tradeoff', got {assume!r}")
+        if estimator != "gdp":
+            raise ValueError("assume='gaussian-tradeoff' applies only with estimator='gdp'")
+    if assume_reason is not None and not isinstance(assume_reason, str):
+        raise TypeError(f"assume_reason must be a string or None, got {type(assume_reason).__name__}")
+    if sample_check_runs is not None and (
+        isinstance(sample_check_runs, bool) or not isinstance(sample_check_runs, Integral) or int(sample_check_runs) < 0
+    ):
+        raise ValueError(f"sample_check_runs must be an integer >= 0 or None, got {sample_check_runs!r}")
     if epsilon_true is not None and (
         isinstance(epsilon_true, bool) or not isinstance(epsilon_true, Real) or not (float(epsilon_true) >= 0.0)
     ):
@@ -888,11 +1292,12 @@ def audit(
             seed_entropy = int(seq.entropy) if isinstance(seq.entropy, (int, np.integer)) else None
             spawn_key = tuple(int(x) for x in seq.spawn_key)
 
-    # 1. samples
+    # 1. samples (a batched sampler is checked against single runs before its rows are used)
     t_s = time.perf_counter()
-    out_a, how = _draw(mechanism, ds, n, rng, "dataset", workers)
-    out_b, _ = _draw(mechanism, nb, n, rng, "neighbour", workers)
+    out_a, how, check_a = _checked_draw(mechanism, ds, n, rng, "dataset", workers, sample_check_runs)
+    out_b, _, check_b = _checked_draw(mechanism, nb, n, rng, "neighbour", workers, sample_check_runs)
     sampling_seconds = time.perf_counter() - t_s
+    sample_consistency = _combine_checks(check_a, check_b, how)
     if out_a.shape[1] != out_b.shape[1]:
         raise ValueError(f"outputs on dataset and neighbour have different sizes ({out_a.shape[1]} and {out_b.shape[1]})")
     k = out_a.shape[1]
@@ -904,11 +1309,15 @@ def audit(
     delta = float(the_claim.delta)
     half_alpha = (1.0 - conf) / 2.0
 
-    # 3. selection (selection halves only)
+    # 3. selection (selection halves only).  ``chosen`` is the event behind epsilon_lower (threshold criterion,
+    # except for hockey-stick, whose verdict is its own δ bound); the GDP route also chooses ``chosen_gdp``
+    # by the μ criterion for its assumption-dependent figure.
     stat_fn, stat_desc, stat_info = _statistic_function(
         kind, arg, sel_a if n_sel else None, sel_b if n_sel else None, k
     )
     claim_event_info: dict[str, Any] | None = None
+    chosen_gdp: Event | None = None
+    main_kind = "hockey-stick" if estimator == "hockey-stick" else "threshold"
     if event_from_claim is not None:
         from . import estimators as _est
 
@@ -918,10 +1327,14 @@ def audit(
         numerator = "dataset" if loc_a >= loc_b else "neighbour"
         loc_den, scale_den = (loc_b, scale_b) if numerator == "dataset" else (loc_a, scale_a)
         opt = _est.claim_optimal_threshold(
-            event_from_claim, the_claim.epsilon, the_claim.delta, n - n_sel,
-            route="gdp" if estimator == "gdp" else "threshold", confidence=conf,
+            event_from_claim, the_claim.epsilon, the_claim.delta, n - n_sel, route="threshold", confidence=conf,
         )
         chosen = Event(loc_den + scale_den * opt["t"], "ge", numerator)  # type: ignore[arg-type]
+        if estimator == "gdp":
+            opt_g = _est.claim_optimal_threshold(
+                event_from_claim, the_claim.epsilon, the_claim.delta, n - n_sel, route="gdp", confidence=conf,
+            )
+            chosen_gdp = Event(loc_den + scale_den * opt_g["t"], "ge", numerator)  # type: ignore[arg-type]
         sel_score, n_cand = float("nan"), 1
         estimator_desc = ESTIMATOR_CLAIM.format(family=event_from_claim, n_pilot=n_sel)
         claim_event_info = {
@@ -932,22 +1345,25 @@ def audit(
             "power_assumption": (f"the event is the best one if the statistic were {event_from_claim} with the "
                                  "claimed privacy curve; validity does not depend on it"),
         }
+        if chosen_gdp is not None:
+            claim_event_info["gdp_standardised_threshold"] = opt_g["t"]
     elif event is None:
+        s_sa, s_sb = stat_fn(sel_a), stat_fn(sel_b)
         chosen, sel_score, n_cand = _select_event(
-            stat_fn(sel_a), stat_fn(sel_b), delta, half_alpha, int(n_thresholds), estimator, the_claim.epsilon
+            s_sa, s_sb, delta, half_alpha, int(n_thresholds), main_kind, the_claim.epsilon
         )
+        if estimator == "gdp":
+            chosen_gdp, _, _ = _select_event(s_sa, s_sb, delta, half_alpha, int(n_thresholds), "gdp", the_claim.epsilon)
         estimator_desc = ESTIMATOR_SPLIT
     else:
         chosen, sel_score, n_cand = event, float("nan"), 0
+        if estimator == "gdp":
+            chosen_gdp = event
         estimator_desc = ESTIMATOR_FIXED
 
     # 4. test half
     s_ta, s_tb = stat_fn(test_a), stat_fn(test_b)
-    if chosen.tail == "ge":
-        in_a, in_b = int(np.sum(s_ta >= chosen.threshold)), int(np.sum(s_tb >= chosen.threshold))
-    else:
-        in_a, in_b = int(np.sum(s_ta <= chosen.threshold)), int(np.sum(s_tb <= chosen.threshold))
-    k_p, k_q = (in_a, in_b) if chosen.numerator == "dataset" else (in_b, in_a)
+    k_p, k_q = _event_counts(s_ta, s_tb, chosen)
     p_lo = float(clopper_pearson_lower(k_p, n_test, half_alpha))
     q_hi = float(clopper_pearson_upper(k_q, n_test, half_alpha))
     eps_lb = float(epsilon_lower_bound(k_p, n_test, k_q, n_test, delta, conf))
@@ -955,28 +1371,72 @@ def audit(
     plug_in = math.log((p_hat - delta) / q_hat) if (p_hat > delta and q_hat > 0) else (math.inf if p_hat > delta else 0.0)
 
     mu_lb: float | None = None
+    eps_gauss: float | None = None
     delta_lb: float | None = None
+    shape: dict[str, Any] | None = None
+    assumption_rec: dict[str, Any] | None = None
+    warnings: list[str] = []
+    gdp_info: dict[str, Any] | None = None
+    verdict_basis = "refuted iff epsilon_lower (assumption-free Clopper-Pearson threshold bound) > claim epsilon"
     assumptions = ASSUMPTIONS
     if event_from_claim is not None:
         assumptions = ASSUMPTIONS + (f"; the event's placement (power only, not validity) assumes a {event_from_claim} "
                                      "statistic on the claimed privacy curve")
-    if estimator == "threshold":
-        verdict = "refuted" if eps_lb > the_claim.epsilon else "not refuted"
-    else:
+    verdict = "refuted" if eps_lb > the_claim.epsilon else "not refuted"
+    if estimator != "threshold":
         from . import estimators as _est
 
         assumptions = _est.ESTIMATOR_ASSUMPTIONS[estimator] + assumptions[len(ASSUMPTIONS):]
         if estimator == "gdp":
-            eps_lb, mu_lb = _est.gdp_epsilon_lower_bound(k_p, n_test, k_q, n_test, delta, conf)
-            estimator_desc = estimator_desc.replace("Clopper-Pearson threshold audit", "Gaussian-DP (f-DP) audit: mu from Clopper-Pearson (FPR, FNR) bounds, converted to epsilon at delta")
+            assert chosen_gdp is not None
+            g_p, g_q = _event_counts(s_ta, s_tb, chosen_gdp)
+            eps_gauss, mu_lb = _est.gdp_epsilon_lower_bound(g_p, n_test, g_q, n_test, delta, conf)
+            gdp_info = {
+                "event": chosen_gdp.describe(), "threshold": chosen_gdp.threshold, "tail": chosen_gdp.tail,
+                "numerator": chosen_gdp.numerator, "numerator_count": g_p, "denominator_count": g_q,
+                "p_lower": float(clopper_pearson_lower(g_p, n_test, half_alpha)),
+                "q_upper": float(clopper_pearson_upper(g_q, n_test, half_alpha)),
+                "mu_lower": mu_lb, "epsilon_lower_assuming_gaussian_tradeoff": eps_gauss,
+            }
+            if n_sel >= 2:
+                shape = _est.gaussian_shape_check(stat_fn(sel_a), stat_fn(sel_b))
+            else:
+                shape = {"plausible": None, "reason": "not checked: no selection or pilot runs (explicit event)"}
+            estimator_desc = estimator_desc.replace(
+                "Clopper-Pearson threshold audit",
+                "Gaussian-DP (f-DP) audit: epsilon_lower from a Clopper-Pearson threshold event, mu from the "
+                "Clopper-Pearson (FPR, FNR) bounds of a second event, converted to epsilon at delta only under "
+                "the Gaussian trade-off assumption")
             if the_claim.notion == "GDP" and the_claim.mu is not None:
                 verdict = "refuted" if mu_lb > float(the_claim.mu) else "not refuted"
-            else:
-                verdict = "refuted" if eps_lb > the_claim.epsilon else "not refuted"
+                verdict_basis = "refuted iff mu_lower (assumption-free bound on mu) > claim mu"
+            elif assume is not None:
+                verdict = "refuted" if eps_gauss > the_claim.epsilon else "not refuted"
+                verdict_basis = ("refuted iff epsilon_lower_assuming_gaussian_tradeoff > claim epsilon, valid only under the "
+                                 "stated assumption that the trade-off curve is Gaussian")
+                assumption_rec = {
+                    "name": assume,
+                    "statement": "the mechanism's trade-off curve on this pair is Gaussian (G_mu)",
+                    "stated_by": assume_reason or "the caller (assume='gaussian-tradeoff')",
+                    "gaussian_shape_plausible": shape.get("plausible"),
+                    "shape_check": shape.get("reason"),
+                }
+                if shape.get("plausible") is False:
+                    warnings.append(
+                        "the verdict assumes a Gaussian trade-off curve, but the selection runs contradict that "
+                        f"shape ({shape.get('reason')}); the verdict is only as good as the assumption, and the "
+                        f"assumption-free bound is epsilon_lower = {eps_lb:.4g}")
+                elif shape.get("plausible") is None:
+                    warnings.append("the verdict assumes a Gaussian trade-off curve that could not be checked "
+                                    f"({shape.get('reason')})")
+            assumptions += "; verdict: " + verdict_basis
         else:
             delta_lb = float(_est.hockey_stick_delta_lower_bound(k_p, n_test, k_q, n_test, the_claim.epsilon, conf))
             estimator_desc = estimator_desc.replace("Clopper-Pearson threshold audit", "hockey-stick delta-side audit: delta lower bound P_lo - e^eps Q_hi at the claimed eps")
             verdict = "refuted" if delta_lb > delta else "not refuted"
+            verdict_basis = "refuted iff delta_lower (assumption-free hockey-stick bound at the claimed epsilon) > claim delta"
+    if not sample_consistency.get("checked", False) and sample_consistency.get("trusted_unchecked"):
+        assumptions += "; the batched sample() was trusted without the consistency check (sample_check_runs=0)"
     direction = "dataset vs neighbour" if chosen.numerator == "dataset" else "neighbour vs dataset"
     details: dict[str, Any] = {
         "event": chosen.describe(),
@@ -1002,6 +1462,10 @@ def audit(
         "sampling_seconds": sampling_seconds,
         **stat_info,
     }
+    if gdp_info is not None:
+        details["gdp"] = gdp_info
+    if shape is not None:
+        details["gaussian_shape"] = shape
     if claim_event_info is not None:
         details["event_from_claim"] = claim_event_info
     mde: float | None = None
@@ -1009,7 +1473,8 @@ def audit(
         from .planning import minimum_detectable_epsilon
 
         fam = power_family if power_family != "auto" else ("laplace" if delta == 0.0 else "gaussian")
-        route = "gdp" if (estimator == "gdp" and fam == "gaussian") else "threshold"
+        # the power of the bound that decides the verdict
+        route = "gdp" if (estimator == "gdp" and assume is not None and fam == "gaussian") else "threshold"
         if fam == "laplace" and delta > 0.0:
             fam = "gaussian"
         try:
@@ -1028,6 +1493,7 @@ def audit(
                 ),
             }
     details["total_seconds"] = time.perf_counter() - t0
+    neighbouring_audited = nb_info.get("relation") if nb_info.get("checked") else None
     return AuditResult(
         epsilon_lower=eps_lb,
         confidence=conf,
@@ -1046,4 +1512,11 @@ def audit(
         delta_lower=delta_lb,
         epsilon_true=None if epsilon_true is None else float(epsilon_true),
         minimum_detectable_epsilon=mde,
+        epsilon_lower_assuming_gaussian_tradeoff=eps_gauss,
+        gaussian_shape_plausible=None if shape is None else shape.get("plausible"),
+        assumption=assumption_rec,
+        verdict_basis=verdict_basis,
+        neighbouring_audited=neighbouring_audited,
+        sample_consistency=sample_consistency,
+        warnings=warnings,
     )

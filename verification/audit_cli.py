@@ -2,30 +2,49 @@
 
 usage: dpsco audit MODULE:CALLABLE --dataset A.npz --neighbour B.npz --epsilon E --delta D
                    --samples N --seed S [--confidence C] [--statistic STAT]
-                   [--estimator threshold|gdp|hockey-stick|auto] [--event-from-claim gaussian|laplace]
+                   [--estimator threshold|gdp|hockey-stick|auto] [--assume gaussian-tradeoff]
+                   [--event-from-claim gaussian|laplace] [--claim-neighbouring replace-one|add/remove]
                    [--epsilon-true E0] [--json]
        dpsco audit MODULE:CALLABLE --dataset A.npz --pairs extreme|sign-flip|worst-case --x-max X --y-max Y
                    [--loss NAME] [--pilot P] --epsilon E --delta D --samples N --seed S [...]
        dpsco audit MODULE:CALLABLE --estimator one-run --canaries M --dataset A.npz --epsilon E --delta D
-                   --seed S [--confidence C] [--json]
+                   --seed S [--canary-protocol add/remove|replace-one]
+                   [--claim-neighbouring replace-one|add/remove] [--confidence C] [--json]
 
 MODULE is a dotted module path (``mypkg.mech``) or a path to a ``.py`` file; CALLABLE names
 ``f(data, rng) -> array`` in it (or an object with that ``__call__`` and an optional vectorised
 ``sample(data, n, rng) -> (n, k) array`` of n independent runs).  ``data`` is a dict of the arrays stored in
-the .npz file.  The claim audited is (E, D)-DP under replace-one neighbouring, source "user-declared".
-The two datasets must be replace-one neighbours (same keys and shapes, differing in at most one row).
+the .npz file.  The claim audited is (E, D)-DP under replace-one neighbouring (--claim-neighbouring
+add/remove for an add/remove claim), source "user-declared".  The two datasets must be neighbours under the
+claim's relation (replace-one: same keys and shapes, differing in at most one row); the result records the
+relation audited (neighbouring_audited).
+
+A vectorised ``sample`` is not trusted blindly: before its rows are used, up to 200 single runs per dataset
+(fewer for slow mechanisms, at least 6) are compared with them (Kolmogorov-Smirnov per coordinate against a
+DKW critical value, and the rate of identical consecutive rows by Fisher's exact test; false-alarm
+probability <= 1e-7, docs/auditing.md).  If they disagree — e.g. sample() reuses one noise draw for the batch,
+or __call__ adds no noise — there is no verdict: exit status 2 with a one-line error naming the problem.
+The JSON record reports the check (sample_consistency).
 
 The auditor draws N runs per dataset, chooses an event on half of them and bounds ε on the other half with
 Clopper-Pearson intervals: if the mechanism satisfies the claim, the verdict is "refuted" with probability
-at most 1 - C.  "not refuted" is not a proof of privacy.  --estimator gdp reports a Gaussian-DP mu lower
-bound (assumption-free) and the epsilon it implies at D *if the mechanism's trade-off curve is Gaussian*;
+at most 1 - C.  "not refuted" is not a proof of privacy.  The verdict and the exit status rest only on
+assumption-free bounds, unless an assumption is stated.  --estimator gdp reports a Gaussian-DP mu lower bound
+(assumption-free) and, under its own label epsilon_lower_assuming_gaussian_tradeoff, the epsilon it implies
+at D *if the mechanism's trade-off curve is Gaussian*, with a plausibility check of that shape
+(gaussian_shape_plausible: mu must not vary with the threshold; Laplace noise and randomised response fail
+it); epsilon_lower and the verdict stay assumption-free.  --assume gaussian-tradeoff (with --estimator gdp)
+states the assumption: only then may the Gaussian figure refute the claim, and the JSON record names the
+assumption (assumption) and warns if the shape check contradicts it (warnings).
 --estimator hockey-stick reports a lower bound on delta at epsilon E.  Every result names its assumptions.  The randomness is
 numpy.random.default_rng(numpy.random.SeedSequence(S)); the seed entropy is printed for reproduction.
 
 --estimator auto picks the strongest estimator whose assumptions are declared to hold
 (verification.estimators.choose_estimator): the mechanism object may carry a dict attribute ``audit_info``
 with keys noise ("gaussian"/"laplace"/...), deterministic (bool), post_processing ("none" or a description),
-output_dimension (int); without it, auto is the assumption-free threshold route.
+output_dimension (int); without it, auto is the assumption-free threshold route.  Declaring Gaussian noise on
+a deterministic computation without post-processing states the Gaussian trade-off assumption (recorded as
+such in the result).
 
 --event-from-claim FAMILY places the event from the claim (the best event if the statistic were FAMILY-
 distributed on the claimed privacy curve) using a 1 % pilot for direction, location and scale, and tests it
@@ -46,9 +65,16 @@ a boolean array of length M (--canaries) drawn by the auditor with each entry Tr
 probability 1/2, and f must (1) run the mechanism ONCE on data plus exactly the canaries i with mask[i] True
 (the canaries are chosen by f, before seeing mask, e.g. stored in A.npz or fixed in its code), drawing all
 randomness from rng, and (2) return M finite scores, scores[i] higher meaning "canary i was more likely
-included", computed from the mechanism's output only (never from mask).  Under the claim, the verdict is
-"refuted" with probability <= 1 - C.  The bound saturates well below the true epsilon for small M
-(docs/auditing.md).  --samples and --neighbour are not used.
+included", computed from the mechanism's output only (never from mask).  That protocol varies add/remove
+neighbours.  With --canary-protocol replace-one, f must instead run on data plus, for every canary i, one of
+its two versions (mask[i] True: the "in" version, False: the "out" version), so the dataset size is fixed and
+flipping mask[i] replaces one record.  The result records the relation audited (neighbouring_audited) and
+compares it with the claim's only where that is sound: same relation directly; an add/remove claim (E, D)
+with replace-one canaries through the replace-one claim it implies, (2E, (1 + e^E) D); a replace-one claim
+(the default) with add/remove canaries not at all — replace-one DP implies no add/remove guarantee — so the
+verdict is "inconclusive" (exit 0).  Under a claim that can be compared, the verdict is "refuted" with
+probability <= 1 - C.  The bound saturates well below the true epsilon for small M (docs/auditing.md).
+--samples and --neighbour are not used.
 
 User code: a dotted MODULE is imported with the current directory at the front of sys.path (as python -m
 does), so ``dpsco audit mech:f`` finds ./mech.py.  What the mechanism prints goes to stderr: stdout carries
@@ -96,10 +122,20 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                    help="'projection' (default), 'norm', 'logistic' or 'coordinate:<i>'")
     p.add_argument("--estimator", default="threshold",
                    choices=("threshold", "gdp", "hockey-stick", "auto", "one-run"),
-                   help="threshold (assumption-free, default), gdp (mu bound; epsilon assumes a Gaussian "
-                        "trade-off curve), hockey-stick (delta lower bound at the claimed epsilon), auto (the "
-                        "strongest estimator whose assumptions the mechanism's audit_info declares; else "
-                        "threshold), one-run (canary protocol, see below)")
+                   help="threshold (assumption-free, default), gdp (mu bound; the epsilon it implies assumes a "
+                        "Gaussian trade-off curve and decides the verdict only with --assume), hockey-stick (delta "
+                        "lower bound at the claimed epsilon), auto (the strongest estimator whose assumptions the "
+                        "mechanism's audit_info declares; else threshold), one-run (canary protocol, see below)")
+    p.add_argument("--assume", default=None, choices=("gaussian-tradeoff",),
+                   help="with --estimator gdp: state that the mechanism's trade-off curve is Gaussian, so that the "
+                        "Gaussian-DP epsilon may refute the claim (recorded in the result, with a shape check)")
+    p.add_argument("--claim-neighbouring", "--claim-neighboring", default="replace-one",
+                   choices=("replace-one", "add/remove"), dest="claim_neighbouring",
+                   help="neighbouring relation of the claim (default replace-one)")
+    p.add_argument("--canary-protocol", default="add/remove", choices=("add/remove", "replace-one"),
+                   dest="canary_protocol",
+                   help="--estimator one-run: what mask[i] does - add/remove canary i (default) or choose between "
+                        "its two versions (replace-one)")
     p.add_argument("--event-from-claim", default=None, choices=("gaussian", "laplace"), dest="event_from_claim",
                    help="place the event from the claim for this output family (1%% pilot), test it on all "
                         "other runs (sound for any mechanism; power assumes the family)")
@@ -205,15 +241,18 @@ def _run_one_run(args: argparse.Namespace, mechanism: Any, dataset: dict[str, np
     if m < 1:
         raise _InputError(f"--canaries must be >= 1, got {args.canaries!r}")
     for flag, value in (("--neighbour", args.neighbour), ("--pairs", args.pairs),
-                        ("--event-from-claim", args.event_from_claim)):
+                        ("--event-from-claim", args.event_from_claim), ("--assume", getattr(args, "assume", None))):
         if value is not None:
             raise _InputError(f"{flag} does not apply to --estimator one-run (one run with random canary inclusion)")
 
     def run_once(mask: np.ndarray, r: np.random.Generator) -> np.ndarray:
         return mechanism(dataset, mask, r)
 
+    # the relation the canary protocol varies, and the claim's: one_run_audit compares them only where sound
     return one_run_audit(run_once, m, rng, delta=delta, confidence=confidence, claim_epsilon=epsilon,
-                         seed_entropy=entropy)
+                         seed_entropy=entropy,
+                         neighbouring_audited=getattr(args, "canary_protocol", "add/remove"),
+                         claim_neighbouring=getattr(args, "claim_neighbouring", "replace-one"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -269,12 +308,19 @@ def run(args: argparse.Namespace) -> int:
                 notion="pure-DP" if delta == 0.0 else "approx-DP",
                 epsilon=epsilon,
                 delta=delta,
-                neighbouring="replace-one",
+                neighbouring=getattr(args, "claim_neighbouring", "replace-one"),
                 source="user-declared",
             )
             estimator = args.estimator
             statistic = args.statistic
             event_from_claim = args.event_from_claim
+            # the verdict rests on the Gaussian trade-off only when stated: --assume, or audit_info's declarations
+            assume = getattr(args, "assume", None)
+            assume_reason = None if assume is None else "stated on the command line (--assume gaussian-tradeoff)"
+            if getattr(args, "canary_protocol", "add/remove") != "add/remove":
+                raise _InputError("--canary-protocol applies only to --estimator one-run")
+            if assume is not None and estimator != "gdp":
+                raise _InputError("--assume gaussian-tradeoff applies only with --estimator gdp")
             if estimator == "auto":
                 from .estimators import choose_estimator
 
@@ -283,6 +329,7 @@ def run(args: argparse.Namespace) -> int:
                     raise _InputError(f"{args.target}.audit_info must be a dict, got {type(info).__name__}")
                 choice = choose_estimator(claim, info)
                 estimator, reason = choice["estimator"], choice["reason"]
+                assume, assume_reason = choice.get("assume"), choice.get("assume_reason")
                 if event_from_claim is None and pairs is None:
                     event_from_claim = choice.get("event_from_claim")
             epsilon_true = None
@@ -308,6 +355,7 @@ def run(args: argparse.Namespace) -> int:
                             mechanism, dataset, neighbour, claim, samples, rng,  # type: ignore[arg-type]
                             confidence=confidence, statistic=statistic, seed_entropy=int(seq.entropy),
                             estimator=estimator, epsilon_true=epsilon_true, event_from_claim=event_from_claim,
+                            assume=assume, assume_reason=assume_reason,
                         )
                     else:
                         from .estimators import audit_family
@@ -315,7 +363,7 @@ def run(args: argparse.Namespace) -> int:
                         result = audit_family(
                             mechanism, pairs, claim, samples, rng, statistics=(statistic,), estimator=estimator,
                             method="select", confidence=confidence, n_pilot=pilot, epsilon_true=epsilon_true,
-                            seed_entropy=int(seq.entropy),
+                            seed_entropy=int(seq.entropy), assume=assume, assume_reason=assume_reason,
                         )
             except _InputError:
                 raise
