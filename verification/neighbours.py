@@ -53,6 +53,7 @@ def _onto_sphere(u: np.ndarray, radius: float) -> np.ndarray:
     satisfies a declared bound ‖x‖ <= radius however the bound is checked; it is extreme up to 1e-14.
     """
     u = np.asarray(u, dtype=np.float64)
+    u = u / np.max(np.abs(u))  # rescale first: ‖u‖ of a tiny u (e.g. 1e-162) underflows in the squares
     x = u * (radius * (1.0 - 1e-14) / np.linalg.norm(u))
     for _ in range(200):
         if max(_norms(x)) <= radius:
