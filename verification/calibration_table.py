@@ -105,14 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error("--T FIRST LAST needs 1 <= FIRST <= LAST")
     text = markdown_table(printed_calibration_rows(a.n, a.epsilon, range(a.T[0], a.T[1] + 1)))
     if a.out:
-        import os
-        import tempfile
+        from .fileio import atomic_write_text
 
-        d = os.path.dirname(os.path.abspath(a.out))
-        fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".md")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, a.out)
+        atomic_write_text(a.out, text)
     else:
         sys.stdout.write(text)
     return 0

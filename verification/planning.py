@@ -35,7 +35,7 @@ import numpy as np
 from scipy.special import ndtri
 from scipy.stats import laplace, norm
 
-from .audit import _check_confidence, clopper_pearson_lower, clopper_pearson_upper
+from .audit import CLOPPER_PEARSON_MAX_N, _check_confidence, clopper_pearson_lower, clopper_pearson_upper
 
 __all__ = [
     "FAMILIES",
@@ -94,6 +94,17 @@ def _check_n(value: Any, name: str = "n") -> int:
     return int(value)
 
 
+def _check_runs(value: Any, name: str) -> int:
+    """A number of runs per side: an integer in [1, CLOPPER_PEARSON_MAX_N] (the bounds' validated range)."""
+    v = _check_n(value, name)
+    if v > CLOPPER_PEARSON_MAX_N:
+        raise ValueError(
+            f"{name} = {v:.3g} runs per side exceeds the validated range of the Clopper-Pearson bounds "
+            f"({CLOPPER_PEARSON_MAX_N:.0e})"
+        )
+    return v
+
+
 def family_parameters(family: str, epsilon_true: float, delta: float) -> dict[str, float]:
     """The parameter of a family's mechanism whose exact ε at ``delta`` is ``epsilon_true``.
 
@@ -150,8 +161,8 @@ def expected_epsilon_lower_bound(
         Exact ε of the family's mechanism at ``delta`` (see :func:`family_parameters`).
     delta : float in [0, 1)
         The δ subtracted (threshold route) or converted at (GDP route).
-    n : int >= 1
-        Test runs per side.
+    n : int in [1, 1e12]
+        Test runs per side (larger n is outside the validated range of the Clopper–Pearson bounds).
     route : "threshold" | "gdp"
     confidence : float in (0, 1)
     n_grid : int >= 10
@@ -164,7 +175,7 @@ def expected_epsilon_lower_bound(
     """
     d = _check_delta(delta)
     _check_family(family, route, d)
-    nn = _check_n(n)
+    nn = _check_runs(n, "n")
     conf = _check_confidence(confidence)
     g = _check_n(n_grid, "n_grid")
     if g < 10:
@@ -200,8 +211,8 @@ class Plan:
     target_epsilon : float
         target_ratio·ε.
     n_test : int or None
-        Test runs per side needed with expected counts and the best event (None: not reached below
-        ``n_max``).  This is the number prior-art §A.0 tabulates.
+        Test runs per side needed with expected counts and the best event (None: not reached with
+        ``n_max`` runs).  This is the number prior-art §A.0 tabulates.
     samples_per_side : int or None
         n_test/(1 − selection_fraction), rounded up: the runs per side of a split-sample audit whose test
         half has n_test runs.  Still optimistic (the event chosen on the selection half is not the best one).
@@ -210,6 +221,14 @@ class Plan:
     expected_epsilon_lower : float or None
         The expected ε_lb at n_test.
     assumptions : str
+    n_max : int
+        The search limit (test runs per side).
+    epsilon_lower_at_n_max : float or None
+        When the target is not reached: the expected ε_lb at ``n_max`` (None otherwise).
+    epsilon_lower_at_validated_max : float or None
+        When the target is not reached and ``n_max`` < 1e12: the expected ε_lb at 1e12 runs per side, the
+        validated range of the Clopper–Pearson bounds (None otherwise).  Below the target, no n this module
+        can plan for reaches it.
     """
 
     family: str
@@ -225,13 +244,31 @@ class Plan:
     grid: str
     expected_epsilon_lower: float | None
     assumptions: str
+    n_max: int = 10**10
+    epsilon_lower_at_n_max: float | None = None
+    epsilon_lower_at_validated_max: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def summary(self) -> str:
         if self.n_test is None:
-            head = f"target ε_lb >= {self.target_epsilon:.4g} not reached below the search limit"
+            def at(value: float | None) -> str:
+                return "n/a" if value is None else f"{value:.6g} = {value / self.epsilon:.6g}·ε"
+
+            head = (f"NOT REACHED with up to n_max = {self.n_max:.3g} test runs per side (the search limit; "
+                    f"expected ε_lb there {at(self.epsilon_lower_at_n_max)})")
+            beyond = self.n_max >= CLOPPER_PEARSON_MAX_N or (
+                self.epsilon_lower_at_validated_max is not None
+                and self.epsilon_lower_at_validated_max < self.target_epsilon)
+            if self.n_max < CLOPPER_PEARSON_MAX_N:
+                head += (f"; at {CLOPPER_PEARSON_MAX_N:.0e} runs per side it would be "
+                         f"{at(self.epsilon_lower_at_validated_max)}")
+            if beyond:
+                head += (f": the target needs more than {CLOPPER_PEARSON_MAX_N:.0e} runs per side, the validated "
+                         "range of the Clopper-Pearson bounds")
+            else:
+                head += f": raise n_max (at most {CLOPPER_PEARSON_MAX_N:.0e})"
         else:
             head = (f"n_test = {self.n_test} runs per side (expected ε_lb {self.expected_epsilon_lower:.4f}); "
                     f"with a {self.selection_fraction:g} selection split: {self.samples_per_side} runs per side")
@@ -279,8 +316,9 @@ def samples_needed(
     selection_fraction : float in [0, 1)
         For ``samples_per_side``; 0 means an event fixed in advance.
     grid : "exact" | "quarter-decade"
-    n_max : int
-        Search limit.
+    n_max : int in [1, 1e12]
+        Search limit (test runs per side; evaluated even when not on the grid).  At most 1e12, the
+        validated range of the Clopper–Pearson bounds.
 
     Returns
     -------
@@ -299,13 +337,14 @@ def samples_needed(
         raise ValueError(f"selection_fraction must lie in [0, 1), got {selection_fraction!r}")
     if grid not in ("exact", "quarter-decade"):
         raise ValueError(f"grid must be 'exact' or 'quarter-decade', got {grid!r}")
-    nmax = _check_n(n_max, "n_max")
+    nmax = _check_runs(n_max, "n_max")
     target = r * e
 
     def value(n: int) -> float:
         return expected_epsilon_lower_bound(family, e, d, n, route=route, confidence=conf)
 
     found: int | None = None
+    at_nmax: float | None = None
     prev = 1
     j = 4
     while True:
@@ -317,6 +356,13 @@ def samples_needed(
             break
         prev = n
         j += 1
+    at_vmax: float | None = None
+    if found is None:  # n_max itself (off the grid, or the last grid point) decides
+        at_nmax = value(nmax)
+        if at_nmax >= target and prev < nmax:
+            found, at_nmax = nmax, None
+        elif nmax < CLOPPER_PEARSON_MAX_N:
+            at_vmax = value(CLOPPER_PEARSON_MAX_N)
     if found is not None and grid == "exact":
         lo, hi = prev, found  # value(lo) < target (or lo = 1), value(hi) >= target
         while hi - lo > 1:
@@ -332,6 +378,7 @@ def samples_needed(
         family=family, route=route, epsilon=e, delta=d, target_ratio=r, confidence=conf, target_epsilon=target,
         n_test=found, samples_per_side=per_side, selection_fraction=f, grid=grid,
         expected_epsilon_lower=None if found is None else value(found), assumptions=_PLAN_ASSUMPTIONS,
+        n_max=nmax, epsilon_lower_at_n_max=at_nmax, epsilon_lower_at_validated_max=at_vmax,
     )
 
 
@@ -354,7 +401,7 @@ def minimum_detectable_epsilon(
     Parameters
     ----------
     family, route, confidence : see :func:`expected_epsilon_lower_bound`
-    n_test : int >= 1
+    n_test : int in [1, 1e12]
     claim_epsilon : float > 0
     delta : float in [0, 1)
     max_factor : float > 1
@@ -366,7 +413,7 @@ def minimum_detectable_epsilon(
     c = _check_pos(claim_epsilon, "claim_epsilon")
     d = _check_delta(delta)
     _check_family(family, route, d)
-    nn = _check_n(n_test, "n_test")
+    nn = _check_runs(n_test, "n_test")
     conf = _check_confidence(confidence)
     mf = _check_pos(max_factor, "max_factor")
     if mf <= 1.0:

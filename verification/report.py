@@ -13,10 +13,130 @@ import json
 import math
 from typing import Any
 
-__all__ = ["HEADER", "format_html", "format_latex", "format_markdown", "format_table", "row"]
+import numpy as np
+
+__all__ = ["HEADER", "check_results", "format_html", "format_latex", "format_markdown", "format_table", "row"]
 
 HEADER = ["algorithm", "audit ε_lb / ε", "excess empirical (real) vs bound", "excess population (synthetic) vs bound",
           "rate slope (theorem)", "stability vs bound", "gradient evals"]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# the shape of results.json that the reports read (``dpsco verify --from`` checks it before writing anything)
+# ---------------------------------------------------------------------------------------------------------
+class _Opt:
+    """A key that may be missing (and, with ``none_ok``, null)."""
+
+    def __init__(self, spec: Any, none_ok: bool = True):
+        self.spec, self.none_ok = spec, none_ok
+
+
+_NONFINITE = ("inf", "-inf", "nan")  # how results.json stores non-finite floats (reference.privacy.to_jsonable)
+
+
+def _is_real(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _tag_ok(tag: str, v: Any) -> bool:
+    if tag == "any":
+        return True
+    if tag == "str":
+        return isinstance(v, str)
+    if tag == "real":  # formatted with a numeric format spec
+        return _is_real(v)
+    if tag == "num":  # computed with (plots): a number or a non-finite float in its JSON spelling
+        return _is_real(v) or v in _NONFINITE
+    if tag == "fmt":  # passed to fmt(): a number, a string or null
+        return v is None or isinstance(v, str) or _is_real(v)
+    raise AssertionError(tag)
+
+
+_TAG_TEXT = {"str": "a string", "real": "a number", "num": "a number", "fmt": "a number, a string or null"}
+
+
+def _same_length_as_n_grid(rt: dict[str, Any], path: str) -> None:
+    n = len(rt["n_grid"])
+    others = [("mean_excess", rt["mean_excess"])]
+    extra = rt.get("extra") or {}
+    if extra.get("bounds"):
+        others.append(("extra.bounds", extra["bounds"]))
+    for name, values in others:
+        if len(values) != n:
+            raise ValueError(f"{path}.{name}: {len(values)} values for {n} points of n_grid")
+
+
+_BOUND_CHECK = {"mean": "num", "bound": "num", "lcb": "num", "ucb": "num", "verdict": "any", "replicates": "any",
+                "ratio": "fmt", "p_value": "fmt", "detectable_excess": "fmt",
+                "reference_bounds": _Opt([{"label": "any", "bound": "fmt", "ratio": "fmt", "p_value": "fmt",
+                                           "exceeded": "any"}], none_ok=False)}
+_RATE = {"slope": "num", "exponent": "num", "intercept": "num", "verdict": "any", "theorem": "any",
+         "n_grid": ["num"], "mean_excess": ["num"], "replicates": "any", "p_value": "fmt", "ci_low": "fmt",
+         "ci_high": "fmt", "detectable_bound_excess": _Opt("fmt"),
+         "extra": _Opt({"quantity": _Opt("str", none_ok=False), "bounds": _Opt(["num"])}, none_ok=False),
+         "__check__": _same_length_as_n_grid}
+_SWEEP = {"kind": "any", "theorem": "any", "slope": "fmt", "ci_low": "fmt", "ci_high": "fmt", "n_grid": "any",
+          "variable": _Opt("any"), "exponent": "any", "tolerance": "any", "p_value": "fmt", "verdict": "any"}
+_RECORD = {
+    "name": "any", "title": "str", "paper": "any", "algorithm": "any", "privacy_theorem": "any", "options": "any",
+    "claim": {"notion": "any", "epsilon": "num", "delta": "real", "neighbouring": "any", "source": "any"},
+    "audit": _Opt({"epsilon_lower": "num", "verdict": "any", "confidence": "any", "samples": "any",
+                   "statistic": "any"}),
+    "audit_not_run": _Opt("any"),
+    "empirical": {**_BOUND_CHECK, "oracle": _Opt({"objective": _Opt("any")})},
+    "population": _Opt({**{k: v for k, v in _BOUND_CHECK.items() if k not in ("replicates", "detectable_excess")},
+                        "instance": {"name": "any", "n": "any"}}),
+    "population_not_applicable": _Opt("any"),
+    "rate": _Opt(_RATE),
+    "rate_not_applicable": _Opt("any"),
+    "tight_rate": _Opt(_SWEEP), "rate_d": _Opt(_SWEEP), "rate_eps": _Opt(_SWEEP),
+    "stability": _Opt({"estimate": "fmt", "bound": "fmt", "bound_printed": "fmt", "verdict": "any",
+                       "theorem": "any", "pairs": "any", "replicates": "any", "detectable_excess": "fmt"}),
+    "gradient_evaluations": {"counted": "real", "ratio": "fmt", "paper_formula": "any"},
+}
+_SCHEMA = {
+    "records": [_RECORD], "budget": "str", "seed_entropy": "any", "verdict": "str",
+    "dataset": {"description": "any", "n": "any", "d": "any"}, "epsilon": "any", "delta": "real", "radius": "any",
+    "audit_confidence": "any", "checks": "any", "alpha_campaign": "any", "provenance": "any",
+}
+
+
+def _describe(v: Any) -> str:
+    text = json.dumps(v) if isinstance(v, (str, int, float, bool)) or v is None else type(v).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _validate(value: Any, spec: Any, path: str) -> None:
+    if isinstance(spec, str):
+        if not _tag_ok(spec, value):
+            raise ValueError(f"{path}: expected {_TAG_TEXT[spec]}, got {_describe(value)}")
+    elif isinstance(spec, list):
+        if not isinstance(value, list):
+            raise ValueError(f"{path}: expected a list, got {_describe(value)}")
+        for i, item in enumerate(value):
+            _validate(item, spec[0], f"{path}[{i}]")
+    else:
+        if not isinstance(value, dict):
+            raise ValueError(f"{path or 'the top level'}: expected an object, got {_describe(value)}")
+        for key, sub in spec.items():
+            if key == "__check__":
+                continue
+            where = f"{path}.{key}" if path else key
+            if isinstance(sub, _Opt):
+                if key not in value or (value[key] is None and sub.none_ok):
+                    continue
+                sub = sub.spec
+            elif key not in value:
+                raise ValueError(f"{path or 'the top level'}: missing key {key!r}")
+            _validate(value[key], sub, where)
+        if "__check__" in spec:
+            spec["__check__"](value, path)
+
+
+def check_results(results: Any) -> None:
+    """Raise ValueError naming the first key of ``results`` (a parsed results.json) that the reports need and
+    that is missing or of the wrong type, e.g. ``records[2].empirical: missing key 'mean'``."""
+    _validate(results, _SCHEMA, "")
 
 
 def fmt(x: Any, spec: str = ".3g") -> str:
@@ -174,12 +294,15 @@ def _plots(results: dict[str, Any]) -> list[tuple[str, str]]:
             ax.set_visible(False)
         for ax, r in zip(axes.flat, rated):
             rt = r["rate"]
-            ns = rt["n_grid"]
-            ax.loglog(ns, rt["mean_excess"], "o", label="mean excess")
-            fit = [math.exp(rt["intercept"]) * n ** rt["slope"] for n in ns]
-            ax.loglog(ns, fit, "-", label=f"fit slope {rt['slope']:.2f}")
+            ns = [float(n) for n in rt["n_grid"]]  # float(): "inf"/"nan" are how results.json stores non-finite
+            ax.loglog(ns, [float(v) for v in rt["mean_excess"]], "o", label="mean excess")
+            slope, intercept = float(rt["slope"]), float(rt["intercept"])
+            with np.errstate(all="ignore"):
+                fit = [float(np.exp(intercept) * np.float64(n) ** slope) for n in ns]
+            ax.loglog(ns, fit, "-", label=f"fit slope {slope:.2f}")
             if rt.get("extra", {}).get("bounds"):
-                ax.loglog(ns, rt["extra"]["bounds"], "--", label=f"theorem bound (∝ n^{rt['exponent']:.3g})")
+                ax.loglog(ns, [float(v) for v in rt["extra"]["bounds"]], "--",
+                          label=f"theorem bound (∝ n^{float(rt['exponent']):.3g})")
             ax.set_title(r["title"], fontsize=9)
             ax.set_xlabel("n")
             ax.xaxis.set_minor_formatter(NullFormatter())  # minor log ticks overlap at this width
@@ -198,8 +321,10 @@ def _plots(results: dict[str, Any]) -> list[tuple[str, str]]:
             c = r.get(key)
             if c is None:
                 continue
-            b = c["bound"]
-            ax.errorbar([k], [c["mean"] / b], yerr=[[c["mean"] / b - max(c["lcb"], 0) / b], [c["ucb"] / b - c["mean"] / b]],
+            b, mean, lcb, ucb = (float(c[f]) for f in ("bound", "mean", "lcb", "ucb"))
+            if not (b > 0 and math.isfinite(b)):
+                continue  # no ratio to plot
+            ax.errorbar([k], [mean / b], yerr=[[max(mean / b - max(lcb, 0) / b, 0.0)], [max(ucb / b - mean / b, 0.0)]],
                         fmt="o", color="C0" if key == "empirical" else "C1", capsize=3)
             labels.append(f"{r['name']} ({tag})")
             k += 1
@@ -217,8 +342,9 @@ def _plots(results: dict[str, Any]) -> list[tuple[str, str]]:
     if audited:
         fig, ax = plt.subplots(figsize=(6, 3))
         xs = range(len(audited))
-        ax.bar([x - 0.2 for x in xs], [r["audit"]["epsilon_lower"] for r in audited], width=0.4, label="ε_lb (audit)")
-        ax.bar([x + 0.2 for x in xs], [r["claim"]["epsilon"] for r in audited], width=0.4, label="ε claimed")
+        ax.bar([x - 0.2 for x in xs], [float(r["audit"]["epsilon_lower"]) for r in audited], width=0.4,
+               label="ε_lb (audit)")
+        ax.bar([x + 0.2 for x in xs], [float(r["claim"]["epsilon"]) for r in audited], width=0.4, label="ε claimed")
         ax.set_xticks(list(xs))
         ax.set_xticklabels([r["title"][:16] for r in audited], fontsize=7)
         ax.legend(fontsize=7)

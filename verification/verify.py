@@ -20,7 +20,14 @@ Checks 2–5 are one-sided tests of hypotheses implied by the theorems (verifica
 family-wise false-failure probability is ``--alpha`` (Holm).  Audits "refute" only if ε_lb > ε (probability
 ≤ 1 − ``--confidence`` each for a correct implementation).  A pass never proves privacy or the theorem; each
 record states the power of its check.  Every random stream is spawned from one recorded ``SeedSequence``.
-``--from results.json`` regenerates the reports without recomputing.
+``--from results.json`` regenerates the reports without recomputing (the file is checked first: a missing or
+mistyped key is a one-line error, exit 2).
+
+Output: ``--out DIR`` is checked before anything is computed (exit 2 if it cannot be created or replaced).
+results.json and the reports are then written as one set: built in a temporary directory next to DIR and
+swapped in, so DIR never mixes files of two runs.  An existing DIR is replaced only if it holds nothing but
+files verify writes (results.json, report.md, report.html, tables.tex); anything else is refused.  If the
+set cannot be written at the end, results.json is saved elsewhere and the message says where.
 
 Exit status: 0 if no check failed and no audit refuted a claim, 1 otherwise, 2 on bad input.
 """
@@ -50,12 +57,13 @@ from .catalogue import CATALOGUE, CatalogueEntry, run_outputs
 from .objectives import objective_range
 from .datasets import load_fair
 from .estimators import choose_estimator
+from .fileio import OutputError, atomic_write_text, check_output_directory, staged_directory
 from .neighbours import extreme_points, replace_one_extreme
-from .report import format_html, format_latex, format_markdown, format_table
+from .report import check_results, format_html, format_latex, format_markdown, format_table
 from .stats import add_reference_bound, mean_bound_check
 from .theorem_checks import StabilityCheck, apply_holm, rate_check, stability_check
 
-__all__ = ["Budget", "BUDGETS", "configure_parser", "run", "run_verification", "write_reports"]
+__all__ = ["Budget", "BUDGETS", "REPORT_FILES", "configure_parser", "run", "run_verification", "write_reports"]
 
 DEFAULT_SEED = 20191208  # NeurIPS 2019 opening day; any fixed integer would do — it is recorded
 CAMPAIGN_ALPHA = 1e-3
@@ -512,21 +520,6 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
     return record, checks
 
 
-def _atomic_write(path: str, text: str) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=os.path.basename(path))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def _git_commit() -> str | None:
     try:
         here = os.path.dirname(os.path.abspath(__file__))
@@ -551,27 +544,78 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def write_reports(results: dict[str, Any], out: str, formats: Sequence[str]) -> list[str]:
-    """Write results.json (unless it is the source) and the requested reports into ``out``, atomically."""
-    os.makedirs(out, exist_ok=True)
-    written = []
-    writers = {"md": ("report.md", format_markdown), "html": ("report.html", format_html),
-               "latex": ("tables.tex", format_latex)}
-    for f in formats:
-        name, fn = writers[f]
-        _atomic_write(os.path.join(out, name), fn(results))
-        written.append(os.path.join(out, name))
-    return written
+_REPORT_WRITERS = {"md": ("report.md", format_markdown), "html": ("report.html", format_html),
+                   "latex": ("tables.tex", format_latex)}
+REPORT_FILES = frozenset({"results.json"} | {name for name, _ in _REPORT_WRITERS.values()})
+"""Every file ``dpsco verify`` writes into ``--out``: the only entries a directory may hold to be replaced."""
+
+
+def _check_formats(formats: Sequence[str]) -> None:
+    unknown = [f for f in formats if f not in _REPORT_WRITERS]
+    if unknown:
+        raise ValueError(f"unknown report format(s) {unknown}; known: {sorted(_REPORT_WRITERS)}")
+
+
+def write_reports(results: dict[str, Any], out: str, formats: Sequence[str], *,
+                  results_text: str | None = None) -> list[str]:
+    """Write the report directory ``out`` as a whole: results.json and the reports in ``formats``.
+
+    results.json is ``results_text`` verbatim when given (``--from``: a copy of the source), else ``results``
+    serialised.  The reports are rendered first, then every file is written into a temporary directory next
+    to ``out`` that replaces ``out`` in one swap (verification.fileio.staged_directory): ``out`` holds the
+    previous set or the new one, never a mixture.  Raises OutputError (a ValueError) if ``out`` cannot be
+    written, leaving it untouched.  Returns the paths written.
+    """
+    _check_formats(formats)
+    text = json.dumps(results, indent=2, allow_nan=False) if results_text is None else results_text
+    files = [("results.json", text)] + [(_REPORT_WRITERS[f][0], _REPORT_WRITERS[f][1](results)) for f in formats]
+    with staged_directory(out, REPORT_FILES) as tmp:
+        for name, body in files:
+            with open(os.path.join(tmp, name), "w", encoding="utf-8") as fh:
+                fh.write(body)
+    return [os.path.join(out, name) for name, _ in files]
+
+
+def _save_elsewhere(text: str, out: str) -> str | None:
+    """Save results.json somewhere writable when ``out`` cannot be written (next to it, else the temp dir)."""
+    name = f"dpsco-results-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.json"
+    for directory in (os.path.dirname(os.path.abspath(out)), tempfile.gettempdir()):
+        try:
+            path = os.path.join(directory, name)
+            atomic_write_text(path, text)
+            return path
+        except OSError:
+            continue
+    return None
+
+
+def _write_campaign(results: dict[str, Any], out: str, formats: Sequence[str]) -> None:
+    """write_reports for a campaign just computed: if it fails, results.json is saved elsewhere first."""
+    text = json.dumps(results, indent=2, allow_nan=False)
+    try:
+        write_reports(results, out, formats, results_text=text)
+    except BaseException as exc:
+        saved = _save_elsewhere(text, out)
+        note = (f"the results were saved to {saved} (regenerate the reports with: dpsco verify --from {saved} "
+                f"--out DIR)" if saved else "the results could not be saved anywhere")
+        if isinstance(exc, (OSError, OutputError)):
+            raise OutputError(f"cannot write the report directory {out!r} ({exc}); {note}") from exc
+        print(f"dpsco verify: {note}", file=sys.stderr)
+        raise
 
 
 def run_verification(*, budget: str = "standard", out: str = "dpsco-report", seed: int = DEFAULT_SEED,
                      only: str | None = None, quiet: bool = False, confidence: float = AUDIT_CONFIDENCE,
                      alpha: float = CAMPAIGN_ALPHA, formats: Sequence[str] = ("md", "html")) -> dict[str, Any]:
-    """Run the campaign and write ``results.json`` and the reports to ``out`` (atomically).
+    """Run the campaign and write ``results.json`` and the reports to ``out`` as one set (:func:`write_reports`).
 
     ``budget``: "quick" | "standard" | "paper" (sample sizes, replicates, grids).  ``confidence``: confidence
     of each privacy audit (a correct algorithm is refuted with probability ≤ 1 − confidence).  ``alpha``:
     family-wise false-failure probability of all checks of the papers' claims together (Holm).
+
+    ``out`` is checked before anything is computed (OutputError, a ValueError, if it cannot be created or
+    replaced).  If writing fails at the end anyway, results.json is saved next to ``out`` or in the temporary
+    directory and the error says where.
     """
     if budget not in BUDGETS:
         raise ValueError(f"budget must be one of {sorted(BUDGETS)}, got {budget!r}")
@@ -579,6 +623,8 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
     if not (0.0 < alpha < 1.0):
         raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
+    _check_formats(formats)
+    check_output_directory(out, REPORT_FILES)  # fail now, not after the campaign
     from oracles.minimizers import certified_oracle
 
     t0 = time.time()
@@ -630,9 +676,7 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
                        "seed_entropy": str(ss.entropy), "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
     }
     results = to_jsonable(results)
-    os.makedirs(out, exist_ok=True)
-    _atomic_write(os.path.join(out, "results.json"), json.dumps(results, indent=2, allow_nan=False))
-    write_reports(results, out, formats)
+    _write_campaign(results, out, formats)
     return results
 
 
@@ -642,11 +686,14 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                         "paper (hours)")
     p.add_argument("--quick", action="store_true", help="shorthand for --budget quick")
     p.add_argument("--out", default="dpsco-report", metavar="DIR",
-                   help="output directory for results.json and the reports (default: dpsco-report/)")
+                   help="output directory for results.json and the reports (default: dpsco-report/); checked "
+                        "before computing (exit 2 if it cannot be written), then written as one set and swapped in "
+                        "whole. An existing DIR is replaced only if it holds nothing but files verify writes")
     p.add_argument("--format", dest="formats", action="append", choices=["md", "html", "latex"], default=None,
                    help="report formats to write, repeatable (default: md and html; latex writes tables.tex)")
     p.add_argument("--from", dest="from_json", metavar="RESULTS_JSON", default=None,
-                   help="regenerate the reports from an existing results.json without recomputing")
+                   help="regenerate the reports from an existing results.json without recomputing (copied into "
+                        "--out with them); a file missing a key the reports need is refused (exit 2)")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, metavar="INT",
                    help=f"entropy of the campaign's SeedSequence (default: {DEFAULT_SEED}); recorded in results.json")
     p.add_argument("--only", metavar="PATTERN", default=None,
@@ -664,14 +711,24 @@ def run(args: argparse.Namespace) -> int:
     formats = args.formats or ["md", "html"]
     try:
         if args.from_json:
+            check_output_directory(args.out, REPORT_FILES)
             try:
                 with open(args.from_json, encoding="utf-8") as fh:
-                    results = json.load(fh)
-            except (OSError, json.JSONDecodeError) as exc:
+                    text = fh.read()
+                results = json.loads(text)
+            except (OSError, ValueError) as exc:  # ValueError: JSONDecodeError, UnicodeDecodeError
                 raise ValueError(f"cannot read --from {args.from_json!r}: {exc}") from None
-            if not isinstance(results, dict) or "records" not in results:
-                raise ValueError(f"--from {args.from_json!r} is not a dpsco results.json")
-            written = write_reports(results, args.out, formats)
+            try:
+                check_results(results)
+            except ValueError as exc:
+                raise ValueError(f"--from {args.from_json!r} is not a usable dpsco results.json: {exc}") from None
+            try:
+                written = write_reports(results, args.out, formats, results_text=text)
+            except OutputError:
+                raise
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError) as exc:
+                raise ValueError(f"--from {args.from_json!r}: cannot render the reports from it "
+                                 f"({type(exc).__name__}: {exc})") from None
             print(format_table(results["records"]))
             print("\nregenerated: " + ", ".join(written))
             return 0 if results.get("verdict") == "pass" else 1
@@ -679,7 +736,7 @@ def run(args: argparse.Namespace) -> int:
         results = run_verification(budget=budget, out=args.out, seed=args.seed, only=args.only, quiet=args.quiet,
                                    confidence=args.confidence, alpha=args.alpha, formats=formats)
     except ValueError as exc:
-        print(f"dpsco verify: error: {exc}", file=sys.stderr)
+        print(f"dpsco verify: error: {str(exc).replace(chr(10), ' ')}", file=sys.stderr)
         return 2
     print(format_table(results["records"]))
     print(f"\nverdict: {results['verdict']}  (results: {os.path.join(args.out, 'results.json')}, reports: "
