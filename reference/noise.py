@@ -62,7 +62,7 @@ def c_delta(delta: float, *, printed: bool = False) -> float | complex:
     """c_δ = √log(2/(√(16δ + 1) − 1)) (paper, Notation; Zhao et al. 2019), δ ∈ (0, ½).
 
     Raises ValueError outside (0, ½): at δ = ½ the argument of the log is 1 (c = 0) and beyond it c_δ is not
-    real.
+    real.  Evaluated without cancellation, so it stays finite and accurate down to the smallest δ > 0.
 
     ``printed=True`` evaluates the supplement's Theorem 0.1 as printed, c = √log(2/(√(16δ) + 1) − 1)
     (erratum LR-E14), with complex arithmetic, for comparison only: its log argument 2/(4√δ + 1) − 1 is < 1
@@ -78,7 +78,10 @@ def c_delta(delta: float, *, printed: bool = False) -> float | complex:
         if arg == 0.0:
             raise ValueError("the supplement's printed c_delta is undefined at delta = 1/16 (log 0)")
         return cmath.sqrt(cmath.log(arg))
-    return math.sqrt(math.log(2.0 / (math.sqrt(16.0 * d + 1.0) - 1.0)))
+    # √(16δ + 1) − 1 written as 16δ/(√(16δ + 1) + 1): the difference cancels to 0 for δ < 1e-17 (then 2/0), and
+    # log 2 − log q instead of log(2/q) keeps the smallest δ finite.
+    q = 16.0 * d / (math.sqrt(16.0 * d + 1.0) + 1.0)
+    return math.sqrt(max(math.log(2.0) - math.log(q), 0.0))
 
 
 def noise_factor(d: int, epsilon: float, delta: float) -> float:

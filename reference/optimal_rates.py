@@ -50,7 +50,8 @@ from .certified import certified_minimize, certify, objective_gradient
 from .domains import Ball
 from .privacy import PrivacyClaim, Release
 from .problem import ERMProblem
-from .validation import check_delta, check_epsilon, check_positive, check_positive_int, check_rng
+from .validation import (check_calibration_budget, check_choice, check_iterations, check_positive, check_positive_int,
+                         check_rng)
 
 __all__ = [
     "NSGDParameters",
@@ -289,8 +290,7 @@ def _check_common(problem: ERMProblem, X: Any, y: Any, epsilon: Any, delta: Any,
                   algorithm: str) -> tuple[np.ndarray, np.ndarray, int, float, float, np.random.Generator]:
     if not isinstance(problem, ERMProblem):
         raise TypeError(f"problem must be an ERMProblem, got {type(problem).__name__}")
-    eps = check_epsilon(epsilon)
-    dl = check_delta(delta)
+    eps, dl = check_calibration_budget(epsilon, delta)  # ε, δ in the range where the calibration is finite
     rng = check_rng(rng)
     if not problem.domain.bounded:
         raise ValueError("problem.domain must be a bounded ball: the theorems need an M-bounded W")
@@ -332,7 +332,14 @@ def nsgd_core(
     -------
     (W̄: (R, d) averaged iterates, info dict with "gradient_evaluations", "clip_events", optional
     "trajectory": (R, T+1, d)).
+
+    Raises
+    ------
+    ValueError / TypeError naming ``average`` (not "paper" / "standard") or ``T`` (not an integer in
+    [1, reference.validation.MAX_ITERATIONS]), before the loop starts.
     """
+    T = check_iterations(T, "T")
+    check_choice(average, "average", ("paper", "standard"))
     idx_rng, noise_rng = rng.spawn(2)
     sigma = math.sqrt(sigma2)
     w = np.broadcast_to(domain.project(np.zeros(d)), (replicates, d)).copy()  # Alg. 1 line 3: w_0 = Proj_W(0)
@@ -448,13 +455,19 @@ def noisy_sgd(
 
     Raises
     ------
-    ValueError / TypeError for bad inputs (NaN/inf, shapes, empty data, declared bounds violated without
-    ``clip``, non-smooth loss); PaperRegimeError if ε > 1, δ > 1/n² or T < 1.  Theorem 3.2's smoothness
+    ValueError / TypeError for bad inputs, naming the parameter (NaN/inf or complex data, shapes, empty data,
+    declared bounds violated without ``clip``, ``clip`` not a bool, ``average`` not "paper"/"standard",
+    non-smooth loss, ``epsilon`` outside [EPSILON_MIN, EPSILON_MAX] or 0 < ``delta`` < DELTA_MIN, where the
+    calibration would overflow, ``T`` above MAX_ITERATIONS — all in ``reference.validation``);
+    PaperRegimeError if ε > 1, δ > 1/n² or T < 1.  Theorem 3.2's smoothness
     hypothesis β ≤ 2/η is a *utility* hypothesis: it is reported in ``diagnostics``, not enforced.
 
     Privacy: Theorem 3.1 (via [ACG+16, Thm 1]).  Utility: Theorem 3.2, Lemmas 3.3–3.4.
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_common(problem, X, y, epsilon, delta, rng, clip, "A_NSGD")
+    check_choice(average, "average", ("paper", "standard"))
+    if T is not None:
+        check_iterations(T, "T", remedy="pass a smaller T")  # before the calibration and the loop
     n, d = Xa.shape
     L, M = problem.lipschitz, problem.radius
     beta = problem.smoothness
@@ -468,7 +481,7 @@ def noisy_sgd(
     return Release(
         output=_unreplicate(wbar, replicates), claim=claim, gradient_evaluations=params.T * params.m,
         parameters={**params.to_dict(), "average": average, "w0": "Proj_W(0)"},
-        algorithm="A_NSGD (Bassily et al. 2019, Algorithm 1)",
+        algorithm="A_NSGD (Bassily et al. 2019, Algorithm 1)", replicates=replicates,
         trajectory=_unreplicate(info["trajectory"], replicates) if return_trajectory else None,
         diagnostics={"clip_events": info["clip_events"], "smoothness": beta,
                      "theorem_3_2_smoothness_hypothesis_holds": bool(beta <= params.smoothness_max)},
@@ -525,6 +538,8 @@ def moreau_noisy_sgd(
     count prox-oracle calls (T·m).
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_common(problem, X, y, epsilon, delta, rng, clip, "A_NSGD (Moreau)")
+    if T is not None:
+        check_iterations(T, "T", remedy="pass a smaller T")  # before the calibration and the loop
     _require_global_lipschitz(problem)
     n, d = Xa.shape
     L, M = problem.lipschitz, problem.radius
@@ -549,7 +564,7 @@ def moreau_noisy_sgd(
         output=_unreplicate(wbar, replicates), claim=claim, gradient_evaluations=params.T * params.m,
         parameters={**params.to_dict(), "beta": beta_used, "lipschitz_envelope": lipschitz_envelope,
                     "prox_domain": "Rd"},
-        algorithm="A_NSGD on the Moreau envelope (Bassily et al. 2019, Theorem 4.4)",
+        algorithm="A_NSGD on the Moreau envelope (Bassily et al. 2019, Theorem 4.4)", replicates=replicates,
         trajectory=_unreplicate(info["trajectory"], replicates) if return_trajectory else None,
         diagnostics={"clip_events": info["clip_events"], "smoothing_gap": L**2 / (2 * beta_used)},
     )
@@ -624,19 +639,27 @@ def prox_noisy_sgd(
     Returns
     -------
     Release; gradient evaluations = T·m·(K − 1) subgradient calls (per run).
+
+    Raises
+    ------
+    ValueError / TypeError as ``noisy_sgd``; also when T·(K − 1), the number of inner prox steps, exceeds
+    ``reference.validation.MAX_ITERATIONS`` (a tiny ``accuracy``: K = ⌈4G²/ξ²⌉), before any loop starts.
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_common(problem, X, y, epsilon, delta, rng, clip, "A_ProxGD")
     n, d = Xa.shape
     L, M = problem.lipschitz, problem.radius
     L_env = _envelope_lipschitz(L, lipschitz_envelope)
     beta = theorem_4_4_beta(n, d, eps, dl, L, M)
-    T_used = T if T is not None else math.floor(theorem_3_2_T(n, d, eps, dl))
+    T_used = (check_iterations(T, "T", remedy="pass a smaller T") if T is not None
+              else math.floor(theorem_3_2_T(n, d, eps, dl)))
     if T_used < 1:
         raise PaperRegimeError(f"Theorem 3.2 gives T < 1 for n={n}, d={d}, epsilon={eps}, delta={dl}")
     xi = L / math.sqrt(n * T_used) if accuracy is None else check_positive(accuracy, "accuracy")
     L_prime = L_env + xi
     params = theorem_3_2_parameters(n, d, eps, dl, L_prime, M, T=T_used, calibration=calibration)
     K = prox_inner_iterations(L, beta, xi, M, localized=localized)
+    check_iterations(params.T * (K - 1), "T·(K − 1), the inner prox steps (K from accuracy)",
+                     remedy="pass a larger accuracy or a smaller T")  # before nsgd_core's loop starts
     loss, domain = problem.loss, problem.domain
     if localized:
         _require_global_lipschitz(problem)
@@ -662,7 +685,7 @@ def prox_noisy_sgd(
         output=_unreplicate(wbar, replicates), claim=claim, gradient_evaluations=params.T * params.m * (K - 1),
         parameters={**params.to_dict(), "beta": beta, "accuracy": xi, "inner_iterations": K,
                     "localized": localized, "lipschitz_envelope": lipschitz_envelope},
-        algorithm="A_ProxGD (Bassily et al. 2019, Sec. 4)",
+        algorithm="A_ProxGD (Bassily et al. 2019, Sec. 4)", replicates=replicates,
         diagnostics={"clip_events": info["clip_events"]},
     )
 
@@ -707,10 +730,17 @@ def objective_perturbation(
     Returns
     -------
     Release; the claim is conditional on the solver certificate (the proof needs the exact argmin).
+
+    Raises
+    ------
+    ValueError / TypeError naming the parameter: bad data (NaN/inf, complex, shapes, bounds), ``clip`` not a
+    bool, ``epsilon`` outside [EPSILON_MIN, EPSILON_MAX] or 0 < ``delta`` < DELTA_MIN
+    (``reference.validation``: σ² = 10L² log(1/δ)/ε² and λ would overflow, e.g. ε = 1e-200 made ε² = 0);
+    PaperRegimeError for failed preconditions (unless overridden).
     """
     if not isinstance(problem, ERMProblem):
         raise TypeError(f"problem must be an ERMProblem, got {type(problem).__name__}")
-    eps, dl, rng = check_epsilon(epsilon), check_delta(delta), check_rng(rng)
+    (eps, dl), rng = check_calibration_budget(epsilon, delta), check_rng(rng)
     if not problem.domain.bounded:
         raise ValueError("problem.domain must be a bounded ball")
     Xa, ya, n_clipped = problem.check(X, y, clip=clip)
@@ -818,8 +848,15 @@ def efficient_objective_perturbation(
     -------
     Release with the noisy output, the composed claim, and counted gradient evaluations
     (stages·(n + 2·inner) + n per certificate).
+
+    Raises
+    ------
+    ValueError / TypeError as ``noisy_sgd`` (data, ``clip``, ``epsilon``/``delta`` range), for ``max_stages``
+    not an integer >= 1, and when the SVRG inner length exceeds ``reference.validation.MAX_ITERATIONS``;
+    PaperRegimeError (preconditions); RuntimeError if ``max_stages`` stages do not reach the radius.
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_common(problem, X, y, epsilon, delta, rng, clip, "efficient ObjP")
+    max_stages = check_positive_int(max_stages, "max_stages")
     n, d = Xa.shape
     L, M = problem.lipschitz, problem.radius
     p = efficient_objp_parameters(n, d, eps, dl, L, M)
@@ -832,6 +869,7 @@ def efficient_objective_perturbation(
     c = G / n
     mu, LQ = 2.0 * p.lam, beta + 2.0 * p.lam
     step, inner = 0.1 / LQ, math.ceil(100.0 * LQ / mu)
+    inner = check_iterations(inner, "the SVRG inner length ⌈100 L_Q/μ⌉", remedy="it grows with n; use fewer rows")
 
     def comp_grad(w: np.ndarray, i: int) -> np.ndarray:  # ∇ of f_i(w) = ℓ(w, z_i) + ⟨c, w⟩ + λ‖w‖²
         return loss.dphi(np.array([Xa[i] @ w]), ya[i:i + 1])[0] * Xa[i] + c + 2.0 * p.lam * w

@@ -72,8 +72,8 @@ from .domains import Ball
 from .noise import NoiseCalibration, c_delta, calibrate, noise_factor, noise_moments, perturb_and_project, project_ball
 from .privacy import PrivacyClaim, Release
 from .problem import ERMProblem
-from .validation import (as_float_vector, check_delta, check_epsilon, check_positive, check_positive_int,
-                         check_rng)
+from .validation import (as_float_vector, check_calibration_budget, check_choice, check_epsilon, check_iterations,
+                         check_positive, check_positive_int, check_rng)
 
 __all__ = [
     "GLMObjective", "InnerResult", "UncertifiedError", "certified_inner", "algorithm_1_parameters",
@@ -98,6 +98,7 @@ PAPER = "Lowy & Razaviyayn (AAAI 2021)"
 Method = Literal["subgradient", "agd", "sgd", "katyusha"]
 Fallback = Literal["certified_solver", "refuse"]
 SensitivityMode = Literal["paper", "tight"]
+FALLBACKS: tuple[str, ...] = ("certified_solver", "refuse")
 
 
 # ================================================================================================
@@ -172,7 +173,11 @@ def subgradient_iterations(lipschitz: float, modulus: float, alpha: float) -> in
     """T = ⌈2L²/(μα)⌉ (Prop. 0.1 / Aravkin et al. 2017; Bubeck 2015 Thm 3.9: error ≤ 2L²/(μ(T+1)))."""
     L, mu, a = (check_positive(lipschitz, "lipschitz"), check_positive(modulus, "modulus"),
                 check_positive(alpha, "alpha"))
-    return max(1, math.ceil(2.0 * L * L / (mu * a)))
+    t = 2.0 * L * L / (mu * a)
+    if not math.isfinite(t):
+        raise ValueError(f"subgradient_iterations: 2L²/(μα) overflows for lipschitz={L!r}, modulus={mu!r}, "
+                         f"alpha={a!r}; increase alpha or modulus")
+    return max(1, math.ceil(t))
 
 
 def agd_iterations(modulus: float, smoothness: float, radius: float, alpha: float) -> int:
@@ -180,7 +185,8 @@ def agd_iterations(modulus: float, smoothness: float, radius: float, alpha: floa
     mu, beta = check_positive(modulus, "modulus"), check_positive(smoothness, "smoothness")
     R, a = check_positive(radius, "radius"), check_positive(alpha, "alpha")
     arg = (mu + beta) * R * R / (2.0 * a)
-    return 0 if arg <= 1.0 else math.ceil(math.sqrt(max(beta / mu, 1.0)) * math.log(arg))
+    log_arg = math.log(arg) if math.isfinite(arg) else math.log(mu + beta) + 2.0 * math.log(R) - math.log(2.0) - math.log(a)
+    return 0 if arg <= 1.0 else math.ceil(math.sqrt(max(beta / mu, 1.0)) * log_arg)
 
 
 def katyusha_gradient_order(n: int, kappa: float, lipschitz: float, radius: float, alpha: float) -> float:
@@ -193,8 +199,13 @@ def subgradient_method(obj: GLMObjective, modulus: float, T: int, *,
     """Projected subgradient method, η_t = 2/(μ(t+1)) (Thm 2.1; Prop. 0.1; Bubeck Thm 3.9).
 
     Output: the weighted average Σ_t 2t/(T(T+1)) w_t (default) or the best iterate (Prop. 0.1; costs T
-    function values).  Both satisfy F − F* ≤ 2L²/(μ(T+1)) deterministically."""
+    function values).  Both satisfy F − F* ≤ 2L²/(μ(T+1)) deterministically.
+
+    Raises ValueError / TypeError for a bad ``modulus``, ``output`` or ``T`` (``T`` above
+    ``reference.validation.MAX_ITERATIONS`` included)."""
     mu = check_positive(modulus, "modulus")
+    T = check_iterations(T, "T", allow_zero=True)
+    check_choice(output, "output", ("weighted", "best"))
     w = np.zeros(obj.d)  # w_1 = 0 (data-independent; spec U2)
     avg = np.zeros(obj.d)
     best, best_val = w.copy(), math.inf
@@ -214,8 +225,10 @@ def accelerated_gradient(obj: GLMObjective, modulus: float, smoothness: float, T
 
     x_1 = y_1 = 0, q = (√κ − 1)/(√κ + 1); y_{s+1} = Π(x_s − ∇F(x_s)/β); x_{s+1} = (1 + q)y_{s+1} − q y_s;
     returns y_{T+1}.  The projection (Nesterov 2018 §2.2.4, constant step scheme for simple sets) keeps
-    the iterates in B(0, R); with R = ∞ it is Bubeck's method exactly."""
+    the iterates in B(0, R); with R = ∞ it is Bubeck's method exactly.  Raises ValueError / TypeError for bad
+    inputs (``T`` above ``reference.validation.MAX_ITERATIONS`` included)."""
     mu, beta = check_positive(modulus, "modulus"), check_positive(smoothness, "smoothness")
+    T = check_iterations(T, "T", allow_zero=True)
     kappa = max(beta / mu, 1.0)
     q = (math.sqrt(kappa) - 1.0) / (math.sqrt(kappa) + 1.0)
     x = np.zeros(obj.d)
@@ -230,8 +243,10 @@ def accelerated_gradient(obj: GLMObjective, modulus: float, smoothness: float, T
 def stochastic_subgradient_method(obj: GLMObjective, modulus: float, T: int, rng: np.random.Generator) -> np.ndarray:
     """Projected SGD, η_t = 2/(μ(t+1)), one uniform per-sample subgradient per step, weighted average
     (Thm 3.1 / 3.3; Bubeck Thm 6.2).  Accuracy holds only **in expectation** — never a privacy guarantee by
-    itself (pitfall P1): :func:`algorithm_1` certifies its output."""
+    itself (pitfall P1): :func:`algorithm_1` certifies its output.  Raises ValueError / TypeError for bad inputs
+    (``T`` above ``reference.validation.MAX_ITERATIONS`` included)."""
     mu = check_positive(modulus, "modulus")
+    T = check_iterations(T, "T", allow_zero=True)
     rng = check_rng(rng)
     w = np.zeros(obj.d)
     avg = np.zeros(obj.d)
@@ -248,8 +263,12 @@ def katyusha(obj: GLMObjective, smoothness_data: float, epochs: int, rng: np.ran
     ψ = (σ/2)‖w‖² + ι_{B(0,R)} (σ = obj.reg), as in the proof of Thm 0.6 (spec M4).
 
     m = 2n, τ₂ = ½, τ₁ = min(√(mσ/(3β)), ½), a = 1/(3τ₁β); prox_{aψ}(v) = Π(v/(1 + aσ)).  Per epoch: n
-    per-sample gradients for the snapshot, 2 per inner step.  Accuracy in expectation only (P1)."""
+    per-sample gradients for the snapshot, 2 per inner step.  Accuracy in expectation only (P1).  Raises
+    ValueError / TypeError for bad inputs (``epochs``·2n above ``reference.validation.MAX_ITERATIONS`` included)."""
     rng = check_rng(rng)
+    epochs = check_iterations(epochs, "epochs", allow_zero=True)
+    check_iterations(epochs * 2 * obj.n, "epochs·2n (Katyusha inner steps)", allow_zero=True,
+                     remedy="pass fewer epochs (a larger alpha)")
     sigma = check_positive(obj.reg, "obj.reg")
     Lsm = check_positive(smoothness_data, "smoothness_data")
     n, d = obj.n, obj.d
@@ -695,7 +714,9 @@ def certified_inner(obj: GLMObjective, method: Method | Callable[..., np.ndarray
     """Line 1 of Algorithms 1–3 with the certificate the privacy proof needs (module docstring).
 
     Accepts w_T iff the certified ‖w_T − argmin_{B(0,R)} F‖ ≤ √(2α/modulus); otherwise falls back to the
-    certified solver (or raises UncertifiedError with ``fallback="refuse"``)."""
+    certified solver (or raises UncertifiedError with ``fallback="refuse"``).  Raises ValueError for a
+    ``fallback`` other than "certified_solver" / "refuse" (before the inner method runs)."""
+    check_choice(fallback, "fallback", FALLBACKS)
     radius_needed = math.sqrt(2.0 * alpha / modulus)
     w = project_ball(_run_inner(obj, method, modulus, T, smoothness, rng), obj.radius)
     w = _strictly_inside(w, obj.radius)
@@ -708,8 +729,6 @@ def certified_inner(obj: GLMObjective, method: Method | Callable[..., np.ndarray
         raise UncertifiedError(
             f"the inner method's output is not certified α-accurate: distance bound {cert.distance_bound!r} > "
             f"√(2α/μ) = {radius_needed!r}; refusing to release (fallback='refuse')", certificate=cert, w=w)
-    if fallback != "certified_solver":
-        raise ValueError(f"fallback must be 'certified_solver' or 'refuse', got {fallback!r}")
     distance_tol = getattr(obj, "tol_is_distance", False) or obj.loss.smooth  # applications: tol is a distance
     w2, _ = obj.certified_solution(tol=0.5 * radius_needed if distance_tol else 0.25 * alpha)
     cert2 = obj.certify(w2)
@@ -737,7 +756,7 @@ def _check_inputs(problem: ERMProblem, X: Any, y: Any, epsilon: Any, delta: Any,
                   ) -> tuple[np.ndarray, np.ndarray, int, float, float, np.random.Generator]:
     if not isinstance(problem, ERMProblem):
         raise TypeError(f"problem must be an ERMProblem, got {type(problem).__name__}")
-    eps, dl, rng = check_epsilon(epsilon), check_delta(delta), check_rng(rng)
+    (eps, dl), rng = check_calibration_budget(epsilon, delta), check_rng(rng)
     if not dl < 0.5:
         raise ValueError(f"delta must lie in [0, 1/2) (c_delta, Thm 0.1), got {dl}")
     if not problem.domain.bounded:
@@ -794,6 +813,10 @@ def algorithm_1_parameters(problem: ERMProblem, n: int, d: int, epsilon: float, 
             T = max(1, math.ceil(math.log2(max(L * R / alpha, 2.0)))) + 1
         else:
             T = 0
+        T = check_iterations(T, "T", allow_zero=True, remedy=f"T is computed from mu = {mu:g} and alpha = {alpha:g} "
+                             f"(method {method!r}): increase mu or alpha, or pass a smaller T")
+    else:
+        T = check_iterations(T, "T", allow_zero=True, remedy="pass a smaller T")
     delta_F = (2.0 * L_l if sensitivity_mode == "tight" else 2.0 * L) / (mu * (n if erm else 1))
     if sensitivity_mode not in ("paper", "tight"):
         raise ValueError(f"sensitivity_mode must be 'paper' or 'tight', got {sensitivity_mode!r}")
@@ -836,9 +859,14 @@ def algorithm_1(
 
     Raises
     ------
-    ValueError / TypeError on bad inputs; UncertifiedError (``fallback="refuse"``).
+    ValueError / TypeError on bad inputs, each naming the parameter: data (NaN/inf, complex, shapes, declared
+    bounds violated without ``clip``), ``clip`` not a bool, ``fallback`` unknown, ``epsilon`` outside
+    [EPSILON_MIN, EPSILON_MAX] or 0 < ``delta`` < DELTA_MIN (``reference.validation``: the calibration would
+    overflow), ``T`` (given or computed) above ``reference.validation.MAX_ITERATIONS``, checked before any loop;
+    UncertifiedError (``fallback="refuse"``).
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_inputs(problem, X, y, epsilon, delta, rng, clip)
+    check_choice(fallback, "fallback", FALLBACKS)
     mu_ = check_positive(mu, "mu")
     n, d = Xa.shape
     if replicates is not None and method in ("sgd", "katyusha"):
@@ -861,7 +889,7 @@ def algorithm_1(
                    algorithm="Algorithm 1 (Lowy & Razaviyayn 2021)",
                    diagnostics={"certificate": inner.certificate.to_dict(), "inner_path": inner.path,
                                 **inner.details},
-                   nonprivate_internals={"w_T": inner.w.copy()})
+                   nonprivate_internals={"w_T": inner.w.copy()}, replicates=replicates)
 
 
 # ================================================================================================
@@ -899,6 +927,10 @@ def algorithm_2_parameters(problem: ERMProblem, n: int, d: int, epsilon: float, 
             T = max(1, math.ceil(math.log2(max(L * R / alpha, 2.0)))) + 1
         else:
             T = 0
+        T = check_iterations(T, "T", allow_zero=True, remedy=f"T is computed from lam = {lam:g} and alpha = {alpha:g} "
+                             f"(method {method!r}): increase lam or alpha, or pass a smaller T")
+    else:
+        T = check_iterations(T, "T", allow_zero=True, remedy="pass a smaller T")
     delta_lam = sensitivity_alg2(L, lam, R, n, erm=erm)
     return {"lam": lam, "L": L, "beta": beta, "R": R, "alpha": alpha, "T": int(T), "erm": erm,
             "Delta_lambda": delta_lam, "Delta_T": sensitivity_T(delta_lam, alpha, lam),
@@ -920,8 +952,16 @@ def algorithm_2(
     Parameters as in :func:`algorithm_1`, plus ``lam`` (default Thm 0.5 for smooth methods, Thm 0.4
     otherwise; λ is public — never tuned on the private data).  Privacy: Prop. 2.2.  Utility: Thms 2.3,
     2.4, 0.4, 0.5, 3.3, 3.4, and MB3/MB4.
+
+    Raises
+    ------
+    ValueError / TypeError on bad inputs, as :func:`algorithm_1`.  In particular the inner iteration count T
+    grows like 1/λ (subgradient: ⌈2(L + λR)²/(λα)⌉): a tiny ``lam`` (or ``alpha``) whose T exceeds
+    ``reference.validation.MAX_ITERATIONS`` is refused before any loop starts, naming ``lam`` and ``alpha``.
+    UncertifiedError (``fallback="refuse"``).
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_inputs(problem, X, y, epsilon, delta, rng, clip)
+    check_choice(fallback, "fallback", FALLBACKS)
     n, d = Xa.shape
     if replicates is not None and method in ("sgd", "katyusha"):
         raise ValueError("replicates needs a deterministic method ('agd', 'subgradient' or a deterministic callable)")
@@ -941,7 +981,7 @@ def algorithm_2(
                    algorithm="Algorithm 2 (Lowy & Razaviyayn 2021)",
                    diagnostics={"certificate": inner.certificate.to_dict(), "inner_path": inner.path,
                                 **inner.details},
-                   nonprivate_internals={"w_T": inner.w.copy()})
+                   nonprivate_internals={"w_T": inner.w.copy()}, replicates=replicates)
 
 
 # ================================================================================================
@@ -996,8 +1036,11 @@ def certified_first_order(obj: Any, tol: float, *, max_iter: int = 50_000, check
 
     Used as the certified fallback solver of the application objectives (reference must not import the
     oracles; the oracles' independent Newton solver and cvxpy cross-check it).  Raises UncertifiedError if
-    ``max_iter`` iterations do not reach the certificate (never returns an uncertified point)."""
+    ``max_iter`` iterations do not reach the certificate (never returns an uncertified point); ValueError /
+    TypeError for a bad ``tol``, ``max_iter`` (cap ``reference.validation.MAX_ITERATIONS``) or ``check_every``."""
     tol = check_positive(tol, "tol")
+    max_iter = check_iterations(max_iter, "max_iter")
+    check_every = check_positive_int(check_every, "check_every")
     R = obj.radius
     x = np.zeros(obj.d)
     y_pt, t, Lk = x.copy(), 1.0, 1.0
@@ -1169,9 +1212,11 @@ def tilted_erm(
 
     Raises
     ------
-    ValueError / TypeError on bad inputs; UncertifiedError (``fallback="refuse"``).
+    ValueError / TypeError on bad inputs, as :func:`algorithm_1` (``T`` above
+    ``reference.validation.MAX_ITERATIONS`` included); UncertifiedError (``fallback="refuse"``).
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_inputs(problem, X, y, epsilon, delta, rng, clip)
+    check_choice(fallback, "fallback", FALLBACKS)
     if replicates is not None and not (method in ("agd", "subgradient") or callable(method)):
         raise ValueError("replicates needs a deterministic method")
     if not (callable(method) or method in ("agd", "subgradient")):
@@ -1192,6 +1237,10 @@ def tilted_erm(
     if T is None:
         T = (agd_iterations(m_, beta_tau, c["R"], alpha) if method == "agd"
              else subgradient_iterations(L, m_, alpha) if method == "subgradient" else 0)
+        T = check_iterations(T, "T", allow_zero=True, remedy=f"T is computed from mu = {m_:g}, tau = {c['tau']:g} and "
+                             f"alpha = {alpha:g}: increase mu or alpha, or pass a smaller T")
+    else:
+        T = check_iterations(T, "T", allow_zero=True, remedy="pass a smaller T")
     delta_F = (lemma_0_5_sensitivity(L, m_, n, C) if sensitivity_mode == "paper"
                else lemma_0_5_sensitivity(c["L_loss"], m_, n, C, tight=True))
     p = {**c, "alpha": alpha, "T": int(T), "Delta_F": delta_F, "Delta_T": sensitivity_T(delta_F, alpha, m_),
@@ -1211,7 +1260,7 @@ def tilted_erm(
                    algorithm="Tilted ERM via Algorithm 1 (Lowy & Razaviyayn 2021, Sec. 4)",
                    diagnostics={"certificate": inner.certificate.to_dict(), "inner_path": inner.path,
                                 **inner.details},
-                   nonprivate_internals={"w_T": inner.w.copy()})
+                   nonprivate_internals={"w_T": inner.w.copy()}, replicates=replicates)
 
 
 # -- ℓ2-robust GLMs (adversarial training with a closed-form inner maximisation) ------------------------
@@ -1344,11 +1393,14 @@ def robust_erm(
         non-smooth G_D with the smoothness of the data term away from 0; certified anyway) or a callable.
     alpha : default (L²/(μn))min{1/n, s} (Thm 0.2/3.1's ERM choice).  Others as :func:`algorithm_1`.
 
-    Returns Release (claim: Alg. 3 / Prop. 2.1 applied to G_D).  Raises ValueError/TypeError, UncertifiedError.
+    Returns Release (claim: Alg. 3 / Prop. 2.1 applied to G_D).  Raises ValueError/TypeError on bad inputs, as
+    :func:`algorithm_1` (unknown ``fallback``, complex data, ``epsilon``/``delta`` outside the calibration range,
+    ``T`` above ``reference.validation.MAX_ITERATIONS``, ...), UncertifiedError.
     """
-    eps, dl, rng = check_epsilon(epsilon), check_delta(delta), check_rng(rng)
+    (eps, dl), rng = check_calibration_budget(epsilon, delta), check_rng(rng)
     if not dl < 0.5:
         raise ValueError(f"delta must lie in [0, 1/2), got {dl}")
+    check_choice(fallback, "fallback", FALLBACKS)
     c = robust_constants(kind, x_max, y_max, rho, mu, radius)
     Xa, ya = _check_declared(X, y, c, x_max, y_max, binary=(kind == "logistic"))
     n, d = Xa.shape
@@ -1366,6 +1418,10 @@ def robust_erm(
     if T is None:
         T = subgradient_iterations(L, m_, alpha) if method == "subgradient" else (
             agd_iterations(m_, beta, R, alpha) if method == "agd" else 0)
+        T = check_iterations(T, "T", allow_zero=True, remedy=f"T is computed from mu = {m_:g} and alpha = {alpha:g}: "
+                             "increase mu or alpha, or pass a smaller T")
+    else:
+        T = check_iterations(T, "T", allow_zero=True, remedy="pass a smaller T")
     if sensitivity_mode not in ("paper", "tight"):
         raise ValueError(f"sensitivity_mode must be 'paper' or 'tight', got {sensitivity_mode!r}")
     delta_F = 2.0 * (L if sensitivity_mode == "paper" else c["L_loss"]) / (m_ * n)
@@ -1387,7 +1443,7 @@ def robust_erm(
                    algorithm=f"Robust {kind} model via Algorithm 3 (Lowy & Razaviyayn 2021, Sec. 4)",
                    diagnostics={"certificate": inner.certificate.to_dict(), "inner_path": inner.path,
                                 **inner.details},
-                   nonprivate_internals={"w_T": inner.w.copy()})
+                   nonprivate_internals={"w_T": inner.w.copy()}, replicates=replicates)
 
 
 def _check_declared(X: Any, y: Any, c: dict[str, float], x_max: float, y_max: float, *, binary: bool
@@ -1588,12 +1644,14 @@ def extragradient(game: LinearAdversarialGame, T: int, *, eta: float | None = No
 
         (w', V') = Π(w − η∇_wH(w, V), V + nη∇_VH(w, V));   (w, V) ← Π(w − η∇_wH(w', V'), V + nη∇_VH(w', V')).
 
-    Starts at (0, 0) (data-independent, spec U2).  Returns (w_T, V_T)."""
+    Starts at (0, 0) (data-independent, spec U2).  Returns (w_T, V_T).  Raises ValueError / TypeError for a bad
+    ``eta`` or ``T`` (``T`` above ``reference.validation.MAX_ITERATIONS`` included)."""
     eta = extragradient_step_size(game.problem) if eta is None else check_positive(eta, "eta")
+    T = check_iterations(T, "T", allow_zero=True)
     w = np.zeros(game.d) if w0 is None else np.array(w0, dtype=float)
     V = np.zeros((game.n, game.d)) if V0 is None else np.array(V0, dtype=float)
     R = game.radius
-    for _ in range(int(T)):
+    for _ in range(T):
         gw, gv = game.operator(w, V)
         wh = project_ball(w - eta * gw, R)
         Vh = game.project_v(V + eta * gv)
@@ -1618,7 +1676,10 @@ def algorithm_3_parameters(problem: LinearAdversarialProblem, n: int, d: int, ep
         alpha = L * L / mu * min(kappa * s * s, 1.0) / (n * n if erm else 1.0)
     alpha = check_positive(alpha, "alpha")
     if T is None:
-        T = extragradient_iterations(problem, alpha)
+        T = check_iterations(extragradient_iterations(problem, alpha), "T", remedy=f"T is computed from alpha = {alpha:g}, "
+                             f"mu = {mu:g} and gamma = {problem.gamma:g}: increase alpha, or pass a smaller T")
+    else:
+        T = check_iterations(T, "T", allow_zero=True, remedy="pass a smaller T")
     delta_F = 2.0 * (L if sensitivity_mode == "paper" else problem.L_data) / (mu * (n if erm else 1))
     return {**problem.to_dict(), "alpha": alpha, "T": int(T), "erm": erm, "Delta_F": delta_F,
             "Delta_T": sensitivity_T(delta_F, alpha, mu), "sensitivity_mode": sensitivity_mode, "kappa": kappa}
@@ -1679,13 +1740,16 @@ def algorithm_3(
 
     Raises
     ------
-    ValueError / TypeError on bad inputs; UncertifiedError (``fallback="refuse"``).
+    ValueError / TypeError on bad inputs, as :func:`algorithm_1` (unknown ``fallback``, complex data,
+    ``epsilon``/``delta`` outside the calibration range, ``T`` above ``reference.validation.MAX_ITERATIONS``);
+    UncertifiedError (``fallback="refuse"``).
     """
     if not isinstance(problem, LinearAdversarialProblem):
         raise TypeError(f"problem must be a LinearAdversarialProblem, got {type(problem).__name__}")
-    eps, dl, rng = check_epsilon(epsilon), check_delta(delta), check_rng(rng)
+    (eps, dl), rng = check_calibration_budget(epsilon, delta), check_rng(rng)
     if not dl < 0.5:
         raise ValueError(f"delta must lie in [0, 1/2), got {dl}")
+    check_choice(fallback, "fallback", FALLBACKS)
     if not (callable(method) or method == "extragradient"):
         raise ValueError(f"method must be 'extragradient' or a callable, got {method!r}")
     game = problem.game(X, y)
@@ -1711,8 +1775,6 @@ def algorithm_3(
         if fallback == "refuse":
             raise UncertifiedError(f"the saddle solver's w_T is not certified: distance bound {cert.distance_bound!r}"
                                    f" > √(2α/μ) = {radius_needed!r}; refusing to release", certificate=cert, w=w_T)
-        if fallback != "certified_solver":
-            raise ValueError(f"fallback must be 'certified_solver' or 'refuse', got {fallback!r}")
         details["first_certificate_distance"] = cert.distance_bound
         w_T, cert = certified_first_order(_g_objective(game), 0.5 * radius_needed)
         V_T = game.inner_max(w_T)[0]
@@ -1728,7 +1790,7 @@ def algorithm_3(
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
                    algorithm="Algorithm 3 (Lowy & Razaviyayn 2021)",
                    diagnostics={"certificate": cert.to_dict(), "inner_path": path, **details},
-                   nonprivate_internals={"w_T": w_T.copy(), "V_T": V_T.copy()})
+                   nonprivate_internals={"w_T": w_T.copy(), "V_T": V_T.copy()}, replicates=replicates)
 
 
 def theorem_4_1_alpha(L: float, mu: float, beta: float, n: int, d: int, eps: float, delta: float, *,

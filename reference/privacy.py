@@ -16,7 +16,7 @@ from typing import Any, Literal, Mapping
 
 import numpy as np
 
-from .validation import check_delta, check_epsilon
+from .validation import check_delta, check_epsilon, check_positive_int
 
 __all__ = ["PrivacyClaim", "Release", "NOTIONS", "NEIGHBOURING_RELATIONS", "to_jsonable"]
 
@@ -134,11 +134,20 @@ class Release:
     sequence of iterates, as Theorem 3.1 of Bassily et al. does).  ``parameters`` are public (computed from
     public inputs only) and ``gradient_evaluations`` is public unless the claim's conditions say otherwise.
 
+    Replicated runs (``replicates=R``) are verification records, not releases.  Algorithms called with
+    ``replicates=R`` return R independent runs on the same data as an (R, d) ``output`` and record R in
+    ``replicates``.  ``claim`` then holds for each row alone, not for the R rows together: they compose to
+    a much weaker guarantee, and averaging them undoes the noise (for output perturbation the rows are
+    independent noisy copies of one minimiser).  ``to_dict``/``to_json`` therefore refuse such a record
+    (``ValueError``); ``to_verification_record`` / ``verification_record_json`` serialise it explicitly
+    labelled "not a private release", with the claim marked as per row.
+
     Attributes
     ----------
     output : (d,) float array
-        The private parameter vector ((R, d) for ``replicates=R`` runs).
+        The private parameter vector ((R, d) for ``replicates=R`` runs, one run per row).
     claim : PrivacyClaim
+        For a replicated record: the claim of each row separately.
     gradient_evaluations : int
         Number of per-sample (sub)gradient (or prox) oracle calls, duplicates counted.
     parameters : dict
@@ -155,6 +164,15 @@ class Release:
         Values computed from the private data *before* the privacy mechanism (e.g. the unperturbed minimiser
         w_T of output perturbation), kept for white-box tests and auditors only.  Never serialised, not shown
         by ``repr``; never publish them.
+    replicates : int or None
+        None for a release (one run).  R >= 1 when ``output`` stacks R independent runs (a verification
+        record, see above); ``output.shape[0]`` must then equal R.  Algorithms set it from their
+        ``replicates`` argument, so whether a record is replicated never has to be guessed from the shape.
+
+    Raises
+    ------
+    TypeError / ValueError
+        ``replicates`` is not None or an integer >= 1, or does not match ``output.shape[0]``.
     """
 
     output: np.ndarray
@@ -165,9 +183,41 @@ class Release:
     trajectory: np.ndarray | None = None
     diagnostics: dict[str, Any] = field(default_factory=dict)
     nonprivate_internals: dict[str, Any] = field(default_factory=dict, repr=False)
+    replicates: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.replicates is not None:
+            self.replicates = check_positive_int(self.replicates, "replicates")
+            shape = np.shape(self.output)
+            if len(shape) < 1 or shape[0] != self.replicates:
+                raise ValueError(f"replicates = {self.replicates} needs an output with one row per run, got output "
+                                 f"shape {shape}")
+
+    @property
+    def is_replicated(self) -> bool:
+        """True iff this is a verification record of ``replicates`` independent runs (not a release)."""
+        return self.replicates is not None
+
+    def _refuse_if_replicated(self, method: str) -> None:
+        if self.replicates is not None:
+            raise ValueError(
+                f"Release.{method}: this is a verification record of replicates = {self.replicates} independent "
+                "runs on the same data, not a private release; its claim "
+                f"(epsilon = {self.claim.epsilon}, delta = {self.claim.delta}) holds for each row alone, not for "
+                "the rows together (averaging them undoes the noise).  Use to_verification_record() / "
+                "verification_record_json() for a record labelled 'not a private release', or run the algorithm "
+                "with replicates=None for a publishable release"
+            )
 
     def to_dict(self, include_trajectory: bool = False, include_diagnostics: bool = False) -> dict[str, Any]:
-        """The publishable record: output, claim, public parameters (never ``nonprivate_internals``)."""
+        """The publishable record: output, claim, public parameters (never ``nonprivate_internals``).
+
+        Raises
+        ------
+        ValueError
+            The release is replicated (``replicates`` is not None): use :meth:`to_verification_record`.
+        """
+        self._refuse_if_replicated("to_dict")
         d: dict[str, Any] = {
             "algorithm": self.algorithm,
             "output": to_jsonable(np.asarray(self.output)),
@@ -182,4 +232,49 @@ class Release:
         return d
 
     def to_json(self, **kwargs: Any) -> str:
+        """``json.dumps(self.to_dict(), **kwargs)``.
+
+        Raises
+        ------
+        ValueError
+            The release is replicated (``replicates`` is not None): use :meth:`verification_record_json`.
+        """
+        self._refuse_if_replicated("to_json")
         return json.dumps(self.to_dict(), **kwargs)
+
+    def to_verification_record(self, include_trajectory: bool = False,
+                               include_diagnostics: bool = False) -> dict[str, Any]:
+        """The runs as a record for auditors and statistical checks, labelled as NOT a private release.
+
+        ``outputs`` has one row per run (a single run gives one row); ``per_row_claim`` is the claim, which
+        covers each row separately and not the set of rows.  Never contains ``nonprivate_internals``.
+        """
+        outputs = np.asarray(self.output)
+        if self.replicates is None:
+            outputs = outputs[None, ...]
+        runs = int(outputs.shape[0])
+        d: dict[str, Any] = {
+            "record_type": "verification record -- NOT a private release",
+            "not_a_private_release": True,
+            "replicates": runs,
+            "algorithm": self.algorithm,
+            "outputs": to_jsonable(outputs),
+            "per_row_claim": self.claim.to_dict(),
+            "claim_scope": (
+                f"per row: each of the {runs} rows of 'outputs' is one run of the algorithm and alone satisfies "
+                "per_row_claim; the rows together are independent runs on the same data, covered by no claim at "
+                "these (epsilon, delta) (the guarantee degrades with every run; averaging rows undoes the noise)"
+            ),
+            "gradient_evaluations": int(self.gradient_evaluations),
+            "parameters": to_jsonable(self.parameters),
+        }
+        if include_trajectory and self.trajectory is not None:
+            traj = np.asarray(self.trajectory)
+            d["trajectories"] = to_jsonable(traj if self.replicates is not None else traj[None, ...])
+        if include_diagnostics:
+            d["diagnostics_not_covered_by_the_claim"] = to_jsonable(self.diagnostics)
+        return d
+
+    def verification_record_json(self, **kwargs: Any) -> str:
+        """``json.dumps(self.to_verification_record(), **kwargs)`` (labelled "not a private release")."""
+        return json.dumps(self.to_verification_record(), **kwargs)

@@ -15,7 +15,7 @@ import numpy as np
 
 from .domains import Ball
 from .losses import GLMLoss
-from .validation import check_data, check_positive
+from .validation import check_bool, check_data, check_positive
 
 __all__ = ["DataBounds", "ERMProblem", "clip_to_bounds"]
 
@@ -100,8 +100,11 @@ class ERMProblem:
 
         Returns (X, y, n_clipped).  Raises ``ValueError`` naming ``X`` or ``y`` on NaN/inf, wrong shapes,
         empty data, labels outside the loss's label set, or (unless ``clip``) rows that violate the
-        declared bounds.
+        declared bounds; ``TypeError`` naming ``X`` or ``y`` on non-numeric or complex data, and naming
+        ``clip`` when it is not a bool (a truthy string such as "no" must not switch clipping on).  Every
+        algorithm of ``reference`` validates its data here (or in ``check_data``).
         """
+        clip = check_bool(clip, "clip")
         Xa, ya = check_data(X, y)
         self.loss.check_labels(ya)
         n_clipped = 0
