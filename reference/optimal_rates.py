@@ -205,15 +205,20 @@ def theorem_3_2_bound(n: int, d: int, epsilon: float, delta: float, lipschitz: f
 
 
 def lemma_3_3_bound(n: int, d: int, epsilon: float, delta: float, lipschitz: float, radius: float,
-                    eta: float, T: int) -> float:
+                    eta: float, T: int, *, sigma2: float | None = None) -> float:
     """Lemma 3.3: E[excess empirical loss] ≤ M²/(2ηT) + (ηL²/2)(16 T d log(1/δ)/(n²ε²) + 1).
+
+    The lemma's 16Td log(1/δ)/(n²ε²) is 2dσ²/L² at the printed σ²; its proof holds for any noise variance, so
+    when Algorithm 1 ran with a larger σ² (the certified calibration, ERRATA.md E4) pass it as ``sigma2``:
+    the term becomes 2d·max(σ², σ²_printed)/L².
 
     Proved for the average of w_0..w_{T-1}; Algorithm 1 returns the average of w_1..w_T, which adds at most
     2ML/T (spec §4.1) — callers comparing Algorithm 1's output add ``2*radius*lipschitz/T``.
     """
-    return radius**2 / (2.0 * eta * T) + eta * lipschitz**2 / 2.0 * (
-        16.0 * T * d * _log_inv_delta(delta) / (n**2 * epsilon**2) + 1.0
-    )
+    noise = 16.0 * T * d * _log_inv_delta(delta) / (n**2 * epsilon**2)
+    if sigma2 is not None:
+        noise = max(noise, 2.0 * d * check_positive(sigma2, "sigma2") / lipschitz**2)
+    return radius**2 / (2.0 * eta * T) + eta * lipschitz**2 / 2.0 * (noise + 1.0)
 
 
 def lemma_3_4_stability(lipschitz: float, eta: float, T: int, n: int, *, corrected: bool = True) -> float:

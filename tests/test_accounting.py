@@ -221,3 +221,16 @@ def test_errata_table_boundary_rows():
     assert [r.private for r in rows] == [False, False, True]
     assert round(rows[0].epsilon_at_delta, 2) == 1.99 and rows[2].epsilon_at_delta is None
     assert "| 1000 | 1 | 1e-06 | 1, 22 | 22 |" in markdown_table(rows)
+
+
+def test_lemma_3_3_bound_uses_the_noise_actually_used():
+    """Hand derivation: the lemma's 16Td log(1/δ)/(n²ε²) equals 2dσ²_printed/L², so passing the printed σ²
+    changes nothing, and the certified σ² (2.05× at n = 1000, T = 1) raises the noise term accordingly."""
+    n, d, eps, delta = 1000, 1500, 1.0, 1e-6
+    p = o.theorem_3_2_parameters(n, d, eps, delta, 1.0, 1.0)
+    base = o.lemma_3_3_bound(n, d, eps, delta, 1.0, 1.0, p.eta, p.T)
+    assert math.isclose(o.lemma_3_3_bound(n, d, eps, delta, 1.0, 1.0, p.eta, p.T, sigma2=p.sigma2_printed), base,
+                        rel_tol=1e-12)
+    used = o.lemma_3_3_bound(n, d, eps, delta, 1.0, 1.0, p.eta, p.T, sigma2=p.sigma2)
+    expected = 1.0 / (2 * p.eta * p.T) + p.eta / 2 * (2 * d * p.sigma2 + 1.0)
+    assert p.sigma2 > 2 * p.sigma2_printed and math.isclose(used, expected, rel_tol=1e-12) and used > base

@@ -92,10 +92,11 @@ class CatalogueEntry:
 
 
 def _nsgd_empirical(r: Release, n: int, d: int, eps: float, delta: float, L: float, M: float) -> float:
-    """Lemma 3.3 (with the Lipschitz constant used for the noise) + 2ML'/T for averaging w_1..w_T."""
+    """Lemma 3.3 (with the Lipschitz constant and the noise variance actually used) + 2ML'/T for averaging
+    w_1..w_T."""
     p = r.parameters
     Lp = p["lipschitz"]
-    return o.lemma_3_3_bound(n, d, eps, delta, Lp, M, p["eta"], p["T"]) + 2 * M * Lp / p["T"]
+    return o.lemma_3_3_bound(n, d, eps, delta, Lp, M, p["eta"], p["T"], sigma2=p["sigma2"]) + 2 * M * Lp / p["T"]
 
 
 def _moreau_empirical(r: Release, n: int, d: int, eps: float, delta: float, L: float, M: float) -> float:
