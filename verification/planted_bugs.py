@@ -10,21 +10,30 @@ A privacy audit that never fails proves nothing (DESIGN.md).  Each entry of :dat
 * the TRUE ε of the mutant's *release* on that pair at the claim's δ, and of the correct algorithm's,
   computed exactly (:func:`release_epsilon`: hockey-stick divergence of the 1-D released statistic,
   including the projection's atoms), or ``inf`` with the reason;
-* the audit configuration (statistic), fixed in advance.
+* the audit configuration (statistic or event placement) and the budget (runs per side), fixed in advance.
 
 :func:`detection_rate` runs ``audits`` independent audits (``verification.audit.audit`` at
-:data:`DEFAULT_CONFIDENCE`, :data:`DEFAULT_SAMPLES` runs per side; streams from independent
-``SeedSequence`` children) and returns the refutation rate with its Clopper–Pearson interval.
+:data:`DEFAULT_CONFIDENCE`, the entry's ``samples`` runs per side — :data:`DEFAULT_SAMPLES` unless stated;
+streams from independent ``SeedSequence`` children) and returns the refutation rate with its
+Clopper–Pearson interval.  :func:`fixed_event_refutation_probability` is the exact refutation probability of
+an audit whose event is fixed in advance (binomial counts, the auditor's own bound).
 
 Instances.  NSGD family: linear loss, W = B(0, 10), L = 1, n = 16, d = 1, ε = 1, δ = 1/n²; Theorem 3.2
-gives T = 1, m = 8, η = 10, σ² = 8 log(256)/256, so the release is w̄ = −η·clip(g + G, −1, 1) with g the
-batch-mean gradient's first coordinate (the projection clamps at |g + G| = M/η = 1).  ObjP on the linear
+gives T = 1, m = 8, η = 10 and the printed σ² = 8 log(256)/256, which is not (1, 1/256)-DP on the one-sided
+pair (δ(1) = 0.0060, ERRATA.md E4), so the algorithm runs with the certified σ² = 0.2003 (1.075 × the printed
+σ).  The release is w̄ = −η·clip(g + G, −1, 1) with g the batch-mean gradient's first coordinate (the
+projection clamps at |g + G| = M/η = 1).  Three canary pairs: symmetric (n − 1 zero records, x_n = ±e₁),
+null (x_n = e₁ vs 0) and one-sided (``verification.neighbours.canary_pair(neighbour="one-sided")``: all
+records e₁, x_n replaced by −e₁ — the worst pair known, on which the certified σ is tight, so σ-scaling bugs
+are audited there).  Printed calibration: n = 64, δ = 1/n², T = 1 (override), m = 32, η = 1, W = B(0, 10)
+(the projection is inactive: |g + G| ≤ 10 except with probability < 1e-300).  ObjP on the linear
 loss: n = 100, d = 1, W = B(0, 1000), δ = 1e-4 (the Gaussian mechanism Σ x_i + G, spec §3.3).  ObjP on the
 1-D logistic canary of spec §3.3: n = 100, W = [−1, 1], δ = 1e-4, canary (1, +1) vs the null record.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -38,7 +47,8 @@ from reference import Ball, DataBounds, ERMProblem, LinearLoss
 from reference import optimal_rates as o
 from reference.losses import LogisticLoss
 from verification import mutants as mu
-from verification.audit import audit, clopper_pearson_lower, clopper_pearson_upper
+from verification.audit import audit, clopper_pearson_lower, clopper_pearson_upper, epsilon_lower_bound
+from verification.neighbours import canary_pair
 
 __all__ = [
     "CORPUS",
@@ -48,6 +58,7 @@ __all__ = [
     "Mechanism",
     "PlantedBug",
     "detection_rate",
+    "fixed_event_refutation_probability",
     "release_delta",
     "release_epsilon",
 ]
@@ -62,7 +73,17 @@ EPS = 1.0
 N_NSGD = 16
 DELTA_NSGD = 1.0 / N_NSGD**2
 PROB_NSGD = ERMProblem(LinearLoss(), Ball(10.0), DataBounds(L, 1.0))
-NSGD_PARAMS = o.theorem_3_2_parameters(N_NSGD, 1, EPS, DELTA_NSGD, L, 10.0)  # T = 1, m = 8, η = 10
+NSGD_PARAMS = o.theorem_3_2_parameters(N_NSGD, 1, EPS, DELTA_NSGD, L, 10.0)  # T = 1, m = 8, η = 10, σ certified
+# printed calibration at small T: n = 64, δ = 1/n², T = 1 (Theorem 3.2 would take T = 8), m = 32, η = 1
+N_PRINTED = 64
+DELTA_PRINTED = 1.0 / N_PRINTED**2
+T_PRINTED, ETA_PRINTED = 1, 1.0
+SIGMA_PRINTED = math.sqrt(o.algorithm_1_noise_variance(T_PRINTED, N_PRINTED, EPS, DELTA_PRINTED, L))  # Alg. 1 line 1
+PRINTED_PARAMS = o.theorem_3_2_parameters(N_PRINTED, 1, EPS, DELTA_PRINTED, L, 10.0, T=T_PRINTED, eta=ETA_PRINTED)
+#: runs per side for the printed-calibration entry: no instance in Algorithm 1's regime (ε ≤ 1, δ ≤ 1/n²) is
+#: refutable at DEFAULT_SAMPLES (docs/planted-bugs.md); at 5e5 the claim-placed event misses with
+#: probability ≈ 3.5e-5 (fixed_event_refutation_probability at the pilot's population location and scale)
+SAMPLES_PRINTED = 500_000
 N_OBJP = 100
 DELTA_OBJP = 1e-4
 PROB_OBJP_LINEAR = ERMProblem(LinearLoss(), Ball(1e3), DataBounds(L, 1.0))
@@ -81,6 +102,12 @@ def _linear_pair(n: int, canary: float, neighbour: float) -> tuple[Dataset, Data
     X2 = X.copy()
     X2[-1, 0] = neighbour
     return {"X": X, "y": np.zeros(n)}, {"X": X2, "y": np.zeros(n)}
+
+
+def _one_sided_pair(n: int) -> tuple[Dataset, Dataset]:
+    """The worst pair known for Algorithm 1 (``canary_pair(neighbour="one-sided")``, linear loss): all n records
+    x_i = e₁, the neighbour replaces x_n by −e₁."""
+    return canary_pair(n, 1, DataBounds(L, 1.0), "linear", neighbour="one-sided").as_datasets()
 
 
 def _logistic_null_pair(n: int) -> tuple[Dataset, Dataset]:
@@ -217,6 +244,26 @@ def _nsgd_symmetric(sigma_factor: float) -> float:
     return release_epsilon(DELTA_NSGD, w, a, w, -a, sigma_factor * math.sqrt(NSGD_PARAMS.sigma2), -1.0, 1.0)
 
 
+def _nsgd_one_sided(sigma_factor: float, n: int = N_NSGD, m: int | None = None, sigma: float | None = None,
+                    delta: float = DELTA_NSGD, clamp: float = 1.0) -> float:
+    """Exact ε of the T = 1 release on the one-sided pair: g + G ~ N(L, s²) on the dataset (every record e₁)
+    vs Σ_k Bin(m, 1/n)(k) N(L − 2kL/m, s²) on the neighbour (k draws of x_n = −e₁), s = factor·σ, clamped
+    to [−clamp, clamp] = [−M/η, M/η] by the projection.  Defaults: the n = 16 NSGD instance."""
+    m_ = NSGD_PARAMS.m if m is None else m
+    s = (math.sqrt(NSGD_PARAMS.sigma2) if sigma is None else sigma) * sigma_factor
+    w, a = _canary_mixture(n, m_, 2.0 * L)
+    return release_epsilon(delta, [1.0], [L], w, L - a, s, -clamp, clamp)  # p/q increasing: dataset first
+
+
+def _printed_true() -> float:
+    return _nsgd_one_sided(1.0, N_PRINTED, PRINTED_PARAMS.m, SIGMA_PRINTED, DELTA_PRINTED, 10.0 / ETA_PRINTED)
+
+
+def _printed_correct() -> float:
+    return _nsgd_one_sided(1.0, N_PRINTED, PRINTED_PARAMS.m, math.sqrt(PRINTED_PARAMS.sigma2), DELTA_PRINTED,
+                           10.0 / ETA_PRINTED)
+
+
 def _nsgd_null_correct() -> float:
     w, a = _canary_mixture(N_NSGD, NSGD_PARAMS.m, L)
     return release_epsilon(DELTA_NSGD, w, a, [1.0], [0.0], math.sqrt(NSGD_PARAMS.sigma2), -1.0, 1.0)
@@ -281,6 +328,7 @@ class PlantedBug:
     correct_batched: Callable[..., np.ndarray] | None = None
     audit_kwargs: Mapping[str, Any] = field(default_factory=dict)
     visible: bool = True  # False: not a violation on any instance we could audit (documented)
+    samples: int = DEFAULT_SAMPLES  # runs per side of one audit (the corpus budget unless stated)
 
     def mechanism(self, which: str = "mutant") -> Mechanism:
         if which == "mutant":
@@ -293,6 +341,7 @@ class PlantedBug:
 NSGD_INSTANCE = "A_NSGD, linear canary, n=16, d=1, T=1, m=8, η=10, W=B(0,10)"
 SYM = "x_n = +e₁ vs −e₁ (symmetric)"
 NULL = "x_n = e₁ vs 0 (null record)"
+ONE_SIDED = "x_i = e₁ for all i vs x_n = −e₁ (one-sided: the worst pair known)"
 _nan = lambda: math.nan  # noqa: E731
 
 CORPUS: dict[str, PlantedBug] = {b.name: b for b in [
@@ -304,16 +353,17 @@ CORPUS: dict[str, PlantedBug] = {b.name: b for b in [
     PlantedBug(
         "nsgd_noise_scaled_0p7", mu.nsgd_noise_scaled_0p7, o.noisy_sgd,
         "σ × 0.7", "B.9 calibration search returns too small σ (Opacus #346)",
-        f"{NSGD_INSTANCE}; {SYM}", lambda: _linear_pair(N_NSGD, L, -L), PROB_NSGD, EPS, DELTA_NSGD,
-        lambda: _nsgd_symmetric(0.7), lambda: _nsgd_symmetric(1.0),
-        true_privacy_note="not a violation: the calibration's slack (true ε 0.59 at claim 1) absorbs ×0.7 at T = 1 "
-                          "for every (n, ε ≤ 1) we scanned (max ratio 0.99)", visible=False),
+        f"{NSGD_INSTANCE}; {ONE_SIDED}", lambda: _one_sided_pair(N_NSGD), PROB_NSGD, EPS, DELTA_NSGD,
+        lambda: _nsgd_one_sided(0.7), lambda: _nsgd_one_sided(1.0),
+        true_privacy_note="on the symmetric canary 0.7σ gives ε = 0.87 < 1 (invisible there); the certified σ is "
+                          "tight on the one-sided pair (ε 0.998 at claim 1)"),
     PlantedBug(
         "nsgd_sensitivity_without_factor_2", mu.nsgd_sensitivity_without_factor_2, o.noisy_sgd,
         "σ calibrated to sensitivity L instead of the replace-one 2L (σ/2)",
         "B.9 sensitivity mis-computation (diffprivlib #34, #105); spec §3.1 add/remove vs replace-one",
-        f"{NSGD_INSTANCE}; {SYM}", lambda: _linear_pair(N_NSGD, L, -L), PROB_NSGD, EPS, DELTA_NSGD,
-        lambda: _nsgd_symmetric(0.5), lambda: _nsgd_symmetric(1.0)),
+        f"{NSGD_INSTANCE}; {ONE_SIDED}", lambda: _one_sided_pair(N_NSGD), PROB_NSGD, EPS, DELTA_NSGD,
+        lambda: _nsgd_one_sided(0.5), lambda: _nsgd_one_sided(1.0),
+        true_privacy_note="on the symmetric canary σ/2 gives ε = 1.43"),
     PlantedBug(
         "nsgd_clip_after_averaging", mu.nsgd_clip_after_averaging, lambda *a, **k: o.noisy_sgd(*a, clip=True, **k),
         "clip=True clips the batch mean instead of the records / per-sample gradients",
@@ -328,7 +378,8 @@ CORPUS: dict[str, PlantedBug] = {b.name: b for b in [
         f"{NSGD_INSTANCE}; {SYM}", lambda: _linear_pair(N_NSGD, L, -L), PROB_NSGD, EPS, DELTA_NSGD,
         _true_eps_without_replacement, lambda: _nsgd_symmetric(1.0),
         true_privacy_note="not a violation at T = 1 (at most one canary copy per batch: more private than with "
-                          "replacement); the violating forms (shuffled epochs, cyclic batches, spec §3.1 ε ≈ 9) "
+                          "replacement; ε = 0.71 on the one-sided pair); the violating forms"
+                          " (shuffled epochs, cyclic batches, spec §3.1 ε ≈ 9) "
                           "need T ≫ n/m steps and a white-box trajectory audit", visible=False),
     PlantedBug(
         "nsgd_normalised_by_private_count", mu.nsgd_normalised_by_private_count, o.noisy_sgd,
@@ -358,6 +409,19 @@ CORPUS: dict[str, PlantedBug] = {b.name: b for b in [
         "spec §9.1.2, negative control §8.4(c)",
         f"{NSGD_INSTANCE}; {SYM}", lambda: _linear_pair(N_NSGD, L, -L), PROB_NSGD, EPS, DELTA_NSGD,
         lambda: _nsgd_symmetric(1.0 / NSGD_PARAMS.eta), lambda: _nsgd_symmetric(1.0)),
+    PlantedBug(
+        "nsgd_printed_calibration", functools.partial(mu.nsgd_printed_calibration, T=T_PRINTED, eta=ETA_PRINTED),
+        functools.partial(o.noisy_sgd, T=T_PRINTED, eta=ETA_PRINTED),
+        "Theorem 3.1's printed σ² = 8TL² log(1/δ)/(n²ε²) at small T under the requested (ε, δ) claim",
+        "Bassily et al. 2019, Algorithm 1 line 1 / Theorem 3.1 via [ACG+16] (Poisson sampling, add/remove); "
+        "ERRATA.md E4",
+        f"A_NSGD, linear loss, n={N_PRINTED}, d=1, δ=1/n², T={T_PRINTED} (override), m={PRINTED_PARAMS.m}, "
+        f"η={ETA_PRINTED:g}, W=B(0,10); {ONE_SIDED}",
+        lambda: _one_sided_pair(N_PRINTED), PROB_NSGD, EPS, DELTA_PRINTED, _printed_true, _printed_correct,
+        true_privacy_note="not refutable at the 5e4 default budget on any instance of Algorithm 1's regime (ε ≤ 1, "
+                          "δ ≤ 1/n²; best expected ε_lb 0.999 at n = 32 with the best event in hindsight); audited at "
+                          "5e5 runs per side with the claim-placed Gaussian event",
+        audit_kwargs={"event_from_claim": "gaussian"}, samples=SAMPLES_PRINTED),
     PlantedBug(
         "objp_noise_scaled_by_n", mu.objp_noise_scaled_by_n, o.objective_perturbation,
         "σ² divided by n² (output-perturbation scale in ObjP)", "spec §9.1.6(iv)",
@@ -412,11 +476,12 @@ class DetectionRate:
         return self.refuted / self.audits
 
 
-def detection_rate(name: str, audits: int = 100, samples: int = DEFAULT_SAMPLES, seed: int = 20240603, *,
+def detection_rate(name: str, audits: int = 100, samples: int | None = None, seed: int = 20240603, *,
                    which: str = "mutant", confidence: float = DEFAULT_CONFIDENCE,
                    interval_level: float = 0.95) -> DetectionRate:
     """Fraction of ``audits`` independent audits of ``name``'s mutant (or its correct counterpart,
-    ``which="correct"``) that refute the claim, on the corpus pair, at ``samples`` runs per side.
+    ``which="correct"``) that refute the claim, on the corpus pair, at ``samples`` runs per side (default:
+    the entry's budget, ``PlantedBug.samples``).
 
     Audit i uses ``np.random.default_rng(SeedSequence(seed).spawn(audits)[i])``; the mutant and the correct
     algorithm use different children (spawned from ``SeedSequence(seed, spawn_key=(0|1,))``).  The interval is
@@ -425,6 +490,7 @@ def detection_rate(name: str, audits: int = 100, samples: int = DEFAULT_SAMPLES,
     import time
 
     bug = CORPUS[name]
+    samples = bug.samples if samples is None else int(samples)
     t0 = time.perf_counter()
     ds, nb = bug.pair()
     mech = bug.mechanism(which)
@@ -440,3 +506,31 @@ def detection_rate(name: str, audits: int = 100, samples: int = DEFAULT_SAMPLES,
     return DetectionRate(name, which, refuted, audits, samples, confidence, interval_level,
                          float(clopper_pearson_lower(refuted, audits, a)), float(clopper_pearson_upper(refuted, audits, a)),
                          float(np.median(lbs)), time.perf_counter() - t0)
+
+
+def fixed_event_refutation_probability(p: float, q: float, n: int, epsilon: float, delta: float,
+                                       confidence: float = DEFAULT_CONFIDENCE, *, tail_mass: float = 1e-15) -> float:
+    """Exact probability that ``audit(..., event=E)`` refutes an (ε, δ) claim, for a fixed event E.
+
+    With an event fixed in advance every run is a test run: the counts are K_p ~ Bin(n, p) on the numerator
+    side (p = its P(E)) and K_q ~ Bin(n, q) on the other, independent, and the audit refutes iff
+    ``epsilon_lower_bound(K_p, n, K_q, n, δ, confidence)`` > ε (the auditor's own bound, so the rule is the
+    audit's).  That bound increases in K_p and decreases in K_q, so the probability is
+    Σ_{k_q} P(K_q = k_q)·P(K_p ≥ k*(k_q)), summed over the central range of each binomial; the mass left out
+    (≤ ``tail_mass`` per tail and side) is counted as "not refuted", so the result is exact to within
+    4·``tail_mass`` below.
+
+    Parameters
+    ----------
+    p, q : float in [0, 1], the event's probability on the numerator and the denominator side.
+    n : int ≥ 1, runs per side.
+    epsilon : float ≥ 0, delta : float in [0, 1), the claim;  confidence : the audit's confidence.
+    """
+    n = int(n)
+    if n < 1 or not (0.0 <= p <= 1.0 and 0.0 <= q <= 1.0):
+        raise ValueError(f"need n >= 1 and p, q in [0, 1], got n={n}, p={p}, q={q}")
+    kp = np.arange(int(binom.ppf(tail_mass, n, p)), int(binom.isf(tail_mass, n, p)) + 2)
+    kq = np.arange(int(binom.ppf(tail_mass, n, q)), int(binom.isf(tail_mass, n, q)) + 2)
+    kp, kq = kp[(kp >= 0) & (kp <= n)], kq[(kq >= 0) & (kq <= n)]
+    refutes = epsilon_lower_bound(kp[:, None], n, kq[None, :], n, delta, confidence) > epsilon  # (|kp|, |kq|)
+    return float(binom.pmf(kp, n, p) @ refutes.astype(float) @ binom.pmf(kq, n, q))
