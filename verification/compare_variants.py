@@ -116,7 +116,7 @@ def nsgd_variant(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: flo
     claim = PrivacyClaim(notion="approx-DP", epsilon=float(epsilon), delta=float(delta), neighbouring="replace-one",
                          source=f"planted NSGD variant {variant!r} (claims Bassily et al. 2019, Thm 3.1)",
                          assumptions={"lipschitz": L, "radius": M})
-    return Release(output=out[0] if replicates is None else out, claim=claim, gradient_evaluations=T * m,
+    return Release(output=out[0] if replicates is None else out, replicates=replicates, claim=claim, gradient_evaluations=T * m,
                    parameters={"T": T, "m": m, "eta": eta, "sigma2": sigma2, "variant": variant},
                    algorithm=f"planted A_NSGD variant: {variant}")
 

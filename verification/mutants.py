@@ -39,7 +39,7 @@ def nsgd_noise_divided_by_batch(X: Any, y: Any, problem: ERMProblem, epsilon: fl
     wbar, _ = o.nsgd_core(o._glm_grad_fn(problem, Xa, ya), n, d, problem.domain, T=p["T"], m=p["m"], eta=p["eta"],
                           sigma2=p["sigma2"] / p["m"] ** 2,  # BUG: σ/m instead of σ
                           clip_norm=problem.lipschitz, rng=rng, replicates=1 if replicates is None else replicates)
-    return Release(output=wbar[0] if replicates is None else wbar, claim=correct.claim,
+    return Release(output=wbar[0] if replicates is None else wbar, replicates=replicates, claim=correct.claim,
                    gradient_evaluations=p["T"] * p["m"], parameters={**p, "sigma2": p["sigma2"] / p["m"] ** 2},
                    algorithm="MUTANT: A_NSGD with σ/m")
 
@@ -175,7 +175,7 @@ def _nsgd_mutant(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: flo
     wbar = _mutant_nsgd_core(Xa, n, d, problem.domain, T=p["T"], m=p["m"], eta=p["eta"], sigma2=sigma2,
                              clip_norm=clip_norm, rng=rng, replicates=R, grad_fn=grad_fn, full_grad_fn=full_grad_fn,
                              stop_tol=stop_tol, **switches)
-    return Release(output=wbar[0] if replicates is None else wbar, claim=correct.claim,
+    return Release(output=wbar[0] if replicates is None else wbar, replicates=replicates, claim=correct.claim,
                    gradient_evaluations=p["T"] * p["m"], parameters={**p, "sigma2_used": sigma2},
                    algorithm=f"MUTANT: A_NSGD with {label}")
 
@@ -358,7 +358,7 @@ def objp_inexact_warm_start(X: Any, y: Any, problem: ERMProblem, epsilon: float,
         s = w @ Xa.T  # (R, n)
         grad = (problem.loss.dphi(s, np.broadcast_to(ya, s.shape)) @ Xa) / n + G / n + 2.0 * lam * w
         w = problem.domain.project(w - step * grad)
-    return Release(output=w[0] if replicates is None else w, claim=correct.claim, gradient_evaluations=n * iterations,
+    return Release(output=w[0] if replicates is None else w, replicates=replicates, claim=correct.claim, gradient_evaluations=n * iterations,
                    parameters={**correct.parameters, "iterations": iterations, "step": step},
                    algorithm=f"MUTANT: A_ObjP, {iterations} warm-started GD steps instead of the exact argmin")
 
@@ -380,6 +380,6 @@ def objp_regulariser_dropped(X: Any, y: Any, problem: ERMProblem, epsilon: float
     R = 1 if replicates is None else int(replicates)
     G = math.sqrt(sigma2) * rng.standard_normal(R)  # Alg. 2, line 1
     w = objp_logistic_1d_argmin(Xa[:, 0], ya, problem.radius, 0.0, G)[:, None]  # BUG: λ = 0
-    return Release(output=w[0] if replicates is None else w, claim=correct.claim, gradient_evaluations=0,
+    return Release(output=w[0] if replicates is None else w, replicates=replicates, claim=correct.claim, gradient_evaluations=0,
                    parameters={**correct.parameters, "lambda_used": 0.0},
                    algorithm="MUTANT: A_ObjP without the regulariser")

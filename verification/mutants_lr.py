@@ -39,7 +39,7 @@ def _renoise(correct: Release, sensitivity: float, epsilon: float, delta: float,
         cal = noise.NoiseCalibration("gaussian", sensitivity, epsilon, delta, sigma, "MUTANT")
     w_T = correct.nonprivate_internals["w_T"]
     out = noise.perturb_and_project(w_T, cal, correct.parameters["R"], rng, replicates)
-    return Release(output=out, claim=correct.claim, gradient_evaluations=correct.gradient_evaluations,
+    return Release(output=out, replicates=replicates, claim=correct.claim, gradient_evaluations=correct.gradient_evaluations,
                    parameters={**correct.parameters, "noise_scale": cal.scale, "Delta_T": sensitivity},
                    algorithm=f"MUTANT: {label}", diagnostics=correct.diagnostics)
 
@@ -138,6 +138,6 @@ def alg3_uncertified_stochastic_eg(X: Any, y: Any, problem: op.LinearAdversarial
     out = outs[0] if replicates is None else np.vstack(outs)
     claim = op.algorithm_3(X, y, problem, epsilon, delta, np.random.default_rng(0), alpha=alpha,
                            sensitivity_mode=sensitivity_mode).claim  # type: ignore[arg-type]
-    return Release(output=out, claim=claim, gradient_evaluations=game.gradient_evaluations,
+    return Release(output=out, replicates=replicates, claim=claim, gradient_evaluations=game.gradient_evaluations,
                    parameters={**p, "method": "stochastic extragradient (uncertified)", "noise_scale": cal.scale},
                    algorithm="MUTANT: Algorithm 3 with uncertified stochastic extragradient", diagnostics={})

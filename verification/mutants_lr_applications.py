@@ -51,7 +51,7 @@ def _renoise(correct: Release, sensitivity: float, epsilon: float, delta: float,
     cal = noise.calibrate(sensitivity, epsilon, delta, gaussian=gaussian)  # type: ignore[arg-type]
     w_T = correct.nonprivate_internals["w_T"]
     out = noise.perturb_and_project(w_T, cal, correct.parameters["R"], rng, replicates)
-    return Release(output=out, claim=correct.claim, gradient_evaluations=correct.gradient_evaluations,
+    return Release(output=out, replicates=replicates, claim=correct.claim, gradient_evaluations=correct.gradient_evaluations,
                    parameters={**correct.parameters, "noise_scale": cal.scale, "Delta_T": sensitivity},
                    algorithm=f"MUTANT: {label}", diagnostics=correct.diagnostics,
                    nonprivate_internals={"w_T": np.array(w_T, copy=True)})
