@@ -65,6 +65,8 @@ __all__ = [
     "certified_noise_std",
     "nsgd_worst_pair_delta",
     "nsgd_worst_pair_epsilon",
+    "nsgd_worst_pair_event",
+    "pld_discretisation",
     "worst_pair_mixture",
 ]
 
