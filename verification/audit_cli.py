@@ -171,6 +171,30 @@ def _parse_int(text: Any, name: str) -> int:
     return v
 
 
+def _check_statistic(text: Any) -> str:
+    """--statistic as verification.audit accepts it, checked before anything is loaded or run."""
+    stat = str(text)
+    if stat in ("projection", "norm", "logistic"):
+        return stat
+    if stat.startswith("coordinate:"):
+        _parse_int(stat.split(":", 1)[1], f"--statistic {stat!r}: the coordinate index")
+        return stat
+    raise _InputError(f"--statistic must be 'projection', 'norm', 'logistic' or 'coordinate:<i>', got {stat!r}")
+
+
+_LIBRARY_NAMES = {"statistic": "--statistic", "event_from_claim": "--event-from-claim"}
+
+
+def _named(exc: Exception) -> str:
+    """The message of a ValueError raised while auditing, naming the option where the library begins with its
+    parameter's name (e.g. "statistic 'coordinate:7' is out of range ..." -> "--statistic 'coordinate:7' ...")."""
+    msg = str(exc)
+    for name, option in _LIBRARY_NAMES.items():
+        if msg.startswith(name) and msg[len(name):len(name) + 1] in (" ", "="):
+            return option + msg[len(name):]
+    return msg
+
+
 def load_npz(path: str, name: str) -> dict[str, np.ndarray]:
     """The arrays of an .npz file as a dict (no pickles).  Raises ``_InputError`` naming ``name``."""
     if not os.path.isfile(path):
@@ -180,7 +204,10 @@ def load_npz(path: str, name: str) -> dict[str, np.ndarray]:
         if not isinstance(f, np.lib.npyio.NpzFile):
             raise _InputError(f"{name} file {path} is a single .npy array, not an .npz archive of named arrays")
         with f:
-            data = {k: np.asarray(f[k]) for k in f.files}
+            data = {k: f[k] for k in f.files}
+        for k, v in data.items():  # NpzFile returns a member that is not a .npy file as its raw bytes
+            if not isinstance(v, np.ndarray):
+                raise _InputError(f"{name} file {path}: member {k!r} is not a .npy array")
     except _InputError:
         raise
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
@@ -198,6 +225,8 @@ def _generated_pairs(args: argparse.Namespace, dataset: dict[str, np.ndarray]) -
 
     if args.x_max is None or args.y_max is None:
         raise _InputError("--pairs needs --x-max and --y-max (the declared data domain)")
+    if args.loss is not None and args.pairs != "worst-case":
+        raise _InputError(f"--loss applies only with --pairs worst-case, not --pairs {args.pairs}")
     x_max = _parse_float(args.x_max, "--x-max")
     y_max = _parse_float(args.y_max, "--y-max")
     if x_max <= 0:
@@ -223,6 +252,12 @@ def _generated_pairs(args: argparse.Namespace, dataset: dict[str, np.ndarray]) -
         else:
             if args.loss is None:
                 raise _InputError("--pairs worst-case needs --loss (the loss whose gradient difference is maximised)")
+            from reference.losses import get_loss
+
+            try:
+                get_loss(str(args.loss))
+            except ValueError as exc:
+                raise _InputError(f"--{exc}") from None  # "--loss must be one of [...], got ..."
             raw = [p.as_tuple() for p in nbm.worst_case_pairs(X, y, bounds, str(args.loss))]
     except (ValueError, TypeError) as exc:
         raise _InputError(f"--pairs {args.pairs}: {exc}") from None
@@ -241,7 +276,9 @@ def _run_one_run(args: argparse.Namespace, mechanism: Any, dataset: dict[str, np
     if m < 1:
         raise _InputError(f"--canaries must be >= 1, got {args.canaries!r}")
     for flag, value in (("--neighbour", args.neighbour), ("--pairs", args.pairs),
-                        ("--event-from-claim", args.event_from_claim), ("--assume", getattr(args, "assume", None))):
+                        ("--event-from-claim", args.event_from_claim), ("--assume", getattr(args, "assume", None)),
+                        ("--x-max", args.x_max), ("--y-max", args.y_max), ("--loss", args.loss),
+                        ("--pilot", args.pilot)):
         if value is not None:
             raise _InputError(f"{flag} does not apply to --estimator one-run (one run with random canary inclusion)")
 
@@ -262,7 +299,7 @@ def run(args: argparse.Namespace) -> int:
         epsilon = _parse_float(args.epsilon, "--epsilon")
         if epsilon <= 0:
             raise _InputError(f"--epsilon must be > 0, got {args.epsilon!r}")
-        delta = _parse_float(args.delta, "--delta")
+        delta = _parse_float(args.delta, "--delta") + 0.0  # -0 -> 0 (the claim prints as (E, 0)-DP)
         if not (0.0 <= delta < 1.0):
             raise _InputError(f"--delta must lie in [0, 1), got {args.delta!r}")
         confidence = _parse_float(args.confidence, "--confidence")
@@ -279,6 +316,8 @@ def run(args: argparse.Namespace) -> int:
         seed = _parse_int(args.seed, "--seed")
         if seed < 0:
             raise _InputError(f"--seed must be a non-negative integer, got {args.seed!r}")
+        if not one_run:
+            _check_statistic(args.statistic)
         dataset = load_npz(args.dataset, "--dataset")
         seq = np.random.SeedSequence(seed)
         rng = np.random.default_rng(seq)
@@ -299,8 +338,12 @@ def run(args: argparse.Namespace) -> int:
                 raise _InputError("--neighbour B.npz is required (or generate neighbours with --pairs)")
             if args.pairs is not None and args.neighbour is not None:
                 raise _InputError("--pairs generates the neighbours: do not also give --neighbour")
-            if args.pairs is None and args.canaries is not None:
+            if args.canaries is not None:
                 raise _InputError("--canaries applies only to --estimator one-run")
+            if args.pairs is None:
+                for flag, value in (("--x-max", args.x_max), ("--y-max", args.y_max), ("--loss", args.loss)):
+                    if value is not None:
+                        raise _InputError(f"{flag} applies only with --pairs (generated neighbours)")
             neighbour = load_npz(args.neighbour, "--neighbour") if args.pairs is None else None
             pairs = _generated_pairs(args, dataset) if args.pairs is not None else None
             mechanism = load_mechanism(args.target)
@@ -339,6 +382,8 @@ def run(args: argparse.Namespace) -> int:
                     raise _InputError(f"--epsilon-true must be >= 0, got {args.epsilon_true!r}")
             if estimator == "gdp" and delta == 0.0:
                 raise _InputError("--estimator gdp needs --delta > 0")
+            if args.event_from_claim == "gaussian" and delta == 0.0:
+                raise _InputError("--event-from-claim gaussian needs --delta > 0")
             if pairs is not None and event_from_claim is not None:
                 raise _InputError("--event-from-claim applies to a single pair (--neighbour), not to --pairs")
             pilot = None
@@ -368,7 +413,7 @@ def run(args: argparse.Namespace) -> int:
             except _InputError:
                 raise
             except (ValueError, TypeError) as exc:
-                raise _InputError(str(exc)) from None
+                raise _InputError(_named(exc)) from None
             except Exception as exc:  # noqa: BLE001 - the user's mechanism raised
                 raise _InputError(f"mechanism {args.target} raised {type(exc).__name__}: {exc}") from None
     except _InputError as exc:

@@ -10,7 +10,8 @@ compare  test another implementation of a catalogued algorithm against ours (out
          bound, privacy audit).
 
 Exit status: 0 success (audit/compare: nothing refuted), 1 a check failed or a claim was refuted, 2 bad input
-(including user code that raises or calls sys.exit), 130 interrupted (Ctrl-C).  If the reader of standard output
+(one line on stderr naming the option, nothing on stdout; usage errors such as an unknown choice or a missing
+argument included; also user code that raises or calls sys.exit), 130 interrupted (Ctrl-C).  If the reader of standard output
 goes away (``dpsco ... | head``) the command ends quietly with status 141 (128 + SIGPIPE).
 """
 
@@ -19,13 +20,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 __all__ = ["build_parser", "main"]
 
 _EPILOG = """\
 exit status: 0 success (audit, compare: claim not refuted), 1 a check failed or a claim was refuted,
-  2 bad input (a one-line error on stderr), including user code that raises or calls sys.exit; 130 interrupted.
+  2 bad input (a one-line error on stderr naming the option, nothing on stdout), including user code that
+  raises or calls sys.exit; 130 interrupted.
   If the reader of standard output goes away (dpsco ... | head), the command ends quietly with status 141
   (128 + SIGPIPE, as a command killed by SIGPIPE).
 
@@ -34,10 +36,20 @@ user code (audit, compare): MODULE:CALLABLE is imported with the current directo
   result (e.g. the --json record)."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the commands' error convention: a usage error is ONE line on stderr (status 2), naming the
+    option, as every other bad input is; the full usage is one ``--help`` away.  (argparse's default prints the
+    whole usage block first: for ``dpsco audit`` that is a dozen lines before the error.)  Subparsers inherit
+    the class."""
+
+    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {' '.join(str(message).split())} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import audit_cli, compare_cli, plan_cli, verify
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="dpsco",
         description="dpsco: reference implementation of differentially private convex optimisation, "
         "with certified oracles, empirical privacy auditors and statistical checks of the papers' theorems.",
@@ -81,7 +93,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``dpsco``; returns the exit status (see the module docstring)."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)  # --help is printed here
+        try:
+            args = parser.parse_args(argv)  # --help is printed here
+        except SystemExit as exc:  # --help (0) or a usage error (2, one line already on stderr): a status, as below
+            return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
         status = int(args.run(args))
         sys.stdout.flush()  # with buffered stdout a closed pipe is reported here, not at interpreter exit
     except BrokenPipeError:

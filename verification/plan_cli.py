@@ -12,7 +12,7 @@ figure, not a guarantee (verification.planning).  n_test is searched up to N (de
 the validated range of the Clopper-Pearson bounds); when the target is not reached there, the plan says so
 and prints the expected ε_lb at N and at 1e12.
 
-exit status: 0 success, 2 bad input (a one-line error on stderr).
+exit status: 0 success, 2 bad input (a one-line error on stderr naming the option).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import json
 import math
 import sys
 
+from .audit import CLOPPER_PEARSON_MAX_N
 from .planning import FAMILIES, ROUTES, samples_needed
 
 __all__ = ["configure_parser", "run"]
@@ -45,29 +46,61 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=run)
 
 
+def _number(text: object, name: str) -> float:
+    try:
+        v = float(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, got {text!r}") from None
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be finite, got {text!r}")
+    return v
+
+
+def _validated(args: argparse.Namespace) -> dict[str, float]:
+    """The arguments of samples_needed, each checked here so that an error names the option as typed."""
+    eps = _number(args.epsilon, "--epsilon")
+    if eps <= 0:
+        raise ValueError(f"--epsilon must be > 0, got {args.epsilon!r}")
+    delta = _number(args.delta, "--delta") + 0.0  # -0 -> 0
+    if not 0.0 <= delta < 1.0:
+        raise ValueError(f"--delta must lie in [0, 1), got {args.delta!r}")
+    ratio = _number(args.target_ratio, "--target-ratio")
+    if not 0.0 < ratio < 1.0:
+        raise ValueError(f"--target-ratio must lie in (0, 1), got {args.target_ratio!r}")
+    conf = _number(args.confidence, "--confidence")
+    if not 0.0 < conf < 1.0:
+        raise ValueError(f"--confidence must lie in (0, 1), got {args.confidence!r}")
+    frac = _number(args.selection_fraction, "--selection-fraction") + 0.0
+    if not 0.0 <= frac < 1.0:
+        raise ValueError(f"--selection-fraction must lie in [0, 1), got {args.selection_fraction!r}")
+    n_max_text = getattr(args, "n_max", "1e10")
+    try:
+        n_max_f = float(n_max_text)
+    except (TypeError, ValueError):
+        raise ValueError(f"--n-max must be a number, got {n_max_text!r}") from None
+    if not (math.isfinite(n_max_f) and n_max_f >= 1.0 and n_max_f == int(n_max_f)):
+        raise ValueError(f"--n-max must be a whole number >= 1, got {n_max_text!r}")
+    if n_max_f > CLOPPER_PEARSON_MAX_N:
+        raise ValueError(f"--n-max must be at most {CLOPPER_PEARSON_MAX_N:.0e} (the validated range of the "
+                         f"Clopper-Pearson bounds), got {n_max_text!r}")
+    if args.route == "gdp" and args.family != "gaussian":
+        raise ValueError(f"--route gdp assumes a Gaussian trade-off curve: it is not valid for --family {args.family} "
+                         "(its ε would not be a lower bound)")
+    if args.family == "gaussian" and delta == 0.0:
+        raise ValueError("--family gaussian needs --delta > 0 (the Gaussian mechanism is never (ε, 0)-DP)")
+    return {"epsilon": eps, "delta": delta, "target_ratio": ratio, "confidence": conf, "selection_fraction": frac,
+            "n_max": n_max_f}
+
+
 def run(args: argparse.Namespace) -> int:
     """Execute ``dpsco plan``; returns 0, or 2 on bad input."""
     try:
-        vals = {}
-        for name, text in (("--epsilon", args.epsilon), ("--delta", args.delta), ("--target-ratio", args.target_ratio),
-                           ("--confidence", args.confidence), ("--selection-fraction", args.selection_fraction)):
-            try:
-                vals[name] = float(text)
-            except (TypeError, ValueError):
-                raise ValueError(f"{name} must be a number, got {text!r}") from None
-        n_max_text = getattr(args, "n_max", "1e10")
-        try:
-            n_max_f = float(n_max_text)
-        except (TypeError, ValueError):
-            raise ValueError(f"--n-max must be a number, got {n_max_text!r}") from None
-        if not (math.isfinite(n_max_f) and n_max_f >= 1.0 and n_max_f == int(n_max_f)):
-            raise ValueError(f"--n-max must be a whole number >= 1, got {n_max_text!r}")
-        plan = samples_needed(args.family, vals["--epsilon"], vals["--delta"], vals["--target-ratio"],
-                              route=args.route, confidence=vals["--confidence"],
-                              selection_fraction=vals["--selection-fraction"], grid=args.grid,
-                              n_max=int(n_max_f))
+        v = _validated(args)
+        plan = samples_needed(args.family, v["epsilon"], v["delta"], v["target_ratio"], route=args.route,
+                              confidence=v["confidence"], selection_fraction=v["selection_fraction"], grid=args.grid,
+                              n_max=int(v["n_max"]))
     except (ValueError, TypeError) as exc:
-        print(f"dpsco plan: error: {exc}", file=sys.stderr)
+        print(f"dpsco plan: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
     print(json.dumps(plan.to_dict()) if args.json else plan.summary())
     return 0

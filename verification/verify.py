@@ -688,10 +688,10 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--budget", choices=sorted(BUDGETS), default="standard",
+    p.add_argument("--budget", choices=sorted(BUDGETS), default=None,
                    help="sample sizes: quick (about 2 minutes on 2 cores), standard (default, under 20 minutes), "
                         "paper (hours)")
-    p.add_argument("--quick", action="store_true", help="shorthand for --budget quick")
+    p.add_argument("--quick", action="store_true", help="shorthand for --budget quick (not with another --budget)")
     p.add_argument("--out", default="dpsco-report", metavar="DIR",
                    help="output directory for results.json and the reports (default: dpsco-report/); checked "
                         "before computing (exit 2 if it cannot be written), then written as one set and swapped in "
@@ -714,10 +714,28 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=run)
 
 
+def _check_arguments(args: argparse.Namespace) -> str:
+    """Check the options before anything is read or computed; returns the budget.  Raises ValueError with a
+    one-line message naming the option (argparse has already checked the choices and that --seed is an int and
+    --confidence, --alpha floats)."""
+    budget = args.budget or "standard"
+    if args.quick and args.budget not in (None, "quick"):
+        raise ValueError(f"--quick means --budget quick; it contradicts --budget {args.budget}")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
+    for name, value in (("--confidence", args.confidence), ("--alpha", args.alpha)):
+        if not (0.0 < value < 1.0):  # also rejects nan
+            raise ValueError(f"{name} must lie in (0, 1), got {value}")
+    if args.from_json is not None and not args.from_json:
+        raise ValueError("--from must name a results.json file, got ''")
+    return "quick" if args.quick else budget
+
+
 def run(args: argparse.Namespace) -> int:
     formats = args.formats or ["md", "html"]
     try:
-        if args.from_json:
+        budget = _check_arguments(args)
+        if args.from_json is not None:
             check_output_directory(args.out, REPORT_FILES)
             try:
                 with open(args.from_json, encoding="utf-8") as fh:
@@ -739,7 +757,6 @@ def run(args: argparse.Namespace) -> int:
             print(format_table(results["records"]))
             print("\nregenerated: " + ", ".join(written))
             return 0 if results.get("verdict") == "pass" else 1
-        budget = "quick" if args.quick else args.budget
         results = run_verification(budget=budget, out=args.out, seed=args.seed, only=args.only, quiet=args.quiet,
                                    confidence=args.confidence, alpha=args.alpha, formats=formats)
     except ValueError as exc:
