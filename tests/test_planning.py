@@ -131,3 +131,11 @@ def test_plan_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert _plan(["--family", "laplace", "--epsilon", "1", "--target-ratio", "0.5", "--route", "gdp"]) == 2
     assert "error" in capsys.readouterr().err
     assert _plan(["--family", "gaussian", "--epsilon", "x", "--target-ratio", "0.5"]) == 2
+
+
+def test_minimum_detectable_epsilon_terminates_near_the_float_limit():
+    """Regression (CLI fuzzing: `dpsco audit ... --epsilon 1e307` hung): the doubling search overflowed to inf,
+    which never exceeds an infinite cap 64·ε; it must return (inf: undetectable at any representable ε)."""
+    from verification.planning import minimum_detectable_epsilon
+
+    assert minimum_detectable_epsilon("gaussian", 1000, 1e307, 1e-5) == math.inf

@@ -425,12 +425,13 @@ def minimum_detectable_epsilon(
         except ValueError:
             return False
 
+    cap = mf * c
     lo, hi = c, c * 2.0
     while not detected(hi):
         lo, hi = hi, hi * 2.0
-        if hi > mf * c:
-            if detected(mf * c):
-                hi = mf * c
+        if not math.isfinite(hi) or hi > cap:  # doubling past the cap, or overflowing (c near 1e308)
+            if math.isfinite(cap) and detected(cap):
+                hi = cap
                 break
             return math.inf
     while (hi - lo) > 1e-4 * hi:
