@@ -578,6 +578,11 @@ def _reg_gap(g: np.ndarray, e: float, w: np.ndarray, M: float, mu: float) -> _Re
         else:
             vhat_dist = ng / mu * grow + 8 * _U * (M + ng / mu)
         vhat_dist += e / mu
+    # κ = ∞ (M = 5e-324 made (‖g‖ + e)/M overflow) is no multiplier: B(∞) evaluated ∞·0 = NaN; dropping a
+    # candidate only loosens the bound, and κ = 0 (μ > 0) or the bound ∞ remains
+    cands = [k for k in cands if math.isfinite(k)]
+    if not cands:
+        return _RegGap(math.inf, vhat_dist)
     vals = [(B(k), k) for k in cands]
     best, kbest = min(vals)
     # refine κ by a few golden-section steps on the convex function B around the best candidate

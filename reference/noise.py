@@ -57,6 +57,12 @@ __all__ = [
 
 GaussianCalibration = Literal["zhao", "analytic"]
 
+#: Largest noise scale (b or σ) :func:`calibrate` returns.  A draw of norm up to ~scale·(d + 40√d) is added to
+#: w_T and projected onto B(0, R), which computes its squared norm: beyond ~1e154 that overflows and the
+#: projection returned 0 (or NaN) instead of a point of the sphere (Algorithms 1–3 with α ≈ 3e306).  At this
+#: scale the release is pure noise anyway (its direction is uniform, its norm R).
+NOISE_SCALE_MAX = 1e150
+
 
 def c_delta(delta: float, *, printed: bool = False) -> float | complex:
     """c_δ = √log(2/(√(16δ + 1) − 1)) (paper, Notation; Zhao et al. 2019), δ ∈ (0, ½).
@@ -194,22 +200,30 @@ def calibrate(sensitivity: float, epsilon: float, delta: float, *,
 
     Raises
     ------
-    ValueError : δ ∉ [0, ½), bad sensitivity or ε.
+    ValueError : δ ∉ [0, ½), bad sensitivity or ε, ``gaussian`` not "zhao" / "analytic" (checked for δ = 0 too,
+        where it is unused: a misspelt option is an error whatever δ is), a scale above :data:`NOISE_SCALE_MAX`.
     """
     s = check_positive(sensitivity, "sensitivity")
     eps = check_epsilon(epsilon)
     dl = check_delta(delta)
+    if not isinstance(gaussian, str) or gaussian not in ("zhao", "analytic"):
+        raise ValueError(f"gaussian must be 'zhao' or 'analytic', got {gaussian!r}")
     if dl == 0.0:
-        return NoiseCalibration("l2-laplace", s, eps, 0.0, s / eps, "density ∝ exp(−ε‖z‖/Δ): b = Δ/ε")
-    if not dl < 0.5:
+        cal = NoiseCalibration("l2-laplace", s, eps, 0.0, s / eps, "density ∝ exp(−ε‖z‖/Δ): b = Δ/ε")
+    elif not dl < 0.5:
         raise ValueError(f"delta must lie in [0, 1/2) (c_delta is real only for delta <= 1/2), got {dl}")
-    if gaussian == "zhao":
-        return NoiseCalibration("gaussian", s, eps, dl, zhao_sigma(s, eps, dl),
-                                "σ = (c_δ + √(c_δ² + ε))Δ/(ε√2) (Zhao et al. 2019, Thm 5; paper Thm 0.1)")
-    if gaussian == "analytic":
-        return NoiseCalibration("gaussian", s, eps, dl, analytic_gaussian_sigma(s, eps, dl),
-                                "analytic Gaussian (Balle & Wang 2018)")
-    raise ValueError(f"gaussian must be 'zhao' or 'analytic', got {gaussian!r}")
+    elif gaussian == "zhao":
+        cal = NoiseCalibration("gaussian", s, eps, dl, zhao_sigma(s, eps, dl),
+                               "σ = (c_δ + √(c_δ² + ε))Δ/(ε√2) (Zhao et al. 2019, Thm 5; paper Thm 0.1)")
+    else:
+        cal = NoiseCalibration("gaussian", s, eps, dl, analytic_gaussian_sigma(s, eps, dl),
+                               "analytic Gaussian (Balle & Wang 2018)")
+    if not cal.scale <= NOISE_SCALE_MAX:
+        raise ValueError(f"the noise scale {cal.scale:.3g} for sensitivity {s:.3g} at epsilon = {eps:g} exceeds "
+                         f"NOISE_SCALE_MAX = {NOISE_SCALE_MAX:g} (reference.noise), where adding and projecting the "
+                         "noise overflows; the scale is sensitivity/epsilon and the sensitivity comes from alpha and the "
+                         "modulus (mu / lam) of the algorithm: increase epsilon or the modulus, or decrease alpha")
+    return cal
 
 
 def sample_l2_laplace(d: int, scale: float, rng: np.random.Generator, size: int | None = None) -> np.ndarray:

@@ -50,8 +50,8 @@ from .certified import certified_minimize, certify, objective_gradient
 from .domains import Ball
 from .privacy import PrivacyClaim, Release
 from .problem import ERMProblem
-from .validation import (check_calibration_budget, check_choice, check_iterations, check_positive, check_positive_int,
-                         check_rng)
+from .validation import (check_bool, check_calibration_budget, check_choice, check_iterations, check_positive,
+                         check_positive_int, check_rng)
 
 __all__ = [
     "NSGDParameters",
@@ -114,7 +114,7 @@ def theorem_3_2_T(n: int, d: int, epsilon: float, delta: float) -> float:
 
 def algorithm_1_noise_variance(T: int, n: int, epsilon: float, delta: float, lipschitz: float) -> float:
     """σ² = 8 T L² log(1/δ)/(n² ε²) (Algorithm 1, line 1)."""
-    return 8.0 * T * lipschitz**2 * _log_inv_delta(delta) / (n**2 * epsilon**2)
+    return 8.0 * T * (lipschitz * lipschitz) * _log_inv_delta(delta) / (n**2 * epsilon**2)  # inf, not OverflowError
 
 
 def algorithm_1_batch_size(n: int, epsilon: float, T: int) -> tuple[float, int]:
@@ -189,9 +189,21 @@ def theorem_3_2_parameters(
     eta = check_positive(eta, "eta")
     m_real, m = algorithm_1_batch_size(n, epsilon, T)
     sigma2_printed = algorithm_1_noise_variance(T, n, epsilon, delta, lipschitz)
+    if not math.isfinite(sigma2_printed):
+        raise ValueError(f"lipschitz = {lipschitz!r} (the noise's clipping norm, from the declared bounds) makes "
+                         "Algorithm 1's noise variance 8TL² log(1/δ)/(n²ε²) overflow")
     noise = certified_noise_std(n, m, T, lipschitz, epsilon, delta, math.sqrt(sigma2_printed),
                                 calibration=calibration)
     sigma2 = sigma2_printed if noise.sigma == noise.sigma_printed else noise.sigma**2
+    # A step η(g + G_t) has ‖g‖ ≤ L (clipped) and ‖G_t‖ ≤ σ(√d + 40) (Gaussian concentration: the excess has
+    # probability < e^{−800}, zero in double precision).  Its squared norm (the projection onto W computes it)
+    # must stay below the double range ~1.8e308, so the step must stay below ~1e150: a larger η made the iterate
+    # inf and the released w̄_T NaN (η = 1e300).
+    step_bound = eta * (lipschitz + math.sqrt(sigma2) * (math.sqrt(d) + 40.0))
+    if not step_bound <= 1e150:
+        raise ValueError(f"eta = {eta!r} is too large: a step η(g + G_t) can reach norm {step_bound:.3g} and overflow "
+                         f"floating point (limit 1e150); Theorem 3.2's eta is M/(L√T) = "
+                         f"{radius / (lipschitz * math.sqrt(T)):.3g}")
     return NSGDParameters(T=T, m=m, eta=eta, sigma2=sigma2, lipschitz=lipschitz, T_real=T_real,
                           m_real=m_real, smoothness_max=2.0 / eta, sigma2_printed=sigma2_printed,
                           calibration=noise.calibration, accountant_delta=noise.accountant_delta,
@@ -471,6 +483,8 @@ def noisy_sgd(
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_common(problem, X, y, epsilon, delta, rng, clip, "A_NSGD")
     check_choice(average, "average", ("paper", "standard"))
+    return_trajectory = check_bool(return_trajectory, "return_trajectory")
+    _replicates(replicates)  # before the calibration (seconds at T >= 2)
     if T is not None:
         check_iterations(T, "T", remedy="pass a smaller T")  # before the calibration and the loop
     n, d = Xa.shape
@@ -543,6 +557,8 @@ def moreau_noisy_sgd(
     count prox-oracle calls (T·m).
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_common(problem, X, y, epsilon, delta, rng, clip, "A_NSGD (Moreau)")
+    return_trajectory = check_bool(return_trajectory, "return_trajectory")
+    _replicates(replicates)  # before the calibration (seconds at T >= 2)
     if T is not None:
         check_iterations(T, "T", remedy="pass a smaller T")  # before the calibration and the loop
     _require_global_lipschitz(problem)
@@ -550,6 +566,11 @@ def moreau_noisy_sgd(
     L, M = problem.lipschitz, problem.radius
     L_env = _envelope_lipschitz(L, lipschitz_envelope)
     beta_used = theorem_4_4_beta(n, d, eps, dl, L, M) if beta is None else check_positive(beta, "beta")
+    x_max = problem.bounds.x_max
+    if not x_max * x_max / beta_used <= 1e150:  # the prox step t = ‖x‖²/β (losses.GLMLoss.prox)
+        raise ValueError(f"beta = {beta_used!r} is too small: the prox step ‖x‖²/β reaches "
+                         f"{x_max * x_max / beta_used:.3g} and overflows floating point (limit 1e150); at beta = 5e-324 "
+                         "it was inf and the release NaN")
     params = theorem_3_2_parameters(n, d, eps, dl, L_env, M, T=T, eta=eta, calibration=calibration)
     loss = problem.loss
 
@@ -590,7 +611,12 @@ def prox_inner_iterations(lipschitz: float, beta: float, accuracy: float, radius
     give ‖v_K − v*‖ ≤ 2G_φ/(β√K), i.e. a gradient error β‖v_K − v*‖ ≤ ξ.
     """
     G = 2.0 * lipschitz if localized else lipschitz + beta * 2.0 * radius
-    return max(2, math.ceil(4.0 * G**2 / accuracy**2))
+    # (G/ξ)², not G**2/ξ**2: float ** raised OverflowError (ξ = 1e300) and ZeroDivisionError (ξ = 1e-300)
+    ratio = G / accuracy
+    K = 4.0 * ratio * ratio
+    if not math.isfinite(K):
+        raise ValueError(f"accuracy = {accuracy!r} is too small: K = ⌈4G²/ξ²⌉ overflows (G = {G!r})")
+    return max(2, math.ceil(K))
 
 
 def approximate_envelope_gradient(
@@ -651,6 +677,8 @@ def prox_noisy_sgd(
     ``reference.validation.MAX_ITERATIONS`` (a tiny ``accuracy``: K = ⌈4G²/ξ²⌉), before any loop starts.
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_common(problem, X, y, epsilon, delta, rng, clip, "A_ProxGD")
+    localized = check_bool(localized, "localized")
+    _replicates(replicates)  # before the calibration (seconds at T >= 2)
     n, d = Xa.shape
     L, M = problem.lipschitz, problem.radius
     L_env = _envelope_lipschitz(L, lipschitz_envelope)
@@ -661,10 +689,13 @@ def prox_noisy_sgd(
         raise PaperRegimeError(f"Theorem 3.2 gives T < 1 for n={n}, d={d}, epsilon={eps}, delta={dl}")
     xi = L / math.sqrt(n * T_used) if accuracy is None else check_positive(accuracy, "accuracy")
     L_prime = L_env + xi
-    params = theorem_3_2_parameters(n, d, eps, dl, L_prime, M, T=T_used, calibration=calibration)
+    if not L_prime <= 1e150:  # L' is the clipping norm the noise is calibrated to; σ² ∝ L'² must stay finite
+        raise ValueError(f"accuracy = {xi!r} is too large: the clipping norm L' = L_env + ξ = {L_prime:.3g} makes "
+                         "the noise variance overflow (limit 1e150)")
     K = prox_inner_iterations(L, beta, xi, M, localized=localized)
-    check_iterations(params.T * (K - 1), "T·(K − 1), the inner prox steps (K from accuracy)",
-                     remedy="pass a larger accuracy or a smaller T")  # before nsgd_core's loop starts
+    check_iterations(T_used * (K - 1), "T·(K − 1), the inner prox steps (K from accuracy)",
+                     remedy="pass a larger accuracy or a smaller T")  # before the calibration and nsgd_core's loop
+    params = theorem_3_2_parameters(n, d, eps, dl, L_prime, M, T=T_used, calibration=calibration)
     loss, domain = problem.loss, problem.domain
     if localized:
         _require_global_lipschitz(problem)
@@ -746,6 +777,8 @@ def objective_perturbation(
     if not isinstance(problem, ERMProblem):
         raise TypeError(f"problem must be an ERMProblem, got {type(problem).__name__}")
     (eps, dl), rng = check_calibration_budget(epsilon, delta), check_rng(rng)
+    override_preconditions = check_bool(override_preconditions, "override_preconditions")
+    solver_tol = check_positive(solver_tol, "solver_tol")
     if not problem.domain.bounded:
         raise ValueError("problem.domain must be a bounded ball")
     Xa, ya, n_clipped = problem.check(X, y, clip=clip)
@@ -759,6 +792,9 @@ def objective_perturbation(
     if dl <= 0.0:
         raise ValueError("delta must be > 0 for objective perturbation (σ² involves log(1/δ))")
     lam_used = theorem_5_3_lambda(n, d, eps, dl, L, M) if lam is None else check_positive(lam, "lam")
+    if not lam_used * M <= 1e150:  # the solver's gradient 2λw (‖w‖ ≤ M) and its squared norm must stay finite
+        raise ValueError(f"lam = {lam_used!r} is too large for W = B(0, {M!r}): the regulariser's gradient 2λw "
+                         "overflows floating point (λ·M must be <= 1e150; lam = 1.8e308 gave NaN gradients)")
     failures += _objp_preconditions(problem, n, eps, lam_used)
     if failures and not override_preconditions:
         raise PaperRegimeError("objective perturbation refuses: " + "; ".join(failures)
@@ -793,6 +829,12 @@ def objective_perturbation(
 # Efficient objective perturbation: Prox-SVRG to a certified radius r, then Gaussian output noise
 # (Sec. 5, last paragraph; details reconstructed, spec §2.5 and §3.4)
 # ================================================================================================
+
+
+#: Smallest certified radius r (relative to M) efficient objective perturbation attempts: the a-posteriori
+#: certificate locates the perturbed minimiser to ~1e-16·M at best (n = 40, d = 2: 4e-16), so a smaller r is never
+#: certified and the SVRG stages would run to max_stages for nothing.
+RADIUS_R_MIN = 1e-12
 
 
 @dataclass(frozen=True)
@@ -865,6 +907,13 @@ def efficient_objective_perturbation(
     n, d = Xa.shape
     L, M = problem.lipschitz, problem.radius
     p = efficient_objp_parameters(n, d, eps, dl, L, M)
+    if not p.radius_r >= RADIUS_R_MIN * M:
+        # ε = 1e-30 (n = 40, d = 2) gave r = 6e-33: the certificate's floor is ~1e-16·M, so all max_stages = 10⁴
+        # SVRG stages ran (93 s at n = 40) before the RuntimeError
+        raise ValueError(f"epsilon = {eps!r} (with n = {n}, d = {d}, delta = {dl!r}) gives a certified radius "
+                         f"r = Mε/(4√(2nd log(1.25/δ₂))) = {p.radius_r:.3g} below {RADIUS_R_MIN:g}·M, the precision "
+                         "to which a double-precision certificate can locate the perturbed minimiser; Prox-SVRG "
+                         "would run all max_stages stages and then refuse (such an epsilon releases pure noise)")
     failures = _objp_preconditions(problem, n, p.epsilon1, p.lam)
     if failures:
         raise PaperRegimeError("efficient objective perturbation refuses: " + "; ".join(failures))

@@ -72,8 +72,8 @@ from .domains import Ball
 from .noise import NoiseCalibration, c_delta, calibrate, noise_factor, noise_moments, perturb_and_project, project_ball
 from .privacy import PrivacyClaim, Release
 from .problem import ERMProblem
-from .validation import (as_float_vector, check_calibration_budget, check_choice, check_epsilon, check_iterations,
-                         check_positive, check_positive_int, check_rng)
+from .validation import (as_float_vector, check_bool, check_calibration_budget, check_choice, check_epsilon,
+                         check_iterations, check_positive, check_positive_int, check_rng)
 
 __all__ = [
     "GLMObjective", "InnerResult", "UncertifiedError", "certified_inner", "algorithm_1_parameters",
@@ -176,7 +176,7 @@ def subgradient_iterations(lipschitz: float, modulus: float, alpha: float) -> in
     t = 2.0 * L * L / (mu * a)
     if not math.isfinite(t):
         raise ValueError(f"subgradient_iterations: 2L²/(μα) overflows for lipschitz={L!r}, modulus={mu!r}, "
-                         f"alpha={a!r}; increase alpha or modulus")
+                         f"alpha={a!r}; increase alpha or the modulus (mu, or lam in Algorithm 2)")
     return max(1, math.ceil(t))
 
 
@@ -186,7 +186,13 @@ def agd_iterations(modulus: float, smoothness: float, radius: float, alpha: floa
     R, a = check_positive(radius, "radius"), check_positive(alpha, "alpha")
     arg = (mu + beta) * R * R / (2.0 * a)
     log_arg = math.log(arg) if math.isfinite(arg) else math.log(mu + beta) + 2.0 * math.log(R) - math.log(2.0) - math.log(a)
-    return 0 if arg <= 1.0 else math.ceil(math.sqrt(max(beta / mu, 1.0)) * log_arg)
+    if arg <= 1.0:
+        return 0
+    t = math.sqrt(max(beta / mu, 1.0)) * log_arg
+    if not math.isfinite(t):  # κ = β/μ overflows (μ = 5e-324): math.ceil(inf) would raise OverflowError
+        raise ValueError(f"agd_iterations: √κ log((μ + β)R²/(2α)) overflows for modulus={mu!r}, "
+                         f"smoothness={beta!r}, alpha={a!r}; increase the modulus (mu, or lam in Algorithm 2)")
+    return math.ceil(t)
 
 
 def katyusha_gradient_order(n: int, kappa: float, lipschitz: float, radius: float, alpha: float) -> float:
@@ -789,6 +795,7 @@ def algorithm_1_parameters(problem: ERMProblem, n: int, d: int, epsilon: float, 
     L = L_ℓ + μR (Lipschitz constant of f(·, x) on B(0, R), the paper's L); β = β_ℓ + μ.  Default α and T:
     subgradient: Thm 0.2 / 2.1 (α), Prop. 0.1 (T); agd: Thm 0.3 / 2.2 (α), AGD count (T); sgd: Thm 3.1;
     katyusha: Thm 3.2's α, T = epochs = ⌈log2(LR/α)⌉ + 1 (the O(·) constant is not given; certified anyway)."""
+    erm = check_bool(erm, "erm")
     R = problem.radius
     L_l = problem.lipschitz
     L = L_l + mu * R
@@ -867,6 +874,8 @@ def algorithm_1(
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_inputs(problem, X, y, epsilon, delta, rng, clip)
     check_choice(fallback, "fallback", FALLBACKS)
+    if replicates is not None:
+        check_positive_int(replicates, "replicates")  # before the inner optimiser runs
     mu_ = check_positive(mu, "mu")
     n, d = Xa.shape
     if replicates is not None and method in ("sgd", "katyusha"):
@@ -904,6 +913,7 @@ def algorithm_2_parameters(problem: ERMProblem, n: int, d: int, epsilon: float, 
 
     Defaults: agd/katyusha (smooth): λ, α of Thm 0.5 (ERM) / 2.4 (non-ERM); subgradient/sgd: λ, α of
     Thm 0.4 (corrected α for ERM δ > 0, LR-E5); T rigorous (⌈2(L + λR)²/(λα)⌉ or the AGD count on F_λ)."""
+    erm = check_bool(erm, "erm")
     R, L = problem.radius, problem.lipschitz
     beta_l = problem.smoothness
     smooth_method = method in ("agd", "katyusha")
@@ -962,6 +972,8 @@ def algorithm_2(
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_inputs(problem, X, y, epsilon, delta, rng, clip)
     check_choice(fallback, "fallback", FALLBACKS)
+    if replicates is not None:
+        check_positive_int(replicates, "replicates")  # before the inner optimiser runs
     n, d = Xa.shape
     if replicates is not None and method in ("sgd", "katyusha"):
         raise ValueError("replicates needs a deterministic method ('agd', 'subgradient' or a deterministic callable)")
@@ -1217,6 +1229,8 @@ def tilted_erm(
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_inputs(problem, X, y, epsilon, delta, rng, clip)
     check_choice(fallback, "fallback", FALLBACKS)
+    if replicates is not None:
+        check_positive_int(replicates, "replicates")  # before the inner optimiser runs
     if replicates is not None and not (method in ("agd", "subgradient") or callable(method)):
         raise ValueError("replicates needs a deterministic method")
     if not (callable(method) or method in ("agd", "subgradient")):
@@ -1401,6 +1415,8 @@ def robust_erm(
     if not dl < 0.5:
         raise ValueError(f"delta must lie in [0, 1/2), got {dl}")
     check_choice(fallback, "fallback", FALLBACKS)
+    if replicates is not None:
+        check_positive_int(replicates, "replicates")  # before the inner optimiser runs
     c = robust_constants(kind, x_max, y_max, rho, mu, radius)
     Xa, ya = _check_declared(X, y, c, x_max, y_max, binary=(kind == "logistic"))
     n, d = Xa.shape
@@ -1634,8 +1650,12 @@ def extragradient_iterations(problem: LinearAdversarialProblem, alpha: float) ->
     a = check_positive(alpha, "alpha")
     ell = 2.0 * 0.5 / extragradient_step_size(problem)
     m = min(problem.mu, problem.gamma) if problem.gamma > 0 else problem.mu
-    D2 = problem.R ** 2 + problem.r ** 2
-    return max(1, math.ceil(8.0 * ell / m * math.log(max(problem.mu * D2 / a, math.e))))
+    D2 = problem.R * problem.R + problem.r * problem.r  # no float ** (OverflowError for R >~ 1e154)
+    t = 8.0 * ell / m * math.log(max(problem.mu * D2 / a, math.e))
+    if not math.isfinite(t):  # μD²/α or ℓ/m overflows (α = 5e-324): math.ceil(inf) would raise OverflowError
+        raise ValueError(f"extragradient_iterations: T overflows for alpha={a!r}, mu={problem.mu!r}, "
+                         f"gamma={problem.gamma!r}; increase alpha (or mu, gamma)")
+    return max(1, math.ceil(t))
 
 
 def extragradient(game: LinearAdversarialGame, T: int, *, eta: float | None = None,
@@ -1669,6 +1689,7 @@ def algorithm_3_parameters(problem: LinearAdversarialProblem, n: int, d: int, ep
     ridge cancels); non-ERM: without 1/n.  Δ_T = Δ + 2√(2α/μ) (line 2 corrected, LR-E3)."""
     if sensitivity_mode not in ("paper", "tight"):
         raise ValueError(f"sensitivity_mode must be 'paper' or 'tight', got {sensitivity_mode!r}")
+    erm = check_bool(erm, "erm")
     mu, L = problem.mu, problem.L
     s = noise_factor(d, epsilon, delta)
     kappa = 1.0
@@ -1750,6 +1771,8 @@ def algorithm_3(
     if not dl < 0.5:
         raise ValueError(f"delta must lie in [0, 1/2), got {dl}")
     check_choice(fallback, "fallback", FALLBACKS)
+    if replicates is not None:
+        check_positive_int(replicates, "replicates")  # before the inner optimiser runs
     if not (callable(method) or method == "extragradient"):
         raise ValueError(f"method must be 'extragradient' or a callable, got {method!r}")
     game = problem.game(X, y)

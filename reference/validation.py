@@ -56,6 +56,15 @@ EPSILON_MAX = 1e100
 DELTA_MIN = 1e-300
 
 
+def _to_float(value: Real, name: str) -> float:
+    """``float(value)``; an integer or fraction beyond the float range (``10**400``: ``float`` raises
+    OverflowError) is a ValueError naming ``name``."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name} = {value!r:.40} is too large for a floating-point number") from None
+
+
 def check_rng(rng: Any, name: str = "rng") -> np.random.Generator:
     """Return ``rng`` if it is a ``numpy.random.Generator``; raise ``TypeError`` otherwise.
 
@@ -71,7 +80,7 @@ def check_positive(value: Any, name: str, *, allow_zero: bool = False, allow_inf
     """Return ``value`` as a float after checking it is a finite real > 0 (or >= 0 with ``allow_zero``)."""
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    v = float(value)
+    v = _to_float(value, name)
     if math.isnan(v) or (math.isinf(v) and not allow_inf):
         raise ValueError(f"{name} must be finite, got {v}")
     if v < 0 or (v == 0 and not allow_zero):
@@ -149,7 +158,7 @@ def check_delta(delta: Any, name: str = "delta") -> float:
     """Privacy parameter δ: a real in [0, 1)."""
     if isinstance(delta, bool) or not isinstance(delta, Real):
         raise TypeError(f"{name} must be a real number, got {type(delta).__name__}")
-    d = float(delta)
+    d = _to_float(delta, name)
     if math.isnan(d) or not (0.0 <= d < 1.0):
         raise ValueError(f"{name} must lie in [0, 1), got {d}")
     return d
@@ -197,6 +206,8 @@ def _as_real_array(v: Any, name: str, expected: str) -> np.ndarray:
         return np.asarray(raw, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be a real numeric {expected} array: {exc}") from None
+    except OverflowError:  # an object array holding an integer beyond the float range, e.g. 10**400
+        raise ValueError(f"{name} contains a value too large for a floating-point number") from None
 
 
 def as_float_matrix(X: Any, name: str = "X") -> np.ndarray:
