@@ -5,7 +5,7 @@ Usage::
     python benchmarks/planted_bugs.py [--audits 100] [--samples N] [--seed 20240603] [--json out.json]
                                       [--only NAME ...]
 
-For every entry of ``verification.planted_bugs.CORPUS``: the exact true ε of the mutant and of the correct
+For every entry of ``dpsco.verification.mutants.corpus.CORPUS``: the exact true ε of the mutant and of the correct
 algorithm on the corpus pair, the detection rate of the mutant over ``--audits`` independent audits
 (each entry's budget, ``PlantedBug.samples`` runs per side — ``DEFAULT_SAMPLES`` unless the entry states
 otherwise — or ``--samples`` for all; confidence 0.95) with its 95 % Clopper–Pearson interval, and the
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from verification.planted_bugs import CORPUS, DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, detection_rate  # noqa: E402
+from dpsco.verification.mutants.corpus import CORPUS, DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, detection_rate  # noqa: E402
 
 
 def _fmt_eps(x: float) -> str:

@@ -6,18 +6,18 @@ Usage::
 
 Instance (Bassily et al. 2019, Algorithm 1; Theorem 3.1's printed σ² = 8TL² log(1/δ)/(n²ε²)): linear loss,
 n = 1000, d = 1, L = 1, claim (ε, δ) = (1, 1e-6), T = 1 (override), m = ⌈n√(ε/4)⌉ = 500, η = 1 (override),
-W = B(0, 10), on the one-sided pair ``verification.neighbours.canary_pair(neighbour="one-sided")``: every
+W = B(0, 10), on the one-sided pair ``dpsco.verification.auditing.neighbours.canary_pair(neighbour="one-sided")``: every
 record x_i = e₁ on the dataset, x_n = −e₁ on the neighbour.  With T = 1 the release is the first iterate
 w₁ = Proj_W(−η(g + G)) = −η(g + G) (|g + G| ≤ 10 except with probability < 1e-300), g the batch-mean
 gradient: g = L on the dataset, g = L − 2kL/m on the neighbour with k ~ Bin(m, 1/n) the draws of x_n.  So
 w₁ ~ N(−ηL, η²σ²) vs Σ_k Bin(m, 1/n)(k) N(−ηL + 2ηkL/m, η²σ²): exactly the worst pair of
-``reference.accounting`` (true ε = 1.99 at δ = 1e-6 for the printed σ = 0.010513).
+``dpsco.reference.accounting`` (true ε = 1.99 at δ = 1e-6 for the printed σ = 0.010513).
 
-Audit.  ``verification.audit.audit`` with one event fixed in advance (no selection half: every run is a test
+Audit.  ``dpsco.verification.auditing.audit.audit`` with one event fixed in advance (no selection half: every run is a test
 run), E = {w₁ ≥ −η(L − tσ)} with the neighbour as numerator, where σ is the printed σ (public: it is in the
 release's parameters) and t maximises the exact refutation probability at the run count
 (:func:`best_threshold`).  Its refutation probability is exact:
-``verification.planted_bugs.fixed_event_refutation_probability`` on the exact P(E), Q(E) of this pair
+``dpsco.verification.mutants.corpus.fixed_event_refutation_probability`` on the exact P(E), Q(E) of this pair
 (:func:`event_probabilities`), so the runs needed are computed, not simulated.  The same event applied to the
 certified calibration (σ = 0.015087) gives its false-refutation probability (the auditor guarantees ≤ 0.05
 whatever the event; the exact figure is far smaller).
@@ -44,12 +44,12 @@ from scipy.stats import binom
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reference import Ball, DataBounds, ERMProblem, LinearLoss  # noqa: E402
-from reference import optimal_rates as o  # noqa: E402
-from reference.accounting import nsgd_worst_pair_delta  # noqa: E402
-from verification.audit import Event, audit  # noqa: E402
-from verification.neighbours import canary_pair  # noqa: E402
-from verification.planted_bugs import fixed_event_refutation_probability  # noqa: E402
+from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss  # noqa: E402
+from dpsco.reference.bftt19 import algorithms as o  # noqa: E402
+from dpsco.reference.accounting import nsgd_worst_pair_delta  # noqa: E402
+from dpsco.verification.auditing.audit import Event, audit  # noqa: E402
+from dpsco.verification.auditing.neighbours import canary_pair  # noqa: E402
+from dpsco.verification.mutants.corpus import fixed_event_refutation_probability  # noqa: E402
 
 N, EPS, DELTA, L = 1000, 1.0, 1e-6, 1.0
 T, ETA, RADIUS = 1, 1.0, 10.0

@@ -4,7 +4,7 @@ Two independent answers to "what is min_{w ∈ B(0,M)} F(w)?" for
 
     F(w) = Σ_i π_i ℓ(w, z_i) + ⟨c, w⟩ + lam‖w‖²      (π_i = 1/n unless ``weights``)
 
-1. :func:`reference.certified.certified_minimize`: float64 Newton (smooth losses) or Clarabel with an
+1. :func:`dpsco.reference.certified.certified_minimize`: float64 Newton (smooth losses) or Clarabel with an
    active-set polish (non-smooth losses), certified a posteriori by a numpy duality / strong-convexity
    gap (see that module for the mathematics).
 2. :func:`cvxpy_minimize`: cvxpy with the loss's own conic expression ``loss.cvxpy_terms`` (no auxiliary
@@ -36,15 +36,15 @@ from typing import Any, Mapping, NamedTuple
 
 import numpy as np
 
-from reference.certified import (
+from dpsco.reference.certified import (
     Certificate,
     certified_minimize,
     certify,
     objective_value_with_error,
 )
-from reference.domains import Ball
-from reference.losses import GLMLoss
-from reference.validation import as_float_vector, check_data, check_positive
+from dpsco.reference.domains import Ball
+from dpsco.reference.losses import GLMLoss
+from dpsco.reference.validation import as_float_vector, check_data, check_positive
 
 __all__ = [
     "CVXPY_OPTION_LADDER",
@@ -120,7 +120,7 @@ def cvxpy_minimize(
     Parameters
     ----------
     loss, X (n, d), y (n,), domain, lam ≥ 0, linear (d,) or None, weights (n,) or None
-        As in :func:`reference.certified.certified_minimize`.
+        As in :func:`dpsco.reference.certified.certified_minimize`.
     solver : str
         cvxpy solver name (default Clarabel).
     solver_options : mapping, optional
@@ -177,7 +177,7 @@ class OracleResult:
     Attributes
     ----------
     w : (d,) array
-        Certified point (from :func:`reference.certified.certified_minimize`).
+        Certified point (from :func:`dpsco.reference.certified.certified_minimize`).
     value : float
         F(w), float64 evaluation; ``value_error`` bounds its rounding.
     lower_bound : float
@@ -268,7 +268,7 @@ def certified_oracle(
     Parameters
     ----------
     loss, X (n, d), y (n,), domain, lam, linear, weights, tol, max_iter
-        As in :func:`reference.certified.certified_minimize`.
+        As in :func:`dpsco.reference.certified.certified_minimize`.
     cross_check : bool
         Also solve with :func:`cvxpy_minimize` and check agreement (module docstring).  cvxpy is slow:
         seconds at n = 10⁴ for exp-cone (logistic) problems.
@@ -281,7 +281,7 @@ def certified_oracle(
 
     Raises
     ------
-    reference.certified.UncertifiedError
+    dpsco.reference.certified.UncertifiedError
         No certificate meeting ``tol``.
     OracleError
         cvxpy did not report ``optimal``, or the two answers disagree beyond their certified errors.

@@ -1,13 +1,13 @@
-"""Exact answers for Lowy & Razaviyayn's output perturbation (``reference.output_perturbation``).
+"""Exact answers for Lowy & Razaviyayn's output perturbation (``dpsco.reference.lr21.algorithms``).
 
-Exact privacy of the noise mechanisms of ``reference.noise``
+Exact privacy of the noise mechanisms of ``dpsco.reference.noise``
 -------------------------------------------------------------
 * **L2-Laplace (δ = 0)**, density ∝ exp(−‖z‖/b) around centres a, a' with ‖a − a'‖ = t: the privacy loss
   log p(o − a)/p(o − a') = (‖o − a'‖ − ‖o − a‖)/b ≤ t/b by the triangle inequality, with equality for every
   o = a + r·u, u = (a − a')/t, r ≥ 0 (a set of positive measure once thickened: the loss is continuous and
   its supremum t/b is approached on open sets).  Hence the mechanism is exactly (t/b)-DP: ε_exact = t/b,
   and δ(ε) > 0 for every ε < t/b.  (``l2_laplace_epsilon``.)  The projection Π_{B(0,R)} is post-processing.
-* **Gaussian**: the exact curve δ(ε) of Balle & Wang 2018 (``oracles.privacy_curves.gaussian_delta``) with
+* **Gaussian**: the exact curve δ(ε) of Balle & Wang 2018 (``dpsco.oracles.privacy_curves.gaussian_delta``) with
   shift t and the σ actually used; ``zhao_exact_epsilon`` / ``printed_alg2_exact_epsilon`` evaluate what
   the paper's printed σ formulas really guarantee at sensitivity Δ.
 
@@ -15,7 +15,7 @@ Certified minimisers of the application objectives (tilted ERM, ℓ2-robust GLMs
 -------------------------------------------------------------------------------------
 ``newton_certified_minimizer``: damped Newton with the analytic Hessian (below), and for an active ball
 constraint a multiplier search (min F + (ν/2)‖w‖², bisection on ν until ‖w(ν)‖ = R: KKT of the constrained
-problem), then the a-posteriori certificate of ``reference.output_perturbation.strong_convexity_certificate``
+problem), then the a-posteriori certificate of ``dpsco.reference.lr21.algorithms.strong_convexity_certificate``
 (refuses — UncertifiedError — if it does not reach ``tol``).  Independent of the reference's first-order solver;
 ``cvxpy_tilted`` / ``cvxpy_robust`` (Clarabel, must report ``optimal``) are the independent cross-checks.
 
@@ -35,12 +35,12 @@ from typing import Any
 
 import numpy as np
 
-from reference import noise
-from reference import output_perturbation as op
-from reference.certified import Certificate, UncertifiedError
-from reference.validation import check_positive
+from dpsco.reference import noise
+from dpsco.reference.lr21 import algorithms as op
+from dpsco.reference.certified import Certificate, UncertifiedError
+from dpsco.reference.validation import check_positive
 
-from .privacy_curves import gaussian_delta, gaussian_epsilon
+from dpsco.oracles.privacy_curves import gaussian_delta, gaussian_epsilon
 
 __all__ = ["gaussian_exact_delta", "l2_laplace_epsilon", "printed_alg2_exact_epsilon", "zhao_exact_epsilon",
            "objective_hessian", "newton_certified_minimizer", "cvxpy_tilted", "cvxpy_robust",

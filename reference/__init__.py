@@ -3,10 +3,10 @@
 Imports nothing from ``oracles`` or ``verification`` (DESIGN.md: data flows one way).
 """
 
-from .domains import Ball
-from .losses import AbsoluteLoss, GLMLoss, HingeLoss, HuberLoss, LinearLoss, LogisticLoss, SquaredLoss, get_loss
-from .privacy import PrivacyClaim, Release
-from .problem import DataBounds, ERMProblem, clip_to_bounds
+from dpsco.reference.domains import Ball
+from dpsco.reference.losses import AbsoluteLoss, GLMLoss, HingeLoss, HuberLoss, LinearLoss, LogisticLoss, SquaredLoss, get_loss
+from dpsco.reference.privacy import PrivacyClaim, Release
+from dpsco.reference.problem import DataBounds, ERMProblem, clip_to_bounds
 
 __all__ = [
     "AbsoluteLoss",

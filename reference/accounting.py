@@ -27,7 +27,7 @@ the T-fold product P^⊗T vs Q^⊗T is what a release of the whole trajectory ex
 Theorem 3.1 bounds.  Its privacy curve δ(ε) = max(H_{e^ε}(P^⊗T ‖ Q^⊗T), H_{e^ε}(Q^⊗T ‖ P^⊗T)) is computed with
 Google's ``dp_accounting`` PLD accountant (``MixtureOfGaussiansDpEvent``, both adjacency directions,
 pessimistic connect-the-dots discretisation: an upper bound of the exact curve).  The oracle
-``oracles.privacy_curves.nsgd_worst_pair_delta`` cross-checks it by quadrature at T = 1 and T = 2.
+``dpsco.oracles.privacy_curves.nsgd_worst_pair_delta`` cross-checks it by quadrature at T = 1 and T = 2.
 
 Calibration
 -----------
@@ -56,7 +56,7 @@ from scipy.optimize import brentq
 from scipy.special import log_ndtr, logsumexp
 from scipy.stats import binom
 
-from .validation import check_delta, check_epsilon, check_positive, check_positive_int
+from dpsco.reference.validation import check_delta, check_epsilon, check_positive, check_positive_int
 
 __all__ = [
     "BINOMIAL_TAIL_MASS",
@@ -254,7 +254,7 @@ class NoiseCalibration:
     accountant: str = ("exact for T = 1; for T >= 2 dp_accounting PLD (pessimistic connect-the-dots, "
                        "value_discretization_interval 1e-2 / 3e-3 / 1e-3 for T <= 3 / <= 100 / > 100) of the "
                        "worst-case replace-one pair known for with-replacement sampling: T-fold "
-                       "MixtureOfGaussiansDpEvent (reference.accounting)")
+                       "MixtureOfGaussiansDpEvent (dpsco.reference.accounting)")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

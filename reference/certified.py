@@ -4,7 +4,7 @@ The objective (``weights`` default to the uniform π_i = 1/n)::
 
     F(w) = Σ_i π_i φ(⟨w, x_i⟩, y_i) + ⟨c, w⟩ + lam·‖w‖²,      w ∈ W = B(0, M)
 
-for any :class:`reference.losses.GLMLoss` φ (logistic, squared, huber, hinge, absolute, linear), a linear
+for any :class:`dpsco.reference.losses.GLMLoss` φ (logistic, squared, huber, hinge, absolute, linear), a linear
 term ``c`` (``linear``, default 0), ``lam ≥ 0`` and a radius ``M ∈ (0, ∞]``.
 
 Algorithms that need the *exact* minimiser (objective perturbation, output perturbation, localisation) get
@@ -78,9 +78,9 @@ from typing import Any, Mapping
 import numpy as np
 from scipy.special import expit, log_expit, xlogy
 
-from .domains import Ball
-from .losses import GLMLoss
-from .validation import as_float_vector, check_data, check_positive, check_positive_int
+from dpsco.reference.domains import Ball
+from dpsco.reference.losses import GLMLoss
+from dpsco.reference.validation import as_float_vector, check_data, check_positive, check_positive_int
 
 __all__ = [
     "Certificate",

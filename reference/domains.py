@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .validation import check_positive
+from dpsco.reference.validation import check_positive
 
 __all__ = ["Ball"]
 

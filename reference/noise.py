@@ -1,6 +1,6 @@
 """Output-perturbation noise: exact samplers and their calibration formulas, written once.
 
-Used by every algorithm of :mod:`reference.output_perturbation` (Lowy & Razaviyayn, Algorithms 1–3), so each
+Used by every algorithm of :mod:`dpsco.reference.lr21.algorithms` (Lowy & Razaviyayn, Algorithms 1–3), so each
 formula exists in exactly one place (spec output-perturbation §2.0, pitfall P3).
 
 Mechanisms (``Δ`` is an L2 sensitivity bound, ``ε > 0``)
@@ -18,7 +18,7 @@ Mechanisms (``Δ`` is an L2 sensitivity bound, ``ε > 0``)
 
 The paper's printed Algorithm 2 density for δ > 0, exp(−2ε²‖z‖²/(Δ²(c + √(c² + ε))²)), has standard
 deviation (c + √(c² + ε))Δ/(2ε), a factor √2 *smaller* than Zhao's σ (erratum; ``zhao_sigma(printed_alg2=True)``
-returns it for comparison; ``oracles.output_perturbation`` shows it is not (ε, δ)-DP).
+returns it for comparison; ``dpsco.oracles.output_perturbation`` shows it is not (ε, δ)-DP).
 
 Floating-point attacks on continuous samplers (Mironov 2012) are out of scope.
 
@@ -37,7 +37,7 @@ from typing import Any, Literal
 import numpy as np
 from scipy.special import gammaln, log_ndtr
 
-from .validation import check_delta, check_epsilon, check_positive, check_positive_int, check_rng
+from dpsco.reference.validation import check_delta, check_epsilon, check_positive, check_positive_int, check_rng
 
 __all__ = [
     "NoiseCalibration",
@@ -220,7 +220,7 @@ def calibrate(sensitivity: float, epsilon: float, delta: float, *,
                                "analytic Gaussian (Balle & Wang 2018)")
     if not cal.scale <= NOISE_SCALE_MAX:
         raise ValueError(f"the noise scale {cal.scale:.3g} for sensitivity {s:.3g} at epsilon = {eps:g} exceeds "
-                         f"NOISE_SCALE_MAX = {NOISE_SCALE_MAX:g} (reference.noise), where adding and projecting the "
+                         f"NOISE_SCALE_MAX = {NOISE_SCALE_MAX:g} (dpsco.reference.noise), where adding and projecting the "
                          "noise overflows; the scale is sensitivity/epsilon and the sensitivity comes from alpha and the "
                          "modulus (mu / lam) of the algorithm: increase epsilon or the modulus, or decrease alpha")
     return cal

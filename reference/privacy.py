@@ -16,7 +16,7 @@ from typing import Any, Literal, Mapping
 
 import numpy as np
 
-from .validation import check_delta, check_epsilon, check_positive_int
+from dpsco.reference.validation import check_delta, check_epsilon, check_positive_int
 
 __all__ = ["PrivacyClaim", "Release", "NOTIONS", "NEIGHBOURING_RELATIONS", "to_jsonable"]
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from .domains import Ball
-from .losses import GLMLoss
-from .validation import check_bool, check_data, check_positive
+from dpsco.reference.domains import Ball
+from dpsco.reference.losses import GLMLoss
+from dpsco.reference.validation import check_bool, check_data, check_positive
 
 __all__ = ["DataBounds", "ERMProblem", "clip_to_bounds"]
 

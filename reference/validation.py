@@ -148,7 +148,7 @@ def check_iterations(value: Any, name: str = "T", *, allow_zero: bool = False, c
         shown = str(v) if v < 10**12 else f"{v:.3e}" if v < 10**300 else f"10^{len(str(v)) - 1}"
         raise ValueError(
             f"{name} = {shown} iterations exceeds the cap MAX_ITERATIONS = {limit} "
-            f"(reference.validation): such a loop would not finish"
+            f"(dpsco.reference.validation): such a loop would not finish"
             + (f"; {remedy}" if remedy else "")
         )
     return v

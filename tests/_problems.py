@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.losses import GLMLoss, get_loss
+from dpsco.reference.losses import GLMLoss, get_loss
 
 
 def make_problem(name: str, n: int = 25, d: int = 3, seed: int = 0) -> tuple[GLMLoss, np.ndarray, np.ndarray]:

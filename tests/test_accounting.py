@@ -1,7 +1,7 @@
 """Algorithm 1's noise on its worst-case replace-one pair (ERRATA.md E4).
 
-Golden values come from the exact quadrature oracle (``oracles.privacy_curves``), which shares no code with
-the PLD accountant of ``reference.accounting``; everything here is deterministic.
+Golden values come from the exact quadrature oracle (``dpsco.oracles.privacy_curves``), which shares no code with
+the PLD accountant of ``dpsco.reference.accounting``; everything here is deterministic.
 """
 
 from __future__ import annotations
@@ -13,22 +13,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oracles.privacy_curves import (
+from dpsco.oracles.privacy_curves import (
     mixture_gaussian_delta_max,
     nsgd_one_step_canary_delta,
     nsgd_worst_pair_delta_quadrature,
 )
-from reference import Ball, DataBounds, ERMProblem
-from reference.accounting import (
+from dpsco.reference import Ball, DataBounds, ERMProblem
+from dpsco.reference.accounting import (
     certified_noise_std,
     nsgd_worst_pair_delta,
     nsgd_worst_pair_epsilon,
     nsgd_worst_pair_event,
     worst_pair_mixture,
 )
-from reference.losses import LinearLoss, LogisticLoss
-from reference import optimal_rates as o
-from verification.neighbours import canary_pair, worst_case_pairs
+from dpsco.reference.losses import LinearLoss, LogisticLoss
+from dpsco.reference.bftt19 import algorithms as o
+from dpsco.verification.auditing.neighbours import canary_pair, worst_case_pairs
 
 
 def printed_sigma(n, T, eps, delta, L=1.0):
@@ -215,7 +215,7 @@ def test_worst_case_pairs_with_a_shared_background():
 def test_errata_table_boundary_rows():
     """ERRATA.md E4's table: at n = 1000, ε = 1, δ = 1e-6 the printed σ fails up to T = 22 and holds at 23
     (and, in the generator's summary, the failing T form one range)."""
-    from verification.calibration_table import markdown_table, printed_calibration_rows
+    from dpsco.verification.campaign.calibration_table import markdown_table, printed_calibration_rows
 
     rows = printed_calibration_rows([1000], [1.0], [1, 22, 23])
     assert [r.private for r in rows] == [False, False, True]

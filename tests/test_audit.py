@@ -1,9 +1,9 @@
-"""Tests of verification.audit: the Clopper–Pearson threshold auditor with sample splitting.
+"""Tests of dpsco.verification.auditing.audit: the Clopper–Pearson threshold auditor with sample splitting.
 
 False-failure budget (house rule: <= 1e-6 per test).  Three kinds of stochastic assertions appear:
 
 * soundness ("a true claim is not refuted"): at confidence 1 − 1e-6 the auditor's own guarantee
-  (module docstring of verification.audit) bounds the false-refutation probability by 1e-6;
+  (module docstring of dpsco.verification.auditing.audit) bounds the false-refutation probability by 1e-6;
 * power / tightness with an explicit event: the event is fixed in advance, the counts are exact
   Binomials with known (p, q), and ``_guaranteed_lower_bound`` computes a value that ε_lb exceeds except
   with probability <= 1e-6 (binomial tails, union of two);
@@ -24,9 +24,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binom, binomtest
 
-from oracles.privacy_curves import gaussian_sigma, laplace_delta
-from reference.privacy import PrivacyClaim
-from verification.audit import (
+from dpsco.oracles.privacy_curves import gaussian_sigma, laplace_delta
+from dpsco.reference.privacy import PrivacyClaim
+from dpsco.verification.auditing.audit import (
     AuditResult,
     Event,
     audit,
@@ -442,7 +442,7 @@ def test_event_from_claim_soundness_400_audits() -> None:
     # depend on the family), 1000 runs per side, pilot 10.  Each audit has P(ε_lb > ε_true) <= 0.05, so the
     # violation count V is stochastically below Bin(400, 0.05); the test fails only if P(Bin(400, .05) >= V)
     # <= 1e-6.
-    from oracles.privacy_curves import gaussian_epsilon
+    from dpsco.oracles.privacy_curves import gaussian_epsilon
 
     sig = gaussian_sigma(1.0, 1e-2)
     cases = [(LaplaceSum(1.0), (1.0, 0.0), 1.0, "laplace"),

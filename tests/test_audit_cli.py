@@ -1,7 +1,7 @@
-"""Tests of the ``dpsco audit`` subcommand (verification.audit_cli).
+"""Tests of the ``dpsco audit`` subcommand (dpsco.verification.cli.audit).
 
 The parser is built here with ``configure_parser`` (the top-level ``dpsco`` parser also needs
-verification.verify, which is tested elsewhere).  Stochastic assertions: the "not refuted" case runs at
+dpsco.verification.campaign.verify, which is tested elsewhere).  Stochastic assertions: the "not refuted" case runs at
 confidence 1 − 1e-6, so its false-failure probability is <= 1e-6 by the auditor's guarantee; the "refuted"
 case uses a noiseless mechanism, so its outcome is deterministic.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from verification.audit_cli import configure_parser, run
+from dpsco.verification.cli.audit import configure_parser, run
 
 MECH_SOURCE = textwrap.dedent(
     """
@@ -199,9 +199,9 @@ def test_neighbor_alias_and_set_defaults(files: dict[str, str]) -> None:
 
 
 def test_through_the_dpsco_entry_point(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
-    # The real dispatcher (verification.cli:main) also imports verification.verify; skip if it is absent.
-    pytest.importorskip("verification.verify")
-    from verification.cli import main
+    # The real dispatcher (dpsco.verification.cli.main:main) also imports dpsco.verification.campaign.verify; skip if it is absent.
+    pytest.importorskip("dpsco.verification.campaign.verify")
+    from dpsco.verification.cli.main import main
 
     code = main(["audit", *_argv(files, f"{files['mech']}:noiseless", "--json", samples="100")])
     rec = json.loads(capsys.readouterr().out)
@@ -339,7 +339,7 @@ def test_generated_pairs(extra: dict[str, str], capsys: pytest.CaptureFixture[st
         assert code == 1 and rec["method"] == "select" and rec["n_family"] >= 1, kind
     # σ = 20 for sensitivity 2: exact ε(1e-5) well below 1 (gaussian_epsilon(1e-5, 2, 20) ≈ 0.46); the family
     # verdict holds at overall confidence 1 − 1e-6, so a refutation has probability <= 1e-6
-    from oracles.privacy_curves import gaussian_epsilon
+    from dpsco.oracles.privacy_curves import gaussian_epsilon
 
     assert gaussian_epsilon(1e-5, 2.0, 20.0) < 1.0
     code = _run(_base(f"{extra['extra']}:linear_gaussian", extra["xy"], "--pairs", "sign-flip", "--x-max", "1",

@@ -11,7 +11,7 @@ derived; the ingredients are
 * the auditor's own guarantee (a true claim audited at confidence 1 − a is refuted with probability <= a);
 * exact binomial quantiles of the counts of an event with known probabilities (as in tests/test_audit.py);
 * the Dvoretzky–Kiefer–Wolfowitz inequality with Massart's constant, P(sup|F̂_n − F| > t) <= 2 exp(−2nt²);
-* the exact false-alarm bound of ``verification.audit.sampler_consistency`` (<= 1e-7 per audit).
+* the exact false-alarm bound of ``dpsco.verification.auditing.audit.sampler_consistency`` (<= 1e-7 per audit).
 
 Runtime: about 30 s.
 """
@@ -30,11 +30,11 @@ from scipy.optimize import brentq
 from scipy.special import ndtri
 from scipy.stats import binom, laplace, norm
 
-from oracles.privacy_curves import gaussian_sigma
-from reference.privacy import PrivacyClaim
-from verification.audit import SampleInconsistencyError, audit, sampler_consistency
-from verification.audit_cli import configure_parser
-from verification.estimators import (
+from dpsco.oracles.privacy_curves import gaussian_sigma
+from dpsco.reference.privacy import PrivacyClaim
+from dpsco.verification.auditing.audit import SampleInconsistencyError, audit, sampler_consistency
+from dpsco.verification.cli.audit import configure_parser
+from dpsco.verification.auditing.estimators import (
     _SHAPE_QUANTILES,
     audit_family,
     audit_kwargs,

@@ -22,8 +22,8 @@ import pytest
 from scipy.stats import beta as beta_dist
 from scipy.stats import binom
 
-from oracles.privacy_curves import gaussian_epsilon, gaussian_sigma, laplace_epsilon, randomized_response_epsilon
-from verification.audit import audit
+from dpsco.oracles.privacy_curves import gaussian_epsilon, gaussian_sigma, laplace_epsilon, randomized_response_epsilon
+from dpsco.verification.auditing.audit import audit
 from _mechanisms import GaussianSum1D as Gaussian1D, LaplaceSum as Laplace1D
 
 

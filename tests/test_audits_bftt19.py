@@ -3,7 +3,7 @@
 False-failure budget.  For the correct algorithms the audit runs at confidence 1 − 1e-6: by the auditor's
 guarantee (verification/audit.py, module docstring) a mechanism satisfying its (ε, δ) claim is refuted with
 probability ≤ 1e-6.  That the correct algorithms do satisfy their claims *on these instances* is checked
-first, deterministically, with the exact privacy curves (oracles.privacy_curves).  For the mutants, the
+first, deterministically, with the exact privacy curves (dpsco.oracles.privacy_curves).  For the mutants, the
 exact curves show the true ε far above the claim, and the audit must refute; with fixed seeds the outcome is
 deterministic, and the comments state the expected margin so a reader can see it is not luck.
 """
@@ -15,11 +15,11 @@ import math
 import numpy as np
 import pytest
 
-from oracles.privacy_curves import gaussian_epsilon, nsgd_one_step_canary_epsilon
-from reference import Ball, DataBounds, ERMProblem, LinearLoss
-from reference import optimal_rates as o
-from verification.audit import audit
-from verification.mutants import nsgd_noise_divided_by_batch, objp_noise_scaled_by_n
+from dpsco.oracles.privacy_curves import gaussian_epsilon, nsgd_one_step_canary_epsilon
+from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss
+from dpsco.reference.bftt19 import algorithms as o
+from dpsco.verification.auditing.audit import audit
+from dpsco.verification.mutants.bftt19 import nsgd_noise_divided_by_batch, objp_noise_scaled_by_n
 
 CONFIDENCE = 1 - 1e-6
 

@@ -1,4 +1,4 @@
-"""Tests of reference.certified: certificate soundness, the solvers, refusals, conjugates, input errors.
+"""Tests of dpsco.reference.certified: certificate soundness, the solvers, refusals, conjugates, input errors.
 
 Independent reference.  The bounds under test are ~1e-14, far below what cvxpy/Clarabel reaches (its
 points are 1e-6..1e-5 away from the optimum when the ball constraint is active), so the reference
@@ -27,7 +27,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from reference.certified import (
+from dpsco.reference.certified import (
     Certificate,
     UncertifiedError,
     certified_minimize,
@@ -37,8 +37,8 @@ from reference.certified import (
     objective_gradient,
     objective_value,
 )
-from reference.domains import Ball
-from reference.losses import GLMLoss, get_loss
+from dpsco.reference.domains import Ball
+from dpsco.reference.losses import GLMLoss, get_loss
 
 from _problems import make_problem
 

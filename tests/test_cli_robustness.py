@@ -8,9 +8,9 @@
 * what user code prints goes to stderr: with ``--json`` stdout is exactly one JSON record;
 * a closed stdout (``| head``) ends the command quietly (status 141, no traceback).
 
-Most cases run in-process through the dispatcher ``verification.cli.main`` with the current directory taken
+Most cases run in-process through the dispatcher ``dpsco.verification.cli.main.main`` with the current directory taken
 off ``sys.path`` (as for the installed ``dpsco`` script); the interrupt, the closed pipe and one end-to-end run
-use a subprocess (``python -P -m verification.cli``: -P keeps the current directory off sys.path).  No
+use a subprocess (``python -P -m dpsco.verification.cli.main``: -P keeps the current directory off sys.path).  No
 assertion depends on a random outcome: the audited mechanisms either never return or are noiseless
 (deterministic verdict), and the verdict of the compare run (8 samples) is not asserted, only its output.
 """
@@ -29,13 +29,15 @@ from typing import Iterator
 import numpy as np
 import pytest
 
-from verification import audit_cli, compare_cli, usercode
+from dpsco.verification.cli import audit as audit_cli
+from dpsco.verification.cli import compare as compare_cli
+from dpsco.verification.cli import usercode
 
-pytest.importorskip("verification.verify")  # the dispatcher builds every subcommand's parser
-from verification.cli import main  # noqa: E402
+pytest.importorskip("dpsco.verification.campaign.verify")  # the dispatcher builds every subcommand's parser
+from dpsco.verification.cli.main import main  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-CMD = [sys.executable, "-P", "-m", "verification.cli"]
+CMD = [sys.executable, "-P", "-m", "dpsco.verification.cli.main"]
 
 MECHS = textwrap.dedent(
     """
@@ -75,7 +77,7 @@ CANDIDATES = textwrap.dedent(
     """
     import sys
 
-    from verification.compare_variants import faithful_nsgd
+    from dpsco.verification.campaign.compare_variants import faithful_nsgd
 
     print("candidates module imported")
 
@@ -270,7 +272,8 @@ def test_end_to_end_module_in_cwd_json_only_on_stdout(work: Path) -> None:
 def test_one_shared_loader() -> None:
     assert audit_cli.load_mechanism is usercode.load_mechanism
     assert compare_cli.load_mechanism is usercode.load_mechanism
-    assert "audit_cli" not in (ROOT / "verification" / "compare_cli.py").read_text()
+    text = (ROOT / "verification" / "cli" / "compare.py").read_text()
+    assert "cli.audit" not in text and "cli import audit" not in text
 
 
 def test_input_error_is_one_line() -> None:

@@ -27,9 +27,9 @@ from hypothesis import strategies as st
 from scipy.special import betainc, betaincc, gammainc, gammaincc, ndtr
 from scipy.stats import beta as beta_dist
 
-from verification.audit import CLOPPER_PEARSON_MAX_N, clopper_pearson_lower, clopper_pearson_upper
-from verification.plan_cli import configure_parser
-from verification.planning import expected_epsilon_lower_bound, samples_needed
+from dpsco.verification.auditing.audit import CLOPPER_PEARSON_MAX_N, clopper_pearson_lower, clopper_pearson_upper
+from dpsco.verification.cli.plan import configure_parser
+from dpsco.verification.auditing.planning import expected_epsilon_lower_bound, samples_needed
 
 TOL = 2e-9
 BERRY_ESSEEN_C = 0.4748  # Shevtsova (2011), i.i.d. summands

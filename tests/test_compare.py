@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from verification import compare_variants as cv
-from verification.compare import (CandidateError, build_instance, compare, ks_critical_value,
+from dpsco.verification.campaign import compare_variants as cv
+from dpsco.verification.campaign.compare import (CandidateError, build_instance, compare, ks_critical_value,
                                   minimum_detectable_ks, two_sample_test)
-from verification.compare_cli import configure_parser, run
+from dpsco.verification.cli.compare import configure_parser, run
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS_FILE = str(ROOT / "verification" / "compare_variants.py")
@@ -170,7 +170,7 @@ def test_compare_measures_the_objective_of_the_entry(against, instance):
     measures that objective's excess against its certified minimum (not L̂), with the entry's MB1 bound.
     The candidate is our own entry (a faithful implementation by construction): refuted with probability
     ≤ 1 − TEST_CONFIDENCE = 1e-6 by compare's guarantee."""
-    from verification.catalogue import get_entry
+    from dpsco.verification.papers.catalogue import get_entry
 
     entry = get_entry(against)
 

@@ -1,4 +1,4 @@
-"""Tests of verification.estimators: GDP, hockey-stick δ-side, one-run, family audits, statistics.
+"""Tests of dpsco.verification.auditing.estimators: GDP, hockey-stick δ-side, one-run, family audits, statistics.
 
 False-failure budget (house rule <= 1e-6 per test): soundness assertions run at confidence 1 − 1e-6 (or the
 family's overall confidence 1 − 1e-6), so the estimator's own guarantee bounds a false refutation by 1e-6
@@ -20,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import beta, binom, norm
 
-from oracles.privacy_curves import gaussian_sigma, gdp_mu_to_epsilon, laplace_delta
-from verification.audit import audit
-from verification.estimators import (
+from dpsco.oracles.privacy_curves import gaussian_sigma, gdp_mu_to_epsilon, laplace_delta
+from dpsco.verification.auditing.audit import audit
+from dpsco.verification.auditing.estimators import (
     audit_family,
     gaussian_likelihood_ratio,
     gdp_epsilon_lower_bound,
@@ -117,7 +117,7 @@ def test_one_run_p_value_formula() -> None:
 
 
 def test_p_value_of_counts_matches_the_bound() -> None:
-    from verification.audit import epsilon_lower_bound
+    from dpsco.verification.auditing.audit import epsilon_lower_bound
 
     p = p_value_of_counts(400, 1000, 100, 1000, 1.0, 0.0)
     assert 0 < p < 1
@@ -311,8 +311,8 @@ def test_one_run_sound_and_saturating() -> None:
 # ---------------------------------------------------------------------------------------------------------
 # claim-placed events and the estimator choice
 # ---------------------------------------------------------------------------------------------------------
-from reference.privacy import PrivacyClaim  # noqa: E402
-from verification.estimators import (  # noqa: E402
+from dpsco.reference.privacy import PrivacyClaim  # noqa: E402
+from dpsco.verification.auditing.estimators import (  # noqa: E402
     audit_kwargs,
     choose_estimator,
     claim_event,
@@ -324,8 +324,8 @@ from verification.estimators import (  # noqa: E402
 def test_claim_optimal_threshold_matches_a_brute_force_search() -> None:
     # Deterministic: an independent brute-force over a fine linear grid of t with the same expected-count
     # criterion (z = 0) must not beat the function's optimum by more than the grid resolution allows.
-    from oracles.privacy_curves import gaussian_sigma as gs
-    from verification.audit import epsilon_lower_bound
+    from dpsco.oracles.privacy_curves import gaussian_sigma as gs
+    from dpsco.verification.auditing.audit import epsilon_lower_bound
 
     n = 990_000
     opt = claim_optimal_threshold("gaussian", 1.0, 1e-5, n, pessimism=0.0)
@@ -367,7 +367,7 @@ def test_claim_event_is_fixed_from_public_information() -> None:
     # scale 0.5 (exact ε = 2) against a claimed ε = 1 on 20,000 runs: the event {x ≥ 1·... } placed for the
     # claim; conditional on nothing (the event is fixed), ε_lb >= the 1e-6 floor computed from exact Laplace
     # tails and binomial quantiles (union of two tails, <= 1e-6), which exceeds the claim.
-    from verification.audit import epsilon_lower_bound
+    from dpsco.verification.auditing.audit import epsilon_lower_bound
 
     ev = claim_event((1.0, 0.0), "laplace", 20_000, location=0.0, scale=0.5)
     assert ev.tail == "ge" and ev.numerator == "dataset"

@@ -1,7 +1,7 @@
 """Property-based fuzzing (hypothesis) of the public algorithm API of ``reference``.
 
-The algorithms are the functions of ``reference.optimal_rates.__all__`` and
-``reference.output_perturbation.__all__`` that take ``(X, y, ...)`` and return a ``Release``; the list is
+The algorithms are the functions of ``dpsco.reference.bftt19.algorithms.__all__`` and
+``dpsco.reference.lr21.algorithms.__all__`` that take ``(X, y, ...)`` and return a ``Release``; the list is
 discovered from ``__all__`` and must match ``BASE`` below, so a new algorithm cannot escape the fuzzing.
 
 1. **Invalid inputs** (``test_invalid_parameter_is_refused_naming_it``).  For every algorithm and every one of
@@ -30,7 +30,7 @@ discovered from ``__all__`` and must match ``BASE`` below, so a new algorithm ca
    inner iteration count grows to MAX_ITERATIONS (robust_erm at ε = 1e4: 21 s; the cap's documented minutes)
    and beyond ε ≈ 1e12 α falls below what the certificate reaches (tilted ERM, Algorithm 3 at ε = 1e15, δ = 0:
    UncertifiedError after 25–55 s); and an unreachable ``solver_tol`` raises UncertifiedError (documented in
-   ``reference.certified``) at once, which is allowed.
+   ``dpsco.reference.certified``) at once, which is allowed.
 
 3. **No release with a false claim** (``test_output_perturbation_claims_follow_from_the_noise_used`` and
    friends): for valid generated inputs, the claim must follow from the exact privacy curve of the noise the
@@ -39,7 +39,7 @@ discovered from ``__all__`` and must match ``BASE`` below, so a new algorithm ca
    ``min(2R, Δ + 2√(2α/modulus))`` with the tight Δ of each objective (Lemma 0.2 with the ridge cancelling:
    2L_ℓ/(μn); tilted ERM: (2L_ℓ/μ)·min(1, e^{τ(A_R − a_R)}/n); Algorithm 3: 2·y_max(x_max + r)/(μn)), where the
    2√(2α/modulus) term is backed by the certificate in the diagnostics.  Gaussian noise:
-   ``oracles.privacy_curves.gaussian_delta(ε, Δ, σ) ≤ δ``; L2-Laplace noise: exact ε = Δ/b ≤ ε.  Efficient
+   ``dpsco.oracles.privacy_curves.gaussian_delta(ε, Δ, σ) ≤ δ``; L2-Laplace noise: exact ε = Δ/b ≤ ε.  Efficient
    objective perturbation: its Gaussian output stage at (ε₂, δ₂) with sensitivity r, and the composed budget
    ≤ (ε, δ).  Every release of every algorithm: ε > 0 finite, 0 ≤ δ < 1, a known notion and neighbouring
    relation, pure-DP iff δ = 0, finite output inside the domain.  (Algorithm 1 of Bassily et al. against its
@@ -80,13 +80,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from oracles.privacy_curves import gaussian_delta
-from reference import Ball, DataBounds, ERMProblem, HingeLoss, LogisticLoss, Release, SquaredLoss
-from reference import optimal_rates as o
-from reference import output_perturbation as op
-from reference.certified import UncertifiedError
-from reference.privacy import NEIGHBOURING_RELATIONS, NOTIONS
-from reference.validation import DELTA_MIN, EPSILON_MAX, EPSILON_MIN, MAX_ITERATIONS
+from dpsco.oracles.privacy_curves import gaussian_delta
+from dpsco.reference import Ball, DataBounds, ERMProblem, HingeLoss, LogisticLoss, Release, SquaredLoss
+from dpsco.reference.bftt19 import algorithms as o
+from dpsco.reference.lr21 import algorithms as op
+from dpsco.reference.certified import UncertifiedError
+from dpsco.reference.privacy import NEIGHBOURING_RELATIONS, NOTIONS
+from dpsco.reference.validation import DELTA_MIN, EPSILON_MAX, EPSILON_MIN, MAX_ITERATIONS
 
 # -- the algorithms and a valid small call of each ----------------------------------------------------------
 
@@ -479,7 +479,7 @@ def test_extreme_numbers_give_a_release_or_a_clear_error(name, param, value):
     assume(not (param == "epsilon" and name in LR and 100.0 < value <= EPSILON_MAX))
     allowed: tuple[type[BaseException], ...] = (ValueError, TypeError)
     if param == "solver_tol":
-        allowed += (UncertifiedError,)  # an unreachable certificate target (reference.certified)
+        allowed += (UncertifiedError,)  # an unreachable certificate target (dpsco.reference.certified)
     try:
         r = _call(name, **{param: value})
     except allowed:

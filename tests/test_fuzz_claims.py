@@ -2,7 +2,7 @@
 
 For generated (n, d, ε, δ, T, calibration, variant), the released claim's δ must be at least the exact δ(ε) of the
 noise actually used on the worst-case replace-one pair (ERRATA.md E4).  At T = 1 the exact curve comes from
-the quadrature oracle (``oracles.privacy_curves``), which shares no code with the calibration; at T ≥ 2 from
+the quadrature oracle (``dpsco.oracles.privacy_curves``), which shares no code with the calibration; at T ≥ 2 from
 the PLD accountant, itself checked against quadrature in tests/test_accounting.py.  Deterministic.
 """
 
@@ -14,11 +14,11 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracles.privacy_curves import nsgd_worst_pair_delta_quadrature
-from reference import Ball, DataBounds, ERMProblem
-from reference import optimal_rates as o
-from reference.accounting import nsgd_worst_pair_delta
-from reference.losses import HingeLoss, LogisticLoss
+from dpsco.oracles.privacy_curves import nsgd_worst_pair_delta_quadrature
+from dpsco.reference import Ball, DataBounds, ERMProblem
+from dpsco.reference.bftt19 import algorithms as o
+from dpsco.reference.accounting import nsgd_worst_pair_delta
+from dpsco.reference.losses import HingeLoss, LogisticLoss
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -15,7 +15,7 @@ targets that do not exist must give the documented bad-input outcome:
 Valid but extreme inputs (``dpsco plan`` and ``dpsco audit`` over wide valid ranges) must end with a result (exit
 0, or 1 for a refuted audit) or a one-line refusal (exit 2): no traceback, no exit without output.
 
-Everything runs in-process through the dispatcher ``verification.cli.main`` with capsys; hypothesis example
+Everything runs in-process through the dispatcher ``dpsco.verification.cli.main.main`` with capsys; hypothesis example
 counts are modest so that the file stays well under a minute.  The plain tests at the end are the regression
 examples of the defects this fuzzing found (see their docstrings).
 """
@@ -38,11 +38,15 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-pytest.importorskip("verification.verify")  # the dispatcher builds every subcommand's parser
-from verification import audit_cli, compare_cli, estimators, plan_cli, planning  # noqa: E402
-from verification import verify as verify_mod  # noqa: E402
-from verification.catalogue import CATALOGUE  # noqa: E402
-from verification.cli import main  # noqa: E402
+pytest.importorskip("dpsco.verification.campaign.verify")  # the dispatcher builds every subcommand's parser
+from dpsco.verification.cli import audit as audit_cli
+from dpsco.verification.cli import compare as compare_cli
+from dpsco.verification.auditing import estimators
+from dpsco.verification.cli import plan as plan_cli
+from dpsco.verification.auditing import planning  # noqa: E402
+from dpsco.verification.campaign import verify as verify_mod  # noqa: E402
+from dpsco.verification.papers.catalogue import CATALOGUE  # noqa: E402
+from dpsco.verification.cli.main import main  # noqa: E402
 
 FUZZ = settings(max_examples=60, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -630,7 +634,7 @@ def test_audit_valid_edge_inputs(files: dict[str, str], monkeypatch: pytest.Monk
                                  samples: int, seed: int, estimator: str, statistic: str, event: str | None,
                                  as_json: bool) -> None:
     # --epsilon is kept <= 1e300: above ~2.8e306 (64·ε overflows) the audit's power figure never returns (reported,
-    # outside the CLI: verification.planning.minimum_detectable_epsilon).
+    # outside the CLI: dpsco.verification.auditing.planning.minimum_detectable_epsilon).
     monkeypatch.setattr(sys, "path", list(sys.path))
     monkeypatch.setitem(sys.modules, "dpsco_fuzz_probe", PROBE)
     argv = ["audit", f"{files['dpsco_fuzz_mech.py']}:f", "--dataset", files["a.npz"], "--neighbour", files["b.npz"],

@@ -20,12 +20,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference import Ball, DataBounds, ERMProblem, HingeLoss, LogisticLoss, PrivacyClaim, Release
-from reference import noise
-from reference import optimal_rates as o
-from reference import output_perturbation as op
-from reference.privacy import to_jsonable
-from reference.validation import (DELTA_MIN, EPSILON_MAX, EPSILON_MIN, MAX_ITERATIONS, as_float_matrix,
+from dpsco.reference import Ball, DataBounds, ERMProblem, HingeLoss, LogisticLoss, PrivacyClaim, Release
+from dpsco.reference import noise
+from dpsco.reference.bftt19 import algorithms as o
+from dpsco.reference.lr21 import algorithms as op
+from dpsco.reference.privacy import to_jsonable
+from dpsco.reference.validation import (DELTA_MIN, EPSILON_MAX, EPSILON_MIN, MAX_ITERATIONS, as_float_matrix,
                                   check_bool, check_calibration_budget, check_data, check_iterations)
 
 N, D = 60, 3

@@ -20,13 +20,13 @@ import math
 import numpy as np
 import pytest
 
-from oracles.output_perturbation import (gaussian_exact_delta, l2_laplace_epsilon, laplace_mixture_epsilon_lower,
+from dpsco.oracles.output_perturbation import (gaussian_exact_delta, l2_laplace_epsilon, laplace_mixture_epsilon_lower,
                                          linear_game_minimizer)
-from oracles.privacy_curves import gaussian_epsilon
-from reference import noise
-from reference import output_perturbation as op
-from verification.audit import audit
-from verification.mutants_lr import alg3_printed_alpha_term, alg3_uncertified_stochastic_eg, stochastic_eg
+from dpsco.oracles.privacy_curves import gaussian_epsilon
+from dpsco.reference import noise
+from dpsco.reference.lr21 import algorithms as op
+from dpsco.verification.auditing.audit import audit
+from dpsco.verification.mutants.lr21 import alg3_printed_alpha_term, alg3_uncertified_stochastic_eg, stochastic_eg
 
 CONF = 1 - 1e-6
 N, MU, RR, ALPHA, EPS = 10, 1.0, 0.05, 0.02, 1.0

@@ -1,6 +1,6 @@
 """Privacy audits of the Sec. 4 applications of Lowy & Razaviyayn's output perturbation — tilted ERM (Props 4.1/4.2,
 Lemma 0.5) and the ℓ2-robust logistic model (Algorithm 3 with the exact inner maximisation) — for δ = 0 and δ > 0,
-each beside a planted-bug mutant (``verification.mutants_lr_applications``) that the same audit refutes.
+each beside a planted-bug mutant (``dpsco.verification.mutants.lr21_applications``) that the same audit refutes.
 
 Instances (spec §3.5 "worst case allowed by the proof"): d = 1, an outlier replace-one pair, sensitivity_mode "tight",
 and an *adversarial but α-accurate* black-box optimiser 𝓜 (Algorithm 1/3 accept any 𝓜): it returns the exact
@@ -9,9 +9,9 @@ still accepts (certified distance ≤ 0.99√(2α/μ); bisection on ``obj.certif
 accepted).  Exact minimisers come from the Newton oracle and are checked against hand-derived stationarity
 equations.  Exact privacy of every release on its pair: δ = 0, t/b (``l2_laplace_epsilon``; in d = 1 the projection
 keeps it, both centres being strictly inside B(0, R)); δ > 0, the Gaussian curve of the clamped 1-D release
-(``verification.planted_bugs.release_epsilon``; the unclamped Balle–Wang curve is an upper bound).
+(``dpsco.verification.mutants.corpus.release_epsilon``; the unclamped Balle–Wang curve is an upper bound).
 
-Audits.  ``verification.audit.audit`` at confidence 1 − 1e-6 with one event fixed in advance (``event=``, tested on
+Audits.  ``dpsco.verification.auditing.audit.audit`` at confidence 1 − 1e-6 with one event fixed in advance (``event=``, tested on
 all 40,000 runs per side): E = {w_A ≥ w_T(S)}, the half-line beyond the centre of S (the centre with the larger
 value).  The rule depends only on the instance (the certified w_T(S), white-box), not on the variant audited, so the
 correct release and its mutant face the same audit.  For the L2-Laplace noise E is the optimal event for *every*
@@ -47,14 +47,14 @@ from scipy.optimize import brentq
 from scipy.special import expit
 from scipy.stats import binom, norm
 
-from oracles.output_perturbation import gaussian_exact_delta, l2_laplace_epsilon, newton_certified_minimizer
-from oracles.privacy_curves import gaussian_epsilon
-from reference import Ball, DataBounds, ERMProblem, SquaredLoss
-from reference import noise
-from reference import output_perturbation as op
-from verification.audit import Event, audit, epsilon_lower_bound
-from verification.mutants_lr_applications import robust_erm_printed_alpha_term, tilted_erm_alg1_sensitivity
-from verification.planted_bugs import release_epsilon
+from dpsco.oracles.output_perturbation import gaussian_exact_delta, l2_laplace_epsilon, newton_certified_minimizer
+from dpsco.oracles.privacy_curves import gaussian_epsilon
+from dpsco.reference import Ball, DataBounds, ERMProblem, SquaredLoss
+from dpsco.reference import noise
+from dpsco.reference.lr21 import algorithms as op
+from dpsco.verification.auditing.audit import Event, audit, epsilon_lower_bound
+from dpsco.verification.mutants.lr21_applications import robust_erm_printed_alpha_term, tilted_erm_alg1_sensitivity
+from dpsco.verification.mutants.corpus import release_epsilon
 
 CONF = 1 - 1e-6
 EPS, DELTA = 1.0, 1e-3

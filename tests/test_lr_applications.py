@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oracles.output_perturbation import cvxpy_robust, cvxpy_tilted, newton_certified_minimizer, objective_hessian
-from reference import Ball, DataBounds, ERMProblem, LinearLoss, LogisticLoss, SquaredLoss
-from reference import output_perturbation as op
+from dpsco.oracles.output_perturbation import cvxpy_robust, cvxpy_tilted, newton_certified_minimizer, objective_hessian
+from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss, LogisticLoss, SquaredLoss
+from dpsco.reference.lr21 import algorithms as op
 
 
 def _data(n=40, d=3, seed=0):

@@ -23,9 +23,9 @@ from scipy import integrate
 from scipy.special import ndtr
 from scipy.stats import chi, chi2
 
-from oracles.privacy_curves import gaussian_delta
-from reference import noise
-from reference import output_perturbation as op
+from dpsco.oracles.privacy_curves import gaussian_delta
+from dpsco.reference import noise
+from dpsco.reference.lr21 import algorithms as op
 
 # =============================================================================================================
 # LR-E11: the projection step of Thm 0.3 / 0.5 (spec §4.0 MB2, §8.2 E2)

@@ -1,4 +1,4 @@
-"""Tests of verification.neighbours: replace-one neighbours at the extremes of the declared data domain.
+"""Tests of dpsco.verification.auditing.neighbours: replace-one neighbours at the extremes of the declared data domain.
 
 All assertions are deterministic (no sampling); invariants are checked with hypothesis.
 """
@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from reference.domains import Ball
-from reference.losses import get_loss
-from reference.problem import DataBounds, ERMProblem
-from verification.audit import audit
-from verification.neighbours import canary_pair, extreme_points, replace_one_extreme
+from dpsco.reference.domains import Ball
+from dpsco.reference.losses import get_loss
+from dpsco.reference.problem import DataBounds, ERMProblem
+from dpsco.verification.auditing.audit import audit
+from dpsco.verification.auditing.neighbours import canary_pair, extreme_points, replace_one_extreme
 
 
 @st.composite
@@ -159,9 +159,9 @@ def test_canary_pair_edge_cases() -> None:
 # pair generators (issue 3); deterministic
 # ---------------------------------------------------------------------------------------------------------
 def test_pair_generators_are_neighbours_in_the_domain() -> None:
-    from reference.problem import DataBounds as _DB
-    from verification.audit import _check_dataset, _check_neighbouring
-    from verification.neighbours import add_remove_pairs, sign_flip_pairs, worst_case_pairs
+    from dpsco.reference.problem import DataBounds as _DB
+    from dpsco.verification.auditing.audit import _check_dataset, _check_neighbouring
+    from dpsco.verification.auditing.neighbours import add_remove_pairs, sign_flip_pairs, worst_case_pairs
 
     b = _DB(1.0, 1.0)
     X = np.array([[0.3, 0.4, 0.0], [0.0, 0.0, 0.5], [0.6, 0.0, 0.0]])

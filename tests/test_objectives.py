@@ -1,4 +1,4 @@
-"""The objectives `dpsco verify` measures Lowy & Razaviyayn's algorithms on (verification.objectives).
+"""The objectives `dpsco verify` measures Lowy & Razaviyayn's algorithms on (dpsco.verification.papers.objectives).
 
 Deterministic tests (no stochastic assertion).  Golden values come from independent solvers (cvxpy/Clarabel,
 the closed form of spec §7.4(b)) and from hand derivations written here:
@@ -17,11 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oracles.output_perturbation import cvxpy_robust, cvxpy_tilted, newton_certified_minimizer
-from reference import Ball, DataBounds, ERMProblem, get_loss
-from reference import output_perturbation as op
-from verification import objectives as ob
-from verification.datasets import load_fair
+from dpsco.oracles.output_perturbation import cvxpy_robust, cvxpy_tilted, newton_certified_minimizer
+from dpsco.reference import Ball, DataBounds, ERMProblem, get_loss
+from dpsco.reference.lr21 import algorithms as op
+from dpsco.verification.papers import objectives as ob
+from dpsco.verification.campaign.datasets import load_fair
 
 PARAMS = {"mu": 0.1, "R": 2.0, "tau": 1.0, "rho": 0.1, "r": 0.05, "gamma": 0.0, "x_max": 1.0, "y_max": 1.0}
 SPECS = {"ridge": ob.RIDGE_LOGISTIC, "tilted": ob.TILTED_LOGISTIC, "robust": ob.ROBUST_LOGISTIC,
@@ -96,7 +96,7 @@ def test_oracles_agree_with_independent_solvers():
     prob.solve(solver=cp.CLARABEL)
     assert mr.value <= ridge.value(np.asarray(w.value)) + 1e-12
     assert abs(mr.value - prob.value) <= 1e-6 and mr.gap_bound <= 1e-9
-    # tilted and robust: Clarabel on the conic forms (oracles.output_perturbation)
+    # tilted and robust: Clarabel on the conic forms (dpsco.oracles.output_perturbation)
     for name, cvx in (("tilted", cvxpy_tilted), ("robust", cvxpy_robust), ("robust_squared", cvxpy_robust)):
         obj = SPECS[name].build(X, y, PARAMS)
         m = SPECS[name].minimum(obj)

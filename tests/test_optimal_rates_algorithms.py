@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference import Ball, DataBounds, ERMProblem, HingeLoss, HuberLoss, LinearLoss, LogisticLoss, SquaredLoss
-from reference import optimal_rates as o
-from reference.certified import certified_minimize
+from dpsco.reference import Ball, DataBounds, ERMProblem, HingeLoss, HuberLoss, LinearLoss, LogisticLoss, SquaredLoss
+from dpsco.reference.bftt19 import algorithms as o
+from dpsco.reference.certified import certified_minimize
 
 
 def logistic_data(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference import optimal_rates as o
+from dpsco.reference.bftt19 import algorithms as o
 
 CASES = [
     # n, d, eps, delta

@@ -1,4 +1,4 @@
-"""Tests of oracles.minimizers: cvxpy cross-check, agreement checking (with planted bugs), excess risk.
+"""Tests of dpsco.oracles.minimizers: cvxpy cross-check, agreement checking (with planted bugs), excess risk.
 
 Deterministic (fixed seeds; no stochastic assertion, so no false-failure probability is involved).
 cvxpy solves are kept small (n ≤ 40, d ≤ 3): ~10–50 ms each.
@@ -13,8 +13,8 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-import oracles.minimizers as om
-from oracles.minimizers import (
+import dpsco.oracles.minimizers as om
+from dpsco.oracles.minimizers import (
     ExcessRisk,
     OracleError,
     OracleResult,
@@ -23,9 +23,9 @@ from oracles.minimizers import (
     excess_empirical_risk,
     problem_key,
 )
-from reference.certified import CertifiedSolution, certified_minimize
-from reference.domains import Ball
-from reference.losses import get_loss
+from dpsco.reference.certified import CertifiedSolution, certified_minimize
+from dpsco.reference.domains import Ball
+from dpsco.reference.losses import get_loss
 
 from _problems import make_problem
 

@@ -1,5 +1,5 @@
 """Privacy audits of Algorithms 1 and 2 (δ = 0 and δ > 0), each beside planted-bug mutants
-(verification.mutants_lr) that the same audit or the exact curve refutes.
+(dpsco.verification.mutants.lr21) that the same audit or the exact curve refutes.
 
 Instance (spec §3.5 "worst case allowed by the proof").  d = 1, linear loss ℓ(w, x) = x·w, n = 10 records,
 x = 0 except x_n = +1 (S) or −1 (S'), F(w) = mean(x)·w + (μ/2)w², μ = 1, W = B(0, 2), α = 0.5 (a public
@@ -7,7 +7,7 @@ utility choice), sensitivity_mode "tight" (Δ_F = 2L_ℓ/(μn) = 0.2, exactly th
 inner method is an *adversarial but α-accurate* black-box optimiser (Algorithm 1 accepts any 𝓜): it returns
 w* − 0.99·√(2α/μ)·sign(x_n), which the certificate accepts (F(w_T) − F* = 0.99²α).  The released centres are
 then 0.2 + 2·0.99 = 2.18 apart, against Δ_T = 0.2 + 2√(2α/μ) = 2.2: the correct algorithm is exactly
-(0.991ε)-DP (δ = 0; oracles.output_perturbation.l2_laplace_epsilon) — tight — while dropping the α term
+(0.991ε)-DP (δ = 0; dpsco.oracles.output_perturbation.l2_laplace_epsilon) — tight — while dropping the α term
 (Δ_F only) or using Algorithm 3's printed Δ + 2α/μ under-noises.
 
 False-failure budget.  Audits of the correct algorithms run at confidence 1 − 1e-6: by the auditor's guarantee
@@ -23,13 +23,13 @@ import math
 import numpy as np
 import pytest
 
-from oracles.output_perturbation import gaussian_exact_delta, l2_laplace_epsilon
-from oracles.privacy_curves import gaussian_epsilon
-from reference import Ball, DataBounds, ERMProblem, LinearLoss
-from reference import noise
-from reference import output_perturbation as op
-from verification.audit import audit
-from verification.mutants_lr import (alg1_printed_alg3_term, alg1_sensitivity_without_alpha_term,
+from dpsco.oracles.output_perturbation import gaussian_exact_delta, l2_laplace_epsilon
+from dpsco.oracles.privacy_curves import gaussian_epsilon
+from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss
+from dpsco.reference import noise
+from dpsco.reference.lr21 import algorithms as op
+from dpsco.verification.auditing.audit import audit
+from dpsco.verification.mutants.lr21 import (alg1_printed_alg3_term, alg1_sensitivity_without_alpha_term,
                                      alg1_uncertified_sgd, alg2_printed_gaussian)
 
 CONF = 1 - 1e-6

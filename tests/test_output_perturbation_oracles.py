@@ -1,4 +1,4 @@
-"""Tests of oracles.output_perturbation (exact privacy of the noise mechanisms).  Deterministic.
+"""Tests of dpsco.oracles.output_perturbation (exact privacy of the noise mechanisms).  Deterministic.
 
 The certified minimisers of the tilted and robust objectives (issue 4, part 2) are not implemented yet."""
 
@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oracles.output_perturbation import (gaussian_exact_delta, l2_laplace_epsilon, printed_alg2_exact_epsilon,
+from dpsco.oracles.output_perturbation import (gaussian_exact_delta, l2_laplace_epsilon, printed_alg2_exact_epsilon,
                                          zhao_exact_epsilon)
-from oracles.privacy_curves import gaussian_delta
-from reference import noise
+from dpsco.oracles.privacy_curves import gaussian_delta
+from dpsco.reference import noise
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)

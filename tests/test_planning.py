@@ -1,4 +1,4 @@
-"""Tests of verification.planning and ``dpsco plan``: deterministic (no sampling), so no false-failure budget.
+"""Tests of dpsco.verification.auditing.planning and ``dpsco plan``: deterministic (no sampling), so no false-failure budget.
 
 Golden values: the prior-art §A.0 table (an independent computation of the survey) and a brute-force
 re-computation of the expected-count bound with scipy.stats over a dense threshold grid.
@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from scipy.stats import beta, laplace, norm
 
-from oracles.privacy_curves import gaussian_sigma
-from verification.plan_cli import configure_parser
-from verification.planning import (
+from dpsco.oracles.privacy_curves import gaussian_sigma
+from dpsco.verification.cli.plan import configure_parser
+from dpsco.verification.auditing.planning import (
     expected_epsilon_lower_bound,
     family_parameters,
     minimum_detectable_epsilon,
@@ -51,7 +51,7 @@ def _brute(family: str, n: int, delta: float, route: str) -> float:
     if route == "gdp":
         with np.errstate(divide="ignore", invalid="ignore"):
             mu = np.nan_to_num(norm.ppf(lo) - norm.ppf(hi), nan=0.0, neginf=0.0)
-        from oracles.privacy_curves import gdp_mu_to_epsilon
+        from dpsco.oracles.privacy_curves import gdp_mu_to_epsilon
 
         return gdp_mu_to_epsilon(max(0.0, float(mu.max())), delta)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -136,6 +136,6 @@ def test_plan_cli(capsys: pytest.CaptureFixture[str]) -> None:
 def test_minimum_detectable_epsilon_terminates_near_the_float_limit():
     """Regression (CLI fuzzing: `dpsco audit ... --epsilon 1e307` hung): the doubling search overflowed to inf,
     which never exceeds an infinite cap 64·ε; it must return (inf: undetectable at any representable ε)."""
-    from verification.planning import minimum_detectable_epsilon
+    from dpsco.verification.auditing.planning import minimum_detectable_epsilon
 
     assert minimum_detectable_epsilon("gaussian", 1000, 1e307, 1e-5) == math.inf

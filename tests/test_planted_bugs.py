@@ -18,13 +18,13 @@ import math
 import numpy as np
 import pytest
 
-from oracles.privacy_curves import gaussian_epsilon, nsgd_one_step_canary_epsilon, nsgd_worst_pair_delta_quadrature
-from reference import optimal_rates as o
-from reference.accounting import nsgd_worst_pair_delta
-from reference.certified import certified_minimize
-from verification import mutants as mu
-from verification import planted_bugs as pb
-from verification.audit import audit, clopper_pearson_upper
+from dpsco.oracles.privacy_curves import gaussian_epsilon, nsgd_one_step_canary_epsilon, nsgd_worst_pair_delta_quadrature
+from dpsco.reference.bftt19 import algorithms as o
+from dpsco.reference.accounting import nsgd_worst_pair_delta
+from dpsco.reference.certified import certified_minimize
+from dpsco.verification.mutants import bftt19 as mu
+from dpsco.verification.mutants import corpus as pb
+from dpsco.verification.auditing.audit import audit, clopper_pearson_upper
 
 VISIBLE = [name for name, b in pb.CORPUS.items() if b.visible]
 INVISIBLE = [name for name, b in pb.CORPUS.items() if not b.visible]
@@ -40,7 +40,7 @@ def test_corpus_has_the_ten_bug_classes_of_issue_3():
 
 
 def test_release_delta_reproduces_the_oracles_without_clamping():
-    """Cross-check of the clamped-release curve against oracles.privacy_curves when nothing is clamped."""
+    """Cross-check of the clamped-release curve against dpsco.oracles.privacy_curves when nothing is clamped."""
     p = pb.NSGD_PARAMS
     w, a = pb._canary_mixture(pb.N_NSGD, p.m, 1.0)
     s = math.sqrt(p.sigma2)
@@ -77,7 +77,7 @@ def _is_exact_epsilon(eps: float, delta_of_eps, delta: float, tol: float = 1e-6)
 def test_one_sided_true_epsilon_is_the_worst_pair_accountant(name):
     """On the one-sided pair the clamp of the n = 16 instance (|g + G| ≤ 1) sits at the dataset's mean and does
     not change the ε (the optimal events are in the other tail): the release's exact ε is the exact T = 1
-    worst-pair curve's ε (reference.accounting.nsgd_worst_pair_delta: normal tails, no discretisation), to
+    worst-pair curve's ε (dpsco.reference.accounting.nsgd_worst_pair_delta: normal tails, no discretisation), to
     1e-6, for the mutant's σ and the correct σ."""
     b = pb.CORPUS[name]
     p = pb.NSGD_PARAMS
@@ -204,7 +204,7 @@ def test_fixed_event_refutation_probability_is_the_audit_rule_summed():
     over all count pairs, and a fixed-event audit's ε_lb is that rule applied to the event's counts."""
     from scipy.stats import binom
 
-    from verification.audit import epsilon_lower_bound
+    from dpsco.verification.auditing.audit import epsilon_lower_bound
 
     n, p, q, eps, dl = 40, 0.55, 0.08, 1.0, 0.01
     k = np.arange(n + 1)
@@ -242,7 +242,7 @@ def test_campaign_detection_rate(name):
     """
     b = pb.CORPUS[name]
     c = pb.detection_rate(name, which="correct")
-    from verification.audit import clopper_pearson_lower
+    from dpsco.verification.auditing.audit import clopper_pearson_lower
 
     assert clopper_pearson_lower(c.refuted, c.audits, 1e-6) <= 0.05
     r = pb.detection_rate(name)

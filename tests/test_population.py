@@ -1,4 +1,4 @@
-"""Tests of oracles.population: closed forms, Monte-Carlo agreement, minimiser optimality, bounds.
+"""Tests of dpsco.oracles.population: closed forms, Monte-Carlo agreement, minimiser optimality, bounds.
 
 Stochastic assertions (Monte Carlo) use Hoeffding's inequality: for i.i.d. losses in an interval of
 length R, P(|mean_n − E| ≥ t) ≤ 2 exp(−2 n t² / R²).  Each Monte-Carlo test makes at most 4 such
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oracles.minimizers import cvxpy_minimize
-from oracles.population import (
+from dpsco.oracles.minimizers import cvxpy_minimize
+from dpsco.oracles.population import (
     FiniteSupportBinary,
     PopulationMinimum,
     SphereRegression,
@@ -29,8 +29,8 @@ from oracles.population import (
     huber_symmetric,
     linear_mean,
 )
-from reference.certified import objective_gradient
-from reference.domains import Ball
+from dpsco.reference.certified import objective_gradient
+from dpsco.reference.domains import Ball
 
 MP_DPS = 30  # mp computations run under mp.workdps(MP_DPS) (mpmath precision is global)
 DELTA = 2.5e-7  # per assertion; ≤ 4 assertions per test → ≤ 1e-6 per test

@@ -1,4 +1,4 @@
-"""Tests of oracles.privacy_curves: exact privacy curves of noise mechanisms.
+"""Tests of dpsco.oracles.privacy_curves: exact privacy curves of noise mechanisms.
 
 Everything here is deterministic (no sampling), so there is no false-failure probability to budget; golden
 values come from the specs (cited), from hand derivations in the test, or from an independent computation
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from scipy.integrate import quad
 from scipy.stats import norm
 
-from oracles.privacy_curves import (
+from dpsco.oracles.privacy_curves import (
     gaussian_delta,
     gaussian_epsilon,
     gaussian_sigma,

@@ -13,11 +13,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from reference import (
+from dpsco.reference import (
     AbsoluteLoss, Ball, DataBounds, ERMProblem, HingeLoss, HuberLoss, LinearLoss, LogisticLoss, PrivacyClaim,
     SquaredLoss, get_loss,
 )
-from reference.validation import check_delta, check_epsilon, check_rng
+from dpsco.reference.validation import check_delta, check_epsilon, check_rng
 
 LOSSES = [LogisticLoss(), SquaredLoss(), HuberLoss(0.5), HingeLoss(), AbsoluteLoss(), LinearLoss()]
 floats = st.floats(-10, 10, allow_nan=False, allow_infinity=False)
@@ -251,7 +251,7 @@ def test_release_serialises_only_what_the_claim_covers():
     the data-dependent diagnostics out unless asked, labelled as not covered by the claim."""
     import json
 
-    from reference import Release
+    from dpsco.reference import Release
 
     claim = PrivacyClaim("approx-DP", 1.0, 1e-6, "replace-one", "paper, Thm 1")
     secret = np.array([0.123456789, -0.987654321])

@@ -17,9 +17,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference import Ball, DataBounds, ERMProblem, HingeLoss, HuberLoss, LogisticLoss, SquaredLoss
-from reference.certified import certified_minimize
-from verification.neighbours import replace_one_extreme
+from dpsco.reference import Ball, DataBounds, ERMProblem, HingeLoss, HuberLoss, LogisticLoss, SquaredLoss
+from dpsco.reference.certified import certified_minimize
+from dpsco.verification.auditing.neighbours import replace_one_extreme
 
 
 def _dataset(rng: np.random.Generator, n: int, d: int, loss, x_max: float, y_max: float):

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verification.stats import add_reference_bound, hoeffding_radius, mean_bound_check
-from verification.theorem_checks import apply_holm, hoeffding_p_value, rate_check, stability_check
+from dpsco.verification.checks.stats import add_reference_bound, hoeffding_radius, mean_bound_check
+from dpsco.verification.checks.theorem_checks import apply_holm, hoeffding_p_value, rate_check, stability_check
 
 
 @settings(max_examples=200, deadline=None)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from verification.catalogue import CATALOGUE
-from verification.verify import BUDGETS
-from verification.cli import build_parser, main
+from dpsco.verification.papers.catalogue import CATALOGUE
+from dpsco.verification.campaign.verify import BUDGETS
+from dpsco.verification.cli.main import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[1]
 

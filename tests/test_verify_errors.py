@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-import verification.fileio as fileio
-import verification.report as report
-import verification.verify as verify
-from verification.cli import main
+import dpsco.verification.campaign.fileio as fileio
+import dpsco.verification.campaign.report as report
+import dpsco.verification.campaign.verify as verify
+from dpsco.verification.cli.main import main
 
 ONLY = "lr21.alg2"  # the cheapest entry with an audit, a population check and a rate (about 10 s in quick)
 
@@ -127,7 +127,7 @@ def _stub_campaign(monkeypatch: pytest.MonkeyPatch, results: dict[str, Any], sid
         return rec, {}
 
     monkeypatch.setattr(verify, "verify_entry", fake_entry)
-    monkeypatch.setattr("oracles.minimizers.certified_oracle", lambda *a, **k: _Oracle())
+    monkeypatch.setattr("dpsco.oracles.minimizers.certified_oracle", lambda *a, **k: _Oracle())
 
 
 class _Oracle:

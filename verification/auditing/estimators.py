@@ -1,16 +1,16 @@
 """Privacy-audit estimators beyond the assumption-free ε threshold bound, each labelled with what it assumes.
 
 Every estimator here turns *counts* (or a one-run guess tally) into a one-sided lower bound that holds with
-a stated confidence; :func:`verification.audit.audit` (``estimator=``) and :func:`audit_family` wire them
+a stated confidence; :func:`dpsco.verification.auditing.audit.audit` (``estimator=``) and :func:`audit_family` wire them
 to mechanisms.  Notation: P, Q are the output distributions on the numerator and denominator datasets of a
 neighbouring pair, E is an event fixed independently of the counts (sample splitting, see
-``verification.audit``), k_p ~ Binomial(n_p, P(E)), k_q ~ Binomial(n_q, Q(E)), and P_lo, Q_hi are one-sided
+``dpsco.verification.auditing.audit``), k_p ~ Binomial(n_p, P(E)), k_q ~ Binomial(n_q, Q(E)), and P_lo, Q_hi are one-sided
 Clopper–Pearson bounds at level a = (1 − confidence)/2 each, so that P_lo <= P(E) and Q_hi >= Q(E) hold
 together with probability >= confidence (union bound).
 
 Estimators
 ----------
-``threshold`` (assumption-free; ``verification.audit.epsilon_lower_bound``)
+``threshold`` (assumption-free; ``dpsco.verification.auditing.audit.epsilon_lower_bound``)
     ε_lb = log((P_lo − δ)/Q_hi).  (ε, δ)-DP gives P(E) <= e^ε Q(E) + δ for every E, so ε_lb <= ε.
 
 ``gdp`` (:func:`gdp_mu_lower_bound`, :func:`gdp_epsilon_lower_bound`)
@@ -18,12 +18,12 @@ Estimators
     2022, Def. 2.4), every test with type-I error α = Q(E) has type-II error β = 1 − P(E) >= Φ(Φ⁻¹(1 − α) − μ),
     i.e. μ >= Φ⁻¹(P(E)) − Φ⁻¹(Q(E)); the right side is increasing in P(E) and decreasing in Q(E), so
     μ_lb <= μ with probability >= confidence.  **As a bound on μ this is assumption-free.**  The conversion
-    ε_lb = ε_μ(μ_lb, δ) (Dong, Roth & Su 2022, Cor. 2.13; ``oracles.privacy_curves.gdp_mu_to_epsilon``) is a
+    ε_lb = ε_μ(μ_lb, δ) (Dong, Roth & Su 2022, Cor. 2.13; ``dpsco.oracles.privacy_curves.gdp_mu_to_epsilon``) is a
     lower bound on the mechanism's ε at δ **only if the mechanism's trade-off curve is Gaussian** (G_μ* for
     its smallest μ*): then its exact ε(δ) = ε_μ(μ*, δ) >= ε_μ(μ_lb, δ).  True for the Gaussian mechanism,
     output perturbation with Gaussian noise and the last iterate of full-batch noisy GD on a linear canary;
     false in general (e.g. Laplace, randomised response, subsampled mechanisms).  Hence
-    ``verification.audit.audit`` never reports it as ``epsilon_lower`` nor bases a verdict on it unless the
+    ``dpsco.verification.auditing.audit.audit`` never reports it as ``epsilon_lower`` nor bases a verdict on it unless the
     caller states the assumption (``assume="gaussian-tradeoff"``); it is reported as
     ``epsilon_lower_assuming_gaussian_tradeoff`` next to :func:`gaussian_shape_check`'s plausibility flag.
 
@@ -62,7 +62,7 @@ import numpy as np
 from scipy.special import expit, ndtri
 from scipy.stats import binom
 
-from .audit import _check_confidence, clopper_pearson_lower, clopper_pearson_upper
+from dpsco.verification.auditing.audit import _check_confidence, clopper_pearson_lower, clopper_pearson_upper
 
 __all__ = [
     "ESTIMATORS",
@@ -172,11 +172,11 @@ _GDP_CONVERSION_MARGIN = 1e-10
 def gdp_epsilon_from_mu(mu: float, delta: float) -> float:
     """ε_μ(μ, δ) rounded *down* (a lower-bound-safe μ → ε conversion at δ > 0).
 
-    Uses ``oracles.privacy_curves.gdp_mu_to_epsilon`` (Dong, Roth & Su 2022, Cor. 2.13), whose result is the
+    Uses ``dpsco.oracles.privacy_curves.gdp_mu_to_epsilon`` (Dong, Roth & Su 2022, Cor. 2.13), whose result is the
     upper end of a bisection bracket of relative width 1e-13; multiplying by 1 − 1e-10 makes the returned
     value <= the exact ε_μ(μ, δ).
     """
-    from oracles.privacy_curves import gdp_mu_to_epsilon
+    from dpsco.oracles.privacy_curves import gdp_mu_to_epsilon
 
     d = _check_delta(delta)
     if d == 0.0:
@@ -342,7 +342,7 @@ def likelihood_ratio_statistic(
     By the Neyman–Pearson lemma the events {s ≥ τ} are the most powerful tests of P against Q, so the
     threshold audit on s reaches the pair's privacy curve in the limit (every hockey-stick divergence
     H_γ(P ‖ Q) is attained by {s > log γ}).  Pass the result as ``statistic=`` to
-    :func:`verification.audit.audit`.  Both callables map an (N, k) array of flattened outputs to (N,) values.
+    :func:`dpsco.verification.auditing.audit.audit`.  Both callables map an (N, k) array of flattened outputs to (N,) values.
     """
     if not callable(logpdf_dataset) or not callable(logpdf_neighbour):
         raise TypeError("logpdf_dataset and logpdf_neighbour must be callables (N, k) -> (N,)")
@@ -534,7 +534,7 @@ class OneRunResult:
         return self.verdict == "refuted"
 
     def to_dict(self) -> dict[str, Any]:
-        from reference.privacy import to_jsonable
+        from dpsco.reference.privacy import to_jsonable
 
         return to_jsonable(asdict(self))
 
@@ -624,7 +624,7 @@ def one_run_audit(
     -------
     OneRunResult
     """
-    from reference.validation import check_rng
+    from dpsco.reference.validation import check_rng
 
     check_rng(rng)
     if isinstance(m, bool) or not isinstance(m, Integral) or int(m) < 1:
@@ -748,7 +748,7 @@ def p_value_of_counts(
         conf = 1.0 - a
         if estimator == "gdp":
             return gdp_epsilon_lower_bound(k_p, n_p, k_q, n_q, delta, conf)[0] > claim_epsilon
-        from .audit import epsilon_lower_bound
+        from dpsco.verification.auditing.audit import epsilon_lower_bound
 
         return float(epsilon_lower_bound(k_p, n_p, k_q, n_q, delta, conf)) > claim_epsilon
 
@@ -805,7 +805,7 @@ class FamilyAuditResult:
         return self.verdict == "refuted"
 
     def to_dict(self) -> dict[str, Any]:
-        from reference.privacy import to_jsonable
+        from dpsco.reference.privacy import to_jsonable
 
         return to_jsonable({
             "epsilon_lower": self.epsilon_lower, "verdict": self.verdict, "confidence": self.confidence,
@@ -862,7 +862,7 @@ def audit_family(
 
     ``method="select"`` (default; no correction needed):
         1. for every pair, ``n_pilot`` pilot runs per side; for every statistic, the best event (threshold,
-           tail, direction) on the pilot by the estimator's criterion (``verification.audit``);
+           tail, direction) on the pilot by the estimator's criterion (``dpsco.verification.auditing.audit``);
         2. the member (pair, statistic, event) with the best pilot score is audited on ``n_samples`` *fresh*
            runs per side with the event fixed (``audit(..., event=...)``).
         Validity: the pilot runs are independent of the fresh runs, so the tested event is fixed given the
@@ -877,9 +877,9 @@ def audit_family(
 
     Parameters
     ----------
-    mechanism, claim, rng : as for :func:`verification.audit.audit`
+    mechanism, claim, rng : as for :func:`dpsco.verification.auditing.audit.audit`
     pairs : sequence of (dataset, neighbour) or (dataset, neighbour, label)
-        Neighbouring pairs (e.g. from :mod:`verification.neighbours`).
+        Neighbouring pairs (e.g. from :mod:`dpsco.verification.auditing.neighbours`).
     n_samples : int
         "select": fresh runs per side for the final audit; "bonferroni": runs per side per member.
     statistics : sequence of statistic specs
@@ -892,7 +892,7 @@ def audit_family(
         "select" only: pilot runs per side per pair (default ``n_samples``).
     epsilon_true : float, optional
         Exact ε of the mechanism (worst case over the pairs), reported next to ε_lb.
-    assume, assume_reason, sample_check_runs : as for :func:`verification.audit.audit`
+    assume, assume_reason, sample_check_runs : as for :func:`dpsco.verification.auditing.audit.audit`
         With ``estimator="gdp"`` the verdict rests on the Gaussian figure only if ``assume`` is
         "gaussian-tradeoff"; otherwise the pilot selects by the assumption-free threshold criterion and the
         Bonferroni p-values are those of the threshold bound.
@@ -901,9 +901,9 @@ def audit_family(
     -------
     FamilyAuditResult
     """
-    from reference.validation import check_rng
+    from dpsco.reference.validation import check_rng
 
-    from . import audit as A
+    from dpsco.verification.auditing import audit as A
 
     the_claim = A._as_claim(claim)
     check_rng(rng)
@@ -1044,7 +1044,7 @@ def claim_optimal_threshold(
     and P(ε_lb >= 0.70) = 0.955 (20,000 simulated binomial count pairs each).
 
     **Soundness does not depend on this function**: any event fixed independently of the test samples gives a
-    valid bound (``verification.audit``).  The family only decides where the event is placed, i.e. the
+    valid bound (``dpsco.verification.auditing.audit``).  The family only decides where the event is placed, i.e. the
     *power*; for a mechanism outside the family the event is merely sub-optimal.
 
     Parameters
@@ -1068,7 +1068,7 @@ def claim_optimal_threshold(
     """
     from scipy.stats import laplace as _laplace, norm as _norm
 
-    from .planning import family_parameters
+    from dpsco.verification.auditing.planning import family_parameters
 
     if family not in CLAIM_EVENT_FAMILIES:
         raise ValueError(f"family must be one of {CLAIM_EVENT_FAMILIES}, got {family!r}")
@@ -1146,7 +1146,7 @@ def claim_event(
     route: str = "threshold",
     confidence: float = 0.95,
 ) -> Any:
-    """An :class:`verification.audit.Event` fixed from the claim and *public* location/scale information.
+    """An :class:`dpsco.verification.auditing.audit.Event` fixed from the claim and *public* location/scale information.
 
     The event is {s ≥ location + scale·t*} with numerator ``numerator``, t* from
     :func:`claim_optimal_threshold` (``family``, the claim's ε and δ, ``n_test``, ``route``), where
@@ -1156,7 +1156,7 @@ def claim_event(
     no selection half, every run tested.  Soundness needs only that ``location``/``scale`` do not depend on
     the audit's samples; the family assumption affects power only.
     """
-    from .audit import Event, _as_claim
+    from dpsco.verification.auditing.audit import Event, _as_claim
 
     c = _as_claim(claim)
     for name, v in (("location", location), ("scale", scale)):
@@ -1208,7 +1208,7 @@ def choose_estimator(claim: Any, mechanism_info: Mapping[str, Any] | None = None
       trade-off function is G_μ), so the GDP route's ε = ε_μ(μ_lb, δ) <= ε_μ(μ, δ) = the exact ε at δ (with
       the confidence of μ_lb).  The Gaussian trade-off is then a consequence of the declared facts, so the
       choice also states it: ``assume="gaussian-tradeoff"`` with ``assume_reason`` naming the declarations,
-      which :func:`verification.audit.audit` records in the result (and checks for plausibility, warning if
+      which :func:`dpsco.verification.auditing.audit.audit` records in the result (and checks for plausibility, warning if
       the runs contradict it).  Without these declarations the verdict never rests on the Gaussian figure.  Condition 4 is necessary: post-processing (e.g. the projection
       Π_{B(0,R)} of output perturbation, or any thresholding) keeps μ* of the best bulk test but can lower
       the exact ε at small δ — a binary post-processing g(x) = 1{x ≥ t} has μ* = μ and ε(δ) =
@@ -1232,11 +1232,11 @@ def choose_estimator(claim: Any, mechanism_info: Mapping[str, Any] | None = None
     Returns
     -------
     dict with keys ``estimator``, ``statistic`` (and ``event_from_claim``; for the GDP route ``assume`` and
-    ``assume_reason``, when applicable) — keyword arguments of :func:`verification.audit.audit` — plus
+    ``assume_reason``, when applicable) — keyword arguments of :func:`dpsco.verification.auditing.audit.audit` — plus
     ``reason`` (a sentence for the record).  Pop
     ``reason`` before passing the dict on, or use :func:`audit_kwargs`.
     """
-    from .audit import _as_claim
+    from dpsco.verification.auditing.audit import _as_claim
 
     c = _as_claim(claim)
     if mechanism_info is not None and not isinstance(mechanism_info, Mapping):

@@ -2,10 +2,10 @@
 
 For each (n, ε, T) with δ = 1/n² (Algorithm 1's largest admissible δ), Algorithm 1's printed parameters
 m = ⌈n√(ε/(4T))⌉, σ² = 8TL² log(1/δ)/(n²ε²) (Bassily et al. 2019) are evaluated on the worst-case replace-one
-pair (``reference.accounting``: exact at T = 1, ``dp_accounting`` PLD beyond).  A row fails when the curve's
+pair (``dpsco.reference.accounting``: exact at T = 1, ``dp_accounting`` PLD beyond).  A row fails when the curve's
 δ(ε) exceeds δ; its true ε at δ is then reported too.  Everything depends on public parameters only.
 
-Run ``python -m verification.calibration_table [--out FILE.md]`` to regenerate the table (about 10 minutes
+Run ``python -m dpsco.verification.campaign.calibration_table [--out FILE.md]`` to regenerate the table (about 10 minutes
 on 2 cores); ``--n``, ``--epsilon`` and ``--T`` narrow the grid.
 """
 
@@ -17,8 +17,8 @@ import sys
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from reference.accounting import nsgd_worst_pair_delta, nsgd_worst_pair_epsilon
-from reference.optimal_rates import algorithm_1_batch_size, algorithm_1_noise_variance
+from dpsco.reference.accounting import nsgd_worst_pair_delta, nsgd_worst_pair_epsilon
+from dpsco.reference.bftt19.algorithms import algorithm_1_batch_size, algorithm_1_noise_variance
 
 __all__ = ["CalibrationRow", "printed_calibration_rows", "markdown_table", "main"]
 
@@ -95,7 +95,7 @@ def _ranges(values: Sequence[int]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m verification.calibration_table", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m dpsco.verification.campaign.calibration_table", description=__doc__.split("\n")[0])
     p.add_argument("--n", type=int, nargs="+", default=[1000, 10_000])
     p.add_argument("--epsilon", type=float, nargs="+", default=[0.5, 1.0])
     p.add_argument("--T", type=int, nargs=2, default=[1, 100], metavar=("FIRST", "LAST"))
@@ -105,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error("--T FIRST LAST needs 1 <= FIRST <= LAST")
     text = markdown_table(printed_calibration_rows(a.n, a.epsilon, range(a.T[0], a.T[1] + 1)))
     if a.out:
-        from .fileio import atomic_write_text
+        from dpsco.verification.campaign.fileio import atomic_write_text
 
         atomic_write_text(a.out, text)
     else:

@@ -1,7 +1,7 @@
 """Planted implementations of A_NSGD for testing ``dpsco compare``: one faithful, four subtly wrong.
 
 Written independently from the paper (Bassily, Feldman, Talwar, Thakurta, NeurIPS 2019, Algorithm 1 and
-Theorem 3.2), *not* by calling ``reference.optimal_rates``: a comparison of our code with a copy of itself
+Theorem 3.2), *not* by calling ``dpsco.reference.bftt19.algorithms``: a comparison of our code with a copy of itself
 would prove nothing.  Only the public constants of the ``problem`` (L = ``problem.lipschitz``,
 M = ``problem.radius``, the declared bounds) are read from it.  The loss must be logistic (the gradient
 −y·σ(−y⟨w, x⟩)·x is coded here).
@@ -22,7 +22,7 @@ Variants (``variant=``):
 ``"sigma_half"``    σ halved (σ² / 4; privacy claim false).
 
 Every variant claims (ε, δ)-DP under replace-one neighbouring (the wrong ones falsely so for the σ bugs).
-Each function has the interface :func:`verification.compare.compare` expects of a candidate:
+Each function has the interface :func:`dpsco.verification.campaign.compare.compare` expects of a candidate:
 ``f(X, y, problem, epsilon, delta, rng, *, replicates=None) -> Release``.  **Never use these for anything
 but testing the comparison.**
 """
@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 from scipy.special import expit
 
-from reference.privacy import PrivacyClaim, Release
-from reference.problem import ERMProblem
+from dpsco.reference.privacy import PrivacyClaim, Release
+from dpsco.reference.problem import ERMProblem
 
 __all__ = ["VARIANTS", "WRONG_VARIANTS", "nsgd_variant", "faithful_nsgd", "last_iterate_nsgd", "double_step_nsgd",
            "sigma_no_log_nsgd", "sigma_half_nsgd"]
@@ -164,7 +164,7 @@ def detection_campaign(reps: int = 50, *, samples: int = 2000, confidence: float
 
     from scipy.stats import binomtest
 
-    from .compare import build_instance, compare
+    from dpsco.verification.campaign.compare import build_instance, compare
 
     inst = build_instance("synthetic", np.random.SeedSequence(seed))
     out: dict[str, Any] = {"reps": reps, "samples": samples, "confidence": confidence, "seed": seed,

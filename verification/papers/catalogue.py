@@ -14,13 +14,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from reference import noise as lrnoise
-from reference import optimal_rates as o
-from reference import output_perturbation as lr
-from reference.privacy import Release
-from reference.problem import ERMProblem
+from dpsco.reference import noise as lrnoise
+from dpsco.reference.bftt19 import algorithms as o
+from dpsco.reference.lr21 import algorithms as lr
+from dpsco.reference.privacy import Release
+from dpsco.reference.problem import ERMProblem
 
-from .objectives import (LINEAR_ADVERSARIAL, RIDGE_LOGISTIC, ROBUST_LOGISTIC, ROBUST_SQUARED, TILTED_LOGISTIC,
+from dpsco.verification.papers.objectives import (LINEAR_ADVERSARIAL, RIDGE_LOGISTIC, ROBUST_LOGISTIC, ROBUST_SQUARED, TILTED_LOGISTIC,
                          ObjectiveSpec, algorithm_3_from_problem, robust_erm_from_problem)
 
 __all__ = ["CATALOGUE", "CatalogueEntry", "get_entry"]
@@ -50,7 +50,7 @@ class CatalogueEntry:
     rate_exponent : float or None   exponent e of the theorem's bound C·n^e in its statistical regime (−1/2
         for Bassily et al.); None where the configuration has no declared rate (the rate check is skipped)
     objective : ObjectiveSpec or None   the objective whose excess the theorems bound when it is not the
-        empirical logistic risk L̂ (verification.objectives: ridge, tilted, robust, adversarial); its certified
+        empirical logistic risk L̂ (dpsco.verification.papers.objectives: ridge, tilted, robust, adversarial); its certified
         oracle replaces the shared real-data oracle, and its population form (ERM-form objectives) is
         evaluated exactly on D = uniform on a pool of synthetic points
     printed_bounds : {"empirical" | "population": tuple of callables (release, n, d, epsilon, delta, L, M) ->

@@ -20,9 +20,9 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from reference.losses import get_loss
-from reference.problem import BOUND_RTOL, DataBounds
-from reference.validation import as_float_vector, check_data, check_positive_int
+from dpsco.reference.losses import get_loss
+from dpsco.reference.problem import BOUND_RTOL, DataBounds
+from dpsco.reference.validation import as_float_vector, check_data, check_positive_int
 
 __all__ = [
     "CanaryPair",
@@ -213,7 +213,7 @@ class CanaryPair(NamedTuple):
     description: str
 
     def as_datasets(self) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
-        """({"X", "y"} of the dataset, {"X", "y"} of the neighbour), the form :func:`verification.audit.audit` takes."""
+        """({"X", "y"} of the dataset, {"X", "y"} of the neighbour), the form :func:`dpsco.verification.auditing.audit.audit` takes."""
         return {"X": self.X, "y": self.y}, {"X": self.X_neighbour, "y": self.y_neighbour}
 
 
@@ -246,7 +246,7 @@ def canary_pair(
     give the *same* loss function, not a neighbour that differs).
 
     ``"one-sided"``: the worst-case replace-one pair known for with-replacement mini-batch sampling
-    (Bassily et al. 2019, Algorithm 1; ``reference.accounting``): *every* record equals the canary, so all
+    (Bassily et al. 2019, Algorithm 1; ``dpsco.reference.accounting``): *every* record equals the canary, so all
     other records share the replaced record's gradient at every w and batch sampling adds no randomness on the
     dataset's side; the last record is replaced as in ``"symmetric"``.  For the linear loss this is the pair
     x_i = x_max e₁ (all i) vs x_n' = −x_max e₁ (a mirror image of x_i = −e₁ vs x_n' = +e₁).  On it, one step of
@@ -259,7 +259,7 @@ def canary_pair(
     bounds : DataBounds
         For the ±1-label losses y_max must be >= 1.
     loss_name : str
-        A name accepted by :func:`reference.losses.get_loss`.
+        A name accepted by :func:`dpsco.reference.losses.get_loss`.
     neighbour : "symmetric" | "null" | "one-sided"
 
     Returns
@@ -322,7 +322,7 @@ def canary_pair(
 # pair generators for audit_family (issue 3)
 # ---------------------------------------------------------------------------------------------------------
 class NeighbourPair(NamedTuple):
-    """A neighbouring pair in the form :func:`verification.estimators.audit_family` takes."""
+    """A neighbouring pair in the form :func:`dpsco.verification.auditing.estimators.audit_family` takes."""
 
     dataset: dict[str, np.ndarray]
     neighbour: dict[str, np.ndarray]
@@ -356,7 +356,7 @@ def add_remove_pairs(
 
     The added records are the first ``k`` :func:`extreme_points` of the declared domain, each with the
     extreme labels (``labels``: default ±y_max, or ±1 for ``y_max >= 1`` when given ``labels=[1, -1]``).  The
-    larger dataset is ``dataset`` (axis 0 = records), as :func:`verification.audit.audit` checks for the
+    larger dataset is ``dataset`` (axis 0 = records), as :func:`dpsco.verification.auditing.audit.audit` checks for the
     "add/remove" relation.
 
     Returns
@@ -429,7 +429,7 @@ def worst_case_pairs(
     ``background="shared"`` also sets every *other* record of both datasets to z, so that all of them share the
     replaced record's gradient at every w: the worst-case pair known for mini-batch noisy SGD with
     with-replacement sampling (the dataset's side then has no sampling randomness; see
-    ``reference.accounting`` and ERRATA.md E4).  ``"data"`` (default) keeps the caller's other records.
+    ``dpsco.reference.accounting`` and ERRATA.md E4).  ``"data"`` (default) keeps the caller's other records.
 
     Returns
     -------

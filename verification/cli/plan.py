@@ -8,7 +8,7 @@ The mechanism is the family's 1-D mechanism whose exact ε at δ = D is E (Lapla
 analytic calibration, randomised-response probability).  n_test is the number of test runs per side at which
 the expected ε lower bound (expected counts, best event in hindsight, one-sided Clopper-Pearson at
 (1 - C)/2 each) first reaches r·E; samples_per_side = n_test/(1 - F) for a split-sample audit.  A planning
-figure, not a guarantee (verification.planning).  n_test is searched up to N (default 1e10, at most 1e12,
+figure, not a guarantee (dpsco.verification.auditing.planning).  n_test is searched up to N (default 1e10, at most 1e12,
 the validated range of the Clopper-Pearson bounds); when the target is not reached there, the plan says so
 and prints the expected ε_lb at N and at 1e12.
 
@@ -22,8 +22,8 @@ import json
 import math
 import sys
 
-from .audit import CLOPPER_PEARSON_MAX_N
-from .planning import FAMILIES, ROUTES, samples_needed
+from dpsco.verification.auditing.audit import CLOPPER_PEARSON_MAX_N
+from dpsco.verification.auditing.planning import FAMILIES, ROUTES, samples_needed
 
 __all__ = ["configure_parser", "run"]
 

@@ -47,7 +47,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import audit_cli, compare_cli, plan_cli, verify
+    from dpsco.verification.cli import audit as audit_cli
+    from dpsco.verification.cli import compare as compare_cli
+    from dpsco.verification.cli import plan as plan_cli
+    from dpsco.verification.campaign import verify
 
     parser = _Parser(
         prog="dpsco",

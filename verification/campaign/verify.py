@@ -16,7 +16,7 @@ For each algorithm of the catalogue:
 5. **uniform stability**: coupled runs on neighbouring datasets against the stability bound the proof uses;
 6. **gradient evaluations** counted, against the paper's claim.
 
-Checks 2–5 are one-sided tests of hypotheses implied by the theorems (verification.theorem_checks); their
+Checks 2–5 are one-sided tests of hypotheses implied by the theorems (dpsco.verification.checks.theorem_checks); their
 family-wise false-failure probability is ``--alpha`` (Holm).  Audits "refute" only if ε_lb > ε (probability
 ≤ 1 − ``--confidence`` each for a correct implementation).  A pass never proves privacy or the theorem; each
 record states the power of its check.  Every random stream is spawned from one recorded ``SeedSequence``.
@@ -48,20 +48,20 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from reference import Ball, DataBounds, ERMProblem, get_loss
-from reference.optimal_rates import noisy_sgd, theorem_3_2_bound
-from reference.privacy import PrivacyClaim, to_jsonable
+from dpsco.reference import Ball, DataBounds, ERMProblem, get_loss
+from dpsco.reference.bftt19.algorithms import noisy_sgd, theorem_3_2_bound
+from dpsco.reference.privacy import PrivacyClaim, to_jsonable
 
-from .audit import audit
-from .catalogue import CATALOGUE, CatalogueEntry, run_outputs
-from .objectives import objective_range
-from .datasets import load_fair
-from .estimators import choose_estimator
-from .fileio import OutputError, atomic_write_text, check_output_directory, staged_directory
-from .neighbours import extreme_points, replace_one_extreme
-from .report import check_results, format_html, format_latex, format_markdown, format_table
-from .stats import add_reference_bound, mean_bound_check
-from .theorem_checks import StabilityCheck, apply_holm, rate_check, stability_check
+from dpsco.verification.auditing.audit import audit
+from dpsco.verification.papers.catalogue import CATALOGUE, CatalogueEntry, run_outputs
+from dpsco.verification.papers.objectives import objective_range
+from dpsco.verification.campaign.datasets import load_fair
+from dpsco.verification.auditing.estimators import choose_estimator
+from dpsco.verification.campaign.fileio import OutputError, atomic_write_text, check_output_directory, staged_directory
+from dpsco.verification.auditing.neighbours import extreme_points, replace_one_extreme
+from dpsco.verification.campaign.report import check_results, format_html, format_latex, format_markdown, format_table
+from dpsco.verification.checks.stats import add_reference_bound, mean_bound_check
+from dpsco.verification.checks.theorem_checks import StabilityCheck, apply_holm, rate_check, stability_check
 
 __all__ = ["Budget", "BUDGETS", "REPORT_FILES", "configure_parser", "run", "run_verification", "write_reports"]
 
@@ -87,7 +87,7 @@ class Budget:
     population_replicates: dict[str, int] | None = None  # per-entry override of ``replicates`` (fresh datasets)
     entry_rate_replicates: dict[str, int] | None = None  # per-entry override of ``rate_replicates``
     entry_stability_replicates: dict[str, int] | None = None  # per-entry override of ``stability_replicates``
-    # single runs that check an entry's batched sample() before its audit uses it (verification.audit;
+    # single runs that check an entry's batched sample() before its audit uses it (dpsco.verification.auditing.audit;
     # None: the auditor's default, 0: no check, recorded in the audit result as trusted unchecked)
     sample_check_runs: int | None = None
 
@@ -199,7 +199,7 @@ def synthetic_instance(loss_name: str, d: int, rng: np.random.Generator) -> tupl
     logistic: D1 (finite support, well-specified logistic model, spec §7.2); hinge: D5 (finite support).
     ``rng`` draws the atoms and w⋆ (once per campaign).
     """
-    from oracles.population import d1_logistic, d5_hinge
+    from dpsco.oracles.population import d1_logistic, d5_hinge
 
     if loss_name == "logistic":
         return "D1 logistic (200 atoms)", d1_logistic(d, rng=rng)
@@ -256,14 +256,14 @@ def _population_draw(entry: CatalogueEntry, inst: Any, options: dict[str, Any], 
 def _synthetic(entry: CatalogueEntry, d: int, rng: np.random.Generator, options: dict[str, Any], eps: float
                ) -> _Synthetic:
     """The synthetic instance of ``entry``: D1/D5 with their exact population minimisers for the empirical
-    logistic/hinge risk; for an entry with its own objective (verification.objectives), D = uniform on a pool of
+    logistic/hinge risk; for an entry with its own objective (dpsco.verification.papers.objectives), D = uniform on a pool of
     ``POOL_SIZE`` draws of D1, whose population objective is the objective on the pool (ERM form), certified
     by the same oracle; the tilted risk has no population form (``population`` is None)."""
     spec = entry.objective
     if spec is not None:
         # a stronger signal than D1's default ‖w⋆‖ = 1/2: with ρ = 0.1 (robust) or r = 0.05 (game) the robust
         # minimiser of the default instance is w = 0, the kink of G_D; here ‖E[yx]‖ ≈ 0.18 > ρ, r.
-        from oracles.population import d1_logistic
+        from dpsco.oracles.population import d1_logistic
 
         u = rng.standard_normal(d)
         inst_name, inst = (f"D1 logistic (200 atoms, ‖w⋆‖ = {SYN_OBJECTIVE_RADIUS})",
@@ -303,7 +303,7 @@ def _synthetic(entry: CatalogueEntry, d: int, rng: np.random.Generator, options:
 def _tight_instance_draw(n: int, rng: np.random.Generator) -> float:
     """Spec T-3.2c: 1-D, W = [−1, 1], ℓ(w, z) = −zw, P[z = 1] = (1 + p)/2 with p = 1/√n, so
     L(w) = −pw, w* = M = 1 and the excess is p(1 − w).  A_NSGD attains, and cannot beat, the 1/√n rate."""
-    from reference import Ball as _Ball, LinearLoss
+    from dpsco.reference import Ball as _Ball, LinearLoss
 
     p = 1.0 / math.sqrt(n)
     z = np.where(rng.random(n) < (1 + p) / 2, 1.0, -1.0)
@@ -321,7 +321,7 @@ def _privacy_term_draw(n: int, d: int, epsilon: float, rng: np.random.Generator)
     """Spec T-3.2d: ℓ(w, z) = −⟨w, z⟩ with z = e₁ deterministic on W = B(0, 1) (population = empirical, w* = e₁),
     so the excess of A_NSGD's output is 1 − ⟨w̄, e₁⟩; in Theorem 3.2's privacy regime (4d log(1/δ) > ε²n) the
     bound is 10ML√(d log(1/δ))/(εn): the excess may grow at most like √d and like 1/ε."""
-    from reference import Ball as _Ball, LinearLoss
+    from dpsco.reference import Ball as _Ball, LinearLoss
 
     X = np.zeros((n, d))
     X[:, 0] = -1.0  # ℓ = ⟨w, x⟩ with x = −e₁
@@ -401,7 +401,7 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
     record["claim"] = claim.to_dict()
     if k > 0:
         _progress(f"{entry.name}: privacy audit, {k} runs per side", quiet)
-        # the strongest estimator whose assumptions hold for this release (verification.estimators)
+        # the strongest estimator whose assumptions hold for this release (dpsco.verification.auditing.estimators)
         info = {"deterministic": entry.name.startswith("lr21.") and options.get("method", "agd") in ("agd", "subgradient"),
                 "output_dimension": int(X.shape[1])}
         choice = choose_estimator(claim, info)
@@ -573,7 +573,7 @@ def write_reports(results: dict[str, Any], out: str, formats: Sequence[str], *,
 
     results.json is ``results_text`` verbatim when given (``--from``: a copy of the source), else ``results``
     serialised.  The reports are rendered first, then every file is written into a temporary directory next
-    to ``out`` that replaces ``out`` in one swap (verification.fileio.staged_directory): ``out`` holds the
+    to ``out`` that replaces ``out`` in one swap (dpsco.verification.campaign.fileio.staged_directory): ``out`` holds the
     previous set or the new one, never a mixture.  Raises OutputError (a ValueError) if ``out`` cannot be
     written, leaving it untouched.  Returns the paths written.
     """
@@ -636,7 +636,7 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
         raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
     _check_formats(formats)
     check_output_directory(out, REPORT_FILES)  # fail now, not after the campaign
-    from oracles.minimizers import certified_oracle
+    from dpsco.oracles.minimizers import certified_oracle
 
     t0 = time.time()
     b = BUDGETS[budget]

@@ -8,7 +8,7 @@ certified minimiser of the same objective, built from the same public parameters
 ========================  =========================================  =================================  ========
 objective                 F(w) on a dataset (X, y)                    certified oracle                   ERM form
 ========================  =========================================  =================================  ========
-ridge logistic            (1/n)Σφ(y⟨w, x⟩) + (μ/2)‖w‖²                 certified Newton (reference.certified) yes
+ridge logistic            (1/n)Σφ(y⟨w, x⟩) + (μ/2)‖w‖²                 certified Newton (dpsco.reference.certified) yes
 tilted (TERM)             (1/τ)log((1/n)Σe^{τℓ_i}) + (μ/2)‖w‖²         Newton + strong-convexity gap      no
 robust logistic           (1/n)Σφ(y⟨w, x⟩ − ρ‖w‖) + (μ/2)‖w‖²          Newton + strong-convexity gap      yes
 robust least squares      (1/2n)Σ(|⟨w, x⟩ − y| + ρ‖w‖)² + (μ/2)‖w‖²     Newton + strong-convexity gap      yes
@@ -21,10 +21,10 @@ finite pool of points the population objective *is* the objective on the pool, s
 the population minimiser.  The tilted risk is not an average (spec U7): the paper bounds only its empirical
 excess (Props 4.1, 4.2), and `dpsco verify` says so instead of inventing a population claim.
 
-The two ``*_from_problem`` adapters give :func:`reference.output_perturbation.robust_erm` and
-:func:`reference.output_perturbation.algorithm_3` the catalogue's calling convention
+The two ``*_from_problem`` adapters give :func:`dpsco.reference.lr21.algorithms.robust_erm` and
+:func:`dpsco.reference.lr21.algorithms.algorithm_3` the catalogue's calling convention
 ``run(X, y, problem, epsilon, delta, rng, **options)``: they read the declared bounds and the radius R of W
-from the :class:`reference.problem.ERMProblem` and pass everything else through.
+from the :class:`dpsco.reference.problem.ERMProblem` and pass everything else through.
 """
 
 from __future__ import annotations
@@ -34,12 +34,12 @@ from typing import Any, Callable, Literal
 
 import numpy as np
 
-from reference import output_perturbation as lr
-from reference.certified import certified_minimize
-from reference.domains import Ball
-from reference.losses import get_loss
-from reference.privacy import Release
-from reference.problem import ERMProblem
+from dpsco.reference.lr21 import algorithms as lr
+from dpsco.reference.certified import certified_minimize
+from dpsco.reference.domains import Ball
+from dpsco.reference.losses import get_loss
+from dpsco.reference.privacy import Release
+from dpsco.reference.problem import ERMProblem
 
 __all__ = ["ObjectiveSpec", "OracleValue", "RIDGE_LOGISTIC", "TILTED_LOGISTIC", "ROBUST_LOGISTIC", "ROBUST_SQUARED",
            "LINEAR_ADVERSARIAL", "algorithm_3_from_problem", "robust_erm_from_problem"]
@@ -113,7 +113,7 @@ RIDGE_LOGISTIC = ObjectiveSpec(
 
 
 def _newton_min(obj: Any) -> OracleValue:
-    from oracles.output_perturbation import newton_certified_minimizer
+    from dpsco.oracles.output_perturbation import newton_certified_minimizer
 
     w, cert = newton_certified_minimizer(obj, tol=1e-9)
     return OracleValue(obj.value(w), cert.gap_bound, w, f"damped Newton ({cert.method})")
@@ -163,7 +163,7 @@ class _GameObjective:
 
 
 def _game_min(obj: _GameObjective) -> OracleValue:
-    from oracles.output_perturbation import linear_game_minimizer
+    from dpsco.oracles.output_perturbation import linear_game_minimizer
 
     g = obj.game
     w = lr._strictly_inside(linear_game_minimizer(g), g.radius)
@@ -196,7 +196,7 @@ LINEAR_ADVERSARIAL = ObjectiveSpec(
 def robust_erm_from_problem(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
                             rng: np.random.Generator, *, rho: float, mu: float,
                             kind: Literal["logistic", "squared"] = "logistic", **options: Any) -> Release:
-    """:func:`reference.output_perturbation.robust_erm` with x_max, y_max and R = problem.radius taken from
+    """:func:`dpsco.reference.lr21.algorithms.robust_erm` with x_max, y_max and R = problem.radius taken from
     ``problem`` (declared bounds; W = B(0, R) is public, LR-D1).  Other keywords are passed through."""
     if not isinstance(problem, ERMProblem):
         raise TypeError(f"problem must be an ERMProblem, got {type(problem).__name__}")
@@ -207,8 +207,8 @@ def robust_erm_from_problem(X: Any, y: Any, problem: ERMProblem, epsilon: float,
 def algorithm_3_from_problem(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
                              rng: np.random.Generator, *, mu: float, r: float, gamma: float = 0.0,
                              **options: Any) -> Release:
-    """:func:`reference.output_perturbation.algorithm_3` on the linear adversarial game of spec §7.4(b)/(c)
-    (:class:`reference.output_perturbation.LinearAdversarialProblem` with μ, r, γ, the declared bounds of
+    """:func:`dpsco.reference.lr21.algorithms.algorithm_3` on the linear adversarial game of spec §7.4(b)/(c)
+    (:class:`dpsco.reference.lr21.algorithms.LinearAdversarialProblem` with μ, r, γ, the declared bounds of
     ``problem`` and R = problem.radius).  Other keywords are passed through."""
     if not isinstance(problem, ERMProblem):
         raise TypeError(f"problem must be an ERMProblem, got {type(problem).__name__}")

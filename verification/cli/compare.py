@@ -8,9 +8,9 @@ with the signature of the catalogue's run functions:
 
     f(X, y, problem, epsilon, delta, rng, **options) -> Release | array
 
-X (n, d), y (n,), problem a reference.problem.ERMProblem (loss, W = B(0, M), declared bounds; use
+X (n, d), y (n,), problem a dpsco.reference.problem.ERMProblem (loss, W = B(0, M), declared bounds; use
 problem.lipschitz and problem.radius), rng a numpy Generator that must be the only source of randomness.
-It returns a reference.privacy.Release (its claim is audited) or the (d,) output (the claim audited is then
+It returns a dpsco.reference.privacy.Release (its claim is audited) or the (d,) output (the claim audited is then
 (--epsilon, --delta)-DP, replace-one; default: the instance's ε and δ).  If f has a parameter named
 `replicates`, it is called with replicates=k and must return k independent runs as a (k, d) output.
 
@@ -41,10 +41,10 @@ import math
 import sys
 from typing import Any
 
-from .catalogue import CATALOGUE
-from .compare import DEFAULT_CONFIDENCE, DEFAULT_SEED, INSTANCES, CandidateError, compare
-from .usercode import InputError as _InputError
-from .usercode import load_mechanism, running
+from dpsco.verification.papers.catalogue import CATALOGUE
+from dpsco.verification.campaign.compare import DEFAULT_CONFIDENCE, DEFAULT_SEED, INSTANCES, CandidateError, compare
+from dpsco.verification.cli.usercode import InputError as _InputError
+from dpsco.verification.cli.usercode import load_mechanism, running
 
 __all__ = ["configure_parser", "run"]
 

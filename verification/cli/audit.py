@@ -40,7 +40,7 @@ assumption (assumption) and warns if the shape check contradicts it (warnings).
 numpy.random.default_rng(numpy.random.SeedSequence(S)); the seed entropy is printed for reproduction.
 
 --estimator auto picks the strongest estimator whose assumptions are declared to hold
-(verification.estimators.choose_estimator): the mechanism object may carry a dict attribute ``audit_info``
+(dpsco.verification.auditing.estimators.choose_estimator): the mechanism object may carry a dict attribute ``audit_info``
 with keys noise ("gaussian"/"laplace"/...), deterministic (bool), post_processing ("none" or a description),
 output_dimension (int); without it, auto is the assumption-free threshold route.  Declaring Gaussian noise on
 a deterministic computation without post-processing states the Gaussian trade-off assumption (recorded as
@@ -52,10 +52,10 @@ on all other runs: sound for any mechanism, more powerful than the default split
 
 Generated neighbours (--pairs, instead of --neighbour): A.npz must hold X (n, d) and y (n,) inside the
 declared domain {||x|| <= --x-max, |y| <= --y-max}; other arrays are passed unchanged.  The pairs come from
-verification.neighbours — extreme: the last record replaced by the antipodal extreme point, with the label
+dpsco.verification.auditing.neighbours — extreme: the last record replaced by the antipodal extreme point, with the label
 flipped and kept (replace_one_extreme); sign-flip: (-x, y), (x, -y), (-x, -y) of the last record
 (sign_flip_pairs); worst-case: the 3 replace-one pairs maximising the gradient difference of --loss at w = 0
-(worst_case_pairs).  All pairs are audited together by verification.estimators.audit_family (method
+(worst_case_pairs).  All pairs are audited together by dpsco.verification.auditing.estimators.audit_family (method
 "select"): --pilot runs per side per pair (default N) choose the pair, statistic and event; one event is then
 tested on N fresh runs per side, so the verdict holds at confidence C for the whole family.
 
@@ -96,11 +96,11 @@ from typing import Any
 
 import numpy as np
 
-from reference.privacy import PrivacyClaim
+from dpsco.reference.privacy import PrivacyClaim
 
-from .audit import audit
-from .usercode import InputError as _InputError
-from .usercode import load_mechanism, running
+from dpsco.verification.auditing.audit import audit
+from dpsco.verification.cli.usercode import InputError as _InputError
+from dpsco.verification.cli.usercode import load_mechanism, running
 
 __all__ = ["configure_parser", "run", "load_mechanism", "load_npz"]
 
@@ -172,7 +172,7 @@ def _parse_int(text: Any, name: str) -> int:
 
 
 def _check_statistic(text: Any) -> str:
-    """--statistic as verification.audit accepts it, checked before anything is loaded or run."""
+    """--statistic as dpsco.verification.auditing.audit accepts it, checked before anything is loaded or run."""
     stat = str(text)
     if stat in ("projection", "norm", "logistic"):
         return stat
@@ -218,10 +218,10 @@ def load_npz(path: str, name: str) -> dict[str, np.ndarray]:
 
 
 def _generated_pairs(args: argparse.Namespace, dataset: dict[str, np.ndarray]) -> list[tuple[Any, Any, str]]:
-    """The neighbouring pairs of ``--pairs`` (verification.neighbours), as audit_family takes them."""
-    from reference.problem import DataBounds
+    """The neighbouring pairs of ``--pairs`` (dpsco.verification.auditing.neighbours), as audit_family takes them."""
+    from dpsco.reference.problem import DataBounds
 
-    from . import neighbours as nbm
+    from dpsco.verification.auditing import neighbours as nbm
 
     if args.x_max is None or args.y_max is None:
         raise _InputError("--pairs needs --x-max and --y-max (the declared data domain)")
@@ -252,7 +252,7 @@ def _generated_pairs(args: argparse.Namespace, dataset: dict[str, np.ndarray]) -
         else:
             if args.loss is None:
                 raise _InputError("--pairs worst-case needs --loss (the loss whose gradient difference is maximised)")
-            from reference.losses import get_loss
+            from dpsco.reference.losses import get_loss
 
             try:
                 get_loss(str(args.loss))
@@ -268,7 +268,7 @@ def _generated_pairs(args: argparse.Namespace, dataset: dict[str, np.ndarray]) -
 
 def _run_one_run(args: argparse.Namespace, mechanism: Any, dataset: dict[str, np.ndarray], epsilon: float,
                  delta: float, confidence: float, rng: np.random.Generator, entropy: int) -> Any:
-    from .estimators import one_run_audit
+    from dpsco.verification.auditing.estimators import one_run_audit
 
     if args.canaries is None:
         raise _InputError("--estimator one-run needs --canaries M")
@@ -365,7 +365,7 @@ def run(args: argparse.Namespace) -> int:
             if assume is not None and estimator != "gdp":
                 raise _InputError("--assume gaussian-tradeoff applies only with --estimator gdp")
             if estimator == "auto":
-                from .estimators import choose_estimator
+                from dpsco.verification.auditing.estimators import choose_estimator
 
                 info = getattr(mechanism, "audit_info", None)
                 if info is not None and not isinstance(info, dict):
@@ -403,7 +403,7 @@ def run(args: argparse.Namespace) -> int:
                             assume=assume, assume_reason=assume_reason,
                         )
                     else:
-                        from .estimators import audit_family
+                        from dpsco.verification.auditing.estimators import audit_family
 
                         result = audit_family(
                             mechanism, pairs, claim, samples, rng, statistics=(statistic,), estimator=estimator,

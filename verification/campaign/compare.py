@@ -4,11 +4,11 @@ A *candidate* is any callable with the signature of the catalogue's run function
 
     f(X, y, problem, epsilon, delta, rng, **options) -> Release | array
 
-* ``X`` (n, d) float array, ``y`` (n,) labels, ``problem`` a :class:`reference.problem.ERMProblem` (loss, W =
+* ``X`` (n, d) float array, ``y`` (n,) labels, ``problem`` a :class:`dpsco.reference.problem.ERMProblem` (loss, W =
   B(0, M), declared data bounds; read ``problem.lipschitz``, ``problem.radius``), ``epsilon``, ``delta`` the
   privacy parameters to run at, ``rng`` a ``numpy.random.Generator`` that must be the *only* source of
   randomness (so that calls with different generators are independent runs).
-* It returns a :class:`reference.privacy.Release` (its ``output`` is the private vector and its ``claim`` the
+* It returns a :class:`dpsco.reference.privacy.Release` (its ``output`` is the private vector and its ``claim`` the
   privacy claim audited) or a bare (d,) array (the claim audited is then (``claimed_epsilon``,
   ``claimed_delta``)-DP, replace-one; default: the ``epsilon``, ``delta`` it was run at).
 * Optional vectorisation: if the signature has a parameter named ``replicates``, the candidate is called with
@@ -46,11 +46,11 @@ hypotheses; a faithful candidate is refuted with probability at most α = 1 − 
 (b) **utility**: excess empirical risk L̂(w) − min_W L̂ (certified oracle) of every output of both
     implementations against the catalogue entry's bound on its expectation (computed from *our* release's
     parameters, i.e. the theorem at these public inputs), one-sided Hoeffding checks
-    (:func:`verification.stats.mean_bound_check`) at α/6 each.  Outputs outside W refute the candidate
+    (:func:`dpsco.verification.checks.stats.mean_bound_check`) at α/6 each.  Outputs outside W refute the candidate
     deterministically (the algorithms project onto W).
-(c) **privacy**: :func:`verification.audit.audit` of the candidate at its claimed ε on the instance and a
+(c) **privacy**: :func:`dpsco.verification.auditing.audit.audit` of the candidate at its claimed ε on the instance and a
     replace-one neighbour that swaps the last record for an extreme point of the declared data domain
-    (:func:`verification.neighbours.replace_one_extreme`), at confidence 1 − α/3.
+    (:func:`dpsco.verification.auditing.neighbours.replace_one_extreme`), at confidence 1 − α/3.
 
 Verdict "refuted" iff any test rejects; a check of *our* implementation that fails also yields "refuted"
 (the record says which).  "not refuted" is not a proof of correctness: read the power statements.
@@ -69,14 +69,14 @@ from scipy.spatial.distance import cdist
 from scipy.stats import ks_2samp, kstwobign, permutation_test
 from statsmodels.stats.multitest import multipletests
 
-from reference import Ball, DataBounds, ERMProblem, get_loss
-from reference.privacy import PrivacyClaim, Release, to_jsonable
+from dpsco.reference import Ball, DataBounds, ERMProblem, get_loss
+from dpsco.reference.privacy import PrivacyClaim, Release, to_jsonable
 
-from .audit import audit
-from .catalogue import CatalogueEntry, get_entry, run_outputs
-from .objectives import objective_range
-from .neighbours import replace_one_extreme
-from .stats import mean_bound_check
+from dpsco.verification.auditing.audit import audit
+from dpsco.verification.papers.catalogue import CatalogueEntry, get_entry, run_outputs
+from dpsco.verification.papers.objectives import objective_range
+from dpsco.verification.auditing.neighbours import replace_one_extreme
+from dpsco.verification.checks.stats import mean_bound_check
 
 __all__ = ["CandidateError", "CompareResult", "Instance", "TwoSampleResult", "build_instance", "compare",
            "two_sample_test", "DEFAULT_CONFIDENCE", "DEFAULT_SEED", "INSTANCES"]
@@ -131,7 +131,7 @@ def build_instance(kind: str, seed: np.random.SeedSequence | None = None, *, n: 
     ----------
     kind : "fair" | "synthetic"
         "fair": the built-in Fair (1978) data (n = 6366, d = 9), logistic loss, W = B(0, 2), ε = 1, δ = 1/n²
-        (as ``dpsco verify``).  "synthetic": n i.i.d. draws of D1 (``oracles.population.d1_logistic``: 200
+        (as ``dpsco verify``).  "synthetic": n i.i.d. draws of D1 (``dpsco.oracles.population.d1_logistic``: 200
         atoms on the unit sphere of R^d, well-specified logistic model), W = B(0, 2), ε = 1, δ = 1/n².
     seed : SeedSequence, used by "synthetic" only (atoms, w⋆ and the sample); required then.
     n, d : size of the synthetic instance.
@@ -140,17 +140,17 @@ def build_instance(kind: str, seed: np.random.SeedSequence | None = None, *, n: 
     ------
     ValueError : unknown ``kind`` or missing seed.
     """
-    from oracles.minimizers import certified_oracle
+    from dpsco.oracles.minimizers import certified_oracle
 
     if kind == "fair":
-        from .datasets import load_fair
+        from dpsco.verification.campaign.datasets import load_fair
 
         real = load_fair()
         X, y = real.X, real.y
         problem = ERMProblem(get_loss("logistic"), Ball(RADIUS), DataBounds(1.0, 1.0))
         desc = real.description
     elif kind == "synthetic":
-        from oracles.population import d1_logistic
+        from dpsco.oracles.population import d1_logistic
 
         if not isinstance(seed, np.random.SeedSequence):
             raise ValueError("seed (a numpy.random.SeedSequence) is required for the synthetic instance")

@@ -26,7 +26,7 @@ Departures from the printed text (each also in ERRATA.md, with the test that sho
 * Theorem 3.1's noise σ² = 8TL² log(1/δ)/(n²ε²) is not (ε, δ)-DP under replace-one with with-replacement
   sampling at small T (worst pair: every other record shares the replaced record's gradient; n = 1000, T = 1,
   ε = 1, δ = 10⁻⁶ gives ε = 1.99).  Default ``calibration="certified"``: σ = max(printed σ, the smallest σ
-  that the PLD accountant certifies on that pair, ``reference.accounting``); ``"printed"`` stays reachable
+  that the PLD accountant certifies on that pair, ``dpsco.reference.accounting``); ``"printed"`` stays reachable
   and its claim then states the accountant's δ.  Applies to A_NSGD, its Moreau variant and A_ProxGD (E4).
 * Integer rounding (the paper gives reals): T := ⌊T_real⌋ ≥ 1, m := ⌈m_real⌉; σ² and η use the integer T.
 * Lemma 3.4's α = L²Tη/n is off by (T+1)/T for the averaged iterate; ``lemma_3_4_stability(corrected=True)``
@@ -45,12 +45,12 @@ from typing import Any, Callable, Literal
 
 import numpy as np
 
-from .accounting import NoiseCalibration, certified_noise_std
-from .certified import certified_minimize, certify, objective_gradient
-from .domains import Ball
-from .privacy import PrivacyClaim, Release
-from .problem import ERMProblem
-from .validation import (check_bool, check_calibration_budget, check_choice, check_iterations, check_positive,
+from dpsco.reference.accounting import NoiseCalibration, certified_noise_std
+from dpsco.reference.certified import certified_minimize, certify, objective_gradient
+from dpsco.reference.domains import Ball
+from dpsco.reference.privacy import PrivacyClaim, Release
+from dpsco.reference.problem import ERMProblem
+from dpsco.reference.validation import (check_bool, check_calibration_budget, check_choice, check_iterations, check_positive,
                          check_positive_int, check_rng)
 
 __all__ = [
@@ -145,7 +145,7 @@ class NSGDParameters:
     smoothness_max: float  # 2/η with the integer T: Lemma 3.4's condition η ≤ 2/β
     sigma2_printed: float = math.nan  # Algorithm 1, line 1: 8TL² log(1/δ)/(n²ε²)
     calibration: str = "certified"  # "certified": σ = max(printed, worst-pair certified); "printed": σ printed
-    accountant_delta: float = math.nan  # worst-pair accountant's δ(ε) at σ (reference.accounting)
+    accountant_delta: float = math.nan  # worst-pair accountant's δ(ε) at σ (dpsco.reference.accounting)
     printed_accountant_delta: float = math.nan  # the same at the printed σ
     printed_is_private: bool = True  # printed_accountant_delta ≤ δ
 
@@ -166,7 +166,7 @@ def theorem_3_2_parameters(
     Noise (departure from the printed text, ERRATA.md E4): Theorem 3.1's σ²_printed is *not* (ε, δ)-DP under
     replace-one for small T (e.g. n = 1000, T = 1, ε = 1, δ = 10⁻⁶: ε = 1.99 on the worst pair).  With
     ``calibration="certified"`` (default) σ = max(σ_printed, the smallest σ that the worst-pair accountant
-    certifies, ``reference.accounting.certified_noise_std``), so the algorithm is the paper's wherever its
+    certifies, ``dpsco.reference.accounting.certified_noise_std``), so the algorithm is the paper's wherever its
     printed σ is private.  ``calibration="printed"`` keeps σ_printed; ``printed_accountant_delta`` and
     ``printed_is_private`` then say whether it is private, and the release's claim states the accountant's δ.
 
@@ -353,7 +353,7 @@ def nsgd_core(
     Raises
     ------
     ValueError / TypeError naming ``average`` (not "paper" / "standard") or ``T`` (not an integer in
-    [1, reference.validation.MAX_ITERATIONS]), before the loop starts.
+    [1, dpsco.reference.validation.MAX_ITERATIONS]), before the loop starts.
     """
     T = check_iterations(T, "T")
     check_choice(average, "average", ("paper", "standard"))
@@ -423,7 +423,7 @@ def _nsgd_claim(problem: ERMProblem, epsilon: float, delta: float, params: NSGDP
     # a (n, T, ε, δ) where it is not private, the claimed δ is the accountant's.
     claimed_delta = max(delta, params.accountant_delta)
     notes = [f"noise calibration: {params.calibration}; worst-pair accountant δ({epsilon:g}) = "
-             f"{params.accountant_delta:.3g} (reference.accounting; ERRATA.md E4)"]
+             f"{params.accountant_delta:.3g} (dpsco.reference.accounting; ERRATA.md E4)"]
     if claimed_delta > delta:
         notes.append(f"NOT ({epsilon:g}, {delta:g})-DP: the printed calibration gives δ({epsilon:g}) = "
                      f"{params.accountant_delta:.3g} > {delta:g} on the worst-case replace-one pair; "
@@ -475,7 +475,7 @@ def noisy_sgd(
     ValueError / TypeError for bad inputs, naming the parameter (NaN/inf or complex data, shapes, empty data,
     declared bounds violated without ``clip``, ``clip`` not a bool, ``average`` not "paper"/"standard",
     non-smooth loss, ``epsilon`` outside [EPSILON_MIN, EPSILON_MAX] or 0 < ``delta`` < DELTA_MIN, where the
-    calibration would overflow, ``T`` above MAX_ITERATIONS — all in ``reference.validation``);
+    calibration would overflow, ``T`` above MAX_ITERATIONS — all in ``dpsco.reference.validation``);
     PaperRegimeError if ε > 1, δ > 1/n² or T < 1.  Theorem 3.2's smoothness
     hypothesis β ≤ 2/η is a *utility* hypothesis: it is reported in ``diagnostics``, not enforced.
 
@@ -674,7 +674,7 @@ def prox_noisy_sgd(
     Raises
     ------
     ValueError / TypeError as ``noisy_sgd``; also when T·(K − 1), the number of inner prox steps, exceeds
-    ``reference.validation.MAX_ITERATIONS`` (a tiny ``accuracy``: K = ⌈4G²/ξ²⌉), before any loop starts.
+    ``dpsco.reference.validation.MAX_ITERATIONS`` (a tiny ``accuracy``: K = ⌈4G²/ξ²⌉), before any loop starts.
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_common(problem, X, y, epsilon, delta, rng, clip, "A_ProxGD")
     localized = check_bool(localized, "localized")
@@ -751,7 +751,7 @@ def objective_perturbation(
 
     Line 1: G ~ N(0, σ² I_d), σ² = 10 L² log(1/δ)/ε².
     Line 2: ŵ = argmin_{w ∈ W} L̂(w; S) + ⟨G, w⟩/n + λ‖w‖², computed by the certified solver
-    (``reference.certified``) to a certified distance ‖ŵ − w*‖ ≤ ``solver_tol``.
+    (``dpsco.reference.certified``) to a certified distance ‖ŵ − w*‖ ≤ ``solver_tol``.
 
     Parameters
     ----------
@@ -771,7 +771,7 @@ def objective_perturbation(
     ------
     ValueError / TypeError naming the parameter: bad data (NaN/inf, complex, shapes, bounds), ``clip`` not a
     bool, ``epsilon`` outside [EPSILON_MIN, EPSILON_MAX] or 0 < ``delta`` < DELTA_MIN
-    (``reference.validation``: σ² = 10L² log(1/δ)/ε² and λ would overflow, e.g. ε = 1e-200 made ε² = 0);
+    (``dpsco.reference.validation``: σ² = 10L² log(1/δ)/ε² and λ would overflow, e.g. ε = 1e-200 made ε² = 0);
     PaperRegimeError for failed preconditions (unless overridden).
     """
     if not isinstance(problem, ERMProblem):
@@ -899,7 +899,7 @@ def efficient_objective_perturbation(
     Raises
     ------
     ValueError / TypeError as ``noisy_sgd`` (data, ``clip``, ``epsilon``/``delta`` range), for ``max_stages``
-    not an integer >= 1, and when the SVRG inner length exceeds ``reference.validation.MAX_ITERATIONS``;
+    not an integer >= 1, and when the SVRG inner length exceeds ``dpsco.reference.validation.MAX_ITERATIONS``;
     PaperRegimeError (preconditions); RuntimeError if ``max_stages`` stages do not reach the radius.
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_common(problem, X, y, epsilon, delta, rng, clip, "efficient ObjP")

@@ -30,10 +30,10 @@ the paper's sense the constrained and unconstrained minimisers coincide and noth
 Privacy rests on a certificate, never on accuracy in expectation (pitfall P1)
 ------------------------------------------------------------------------------
 The proofs of Props 2.1/2.2 need ‖w_T − w*‖ ≤ √(2α/modulus) on *every* run.  After 𝓜 returns w_T, the
-a-posteriori certificate of :func:`reference.certified.certify` (duality gap / strong-convexity gap) must
+a-posteriori certificate of :func:`dpsco.reference.certified.certify` (duality gap / strong-convexity gap) must
 bound ‖w_T − w*‖ by √(2α/modulus); otherwise (``fallback="certified_solver"``, default) w_T is replaced by
 the output of the certified solver (which certifies its own distance), or (``fallback="refuse"``)
-:class:`reference.certified.UncertifiedError` is raised.  The noise is calibrated with the public α before
+:class:`dpsco.reference.certified.UncertifiedError` is raised.  The noise is calibrated with the public α before
 the data is read, so the released distribution never depends on which path was taken; the claim records
 the certificate.  (Which path was taken, the iteration count and the exception are side channels outside
 the claim; with the theorem's T for the deterministic methods the certificate normally passes.)
@@ -67,12 +67,12 @@ from typing import Any, Callable, Literal
 import numpy as np
 from scipy.special import expit, log_expit, logsumexp
 
-from .certified import Certificate, UncertifiedError, certified_minimize, certify
-from .domains import Ball
-from .noise import NoiseCalibration, c_delta, calibrate, noise_factor, noise_moments, perturb_and_project, project_ball
-from .privacy import PrivacyClaim, Release
-from .problem import ERMProblem
-from .validation import (as_float_vector, check_bool, check_calibration_budget, check_choice, check_epsilon,
+from dpsco.reference.certified import Certificate, UncertifiedError, certified_minimize, certify
+from dpsco.reference.domains import Ball
+from dpsco.reference.noise import NoiseCalibration, c_delta, calibrate, noise_factor, noise_moments, perturb_and_project, project_ball
+from dpsco.reference.privacy import PrivacyClaim, Release
+from dpsco.reference.problem import ERMProblem
+from dpsco.reference.validation import (as_float_vector, check_bool, check_calibration_budget, check_choice, check_epsilon,
                          check_iterations, check_positive, check_positive_int, check_rng)
 
 __all__ = [
@@ -156,7 +156,7 @@ class GLMObjective(_DataShape):
         return self.data_sample_grad(w, i) + self.reg * w
 
     def certify(self, w: np.ndarray) -> Certificate:
-        """A-posteriori certificate over B(0, R) (reference.certified; its lam is reg/2)."""
+        """A-posteriori certificate over B(0, R) (dpsco.reference.certified; its lam is reg/2)."""
         return certify(self.loss, self.X, self.y, Ball(self.radius), w, lam=0.5 * self.reg)
 
     def certified_solution(self, tol: float) -> tuple[np.ndarray, Certificate]:
@@ -208,7 +208,7 @@ def subgradient_method(obj: GLMObjective, modulus: float, T: int, *,
     function values).  Both satisfy F − F* ≤ 2L²/(μ(T+1)) deterministically.
 
     Raises ValueError / TypeError for a bad ``modulus``, ``output`` or ``T`` (``T`` above
-    ``reference.validation.MAX_ITERATIONS`` included)."""
+    ``dpsco.reference.validation.MAX_ITERATIONS`` included)."""
     mu = check_positive(modulus, "modulus")
     T = check_iterations(T, "T", allow_zero=True)
     check_choice(output, "output", ("weighted", "best"))
@@ -232,7 +232,7 @@ def accelerated_gradient(obj: GLMObjective, modulus: float, smoothness: float, T
     x_1 = y_1 = 0, q = (√κ − 1)/(√κ + 1); y_{s+1} = Π(x_s − ∇F(x_s)/β); x_{s+1} = (1 + q)y_{s+1} − q y_s;
     returns y_{T+1}.  The projection (Nesterov 2018 §2.2.4, constant step scheme for simple sets) keeps
     the iterates in B(0, R); with R = ∞ it is Bubeck's method exactly.  Raises ValueError / TypeError for bad
-    inputs (``T`` above ``reference.validation.MAX_ITERATIONS`` included)."""
+    inputs (``T`` above ``dpsco.reference.validation.MAX_ITERATIONS`` included)."""
     mu, beta = check_positive(modulus, "modulus"), check_positive(smoothness, "smoothness")
     T = check_iterations(T, "T", allow_zero=True)
     kappa = max(beta / mu, 1.0)
@@ -250,7 +250,7 @@ def stochastic_subgradient_method(obj: GLMObjective, modulus: float, T: int, rng
     """Projected SGD, η_t = 2/(μ(t+1)), one uniform per-sample subgradient per step, weighted average
     (Thm 3.1 / 3.3; Bubeck Thm 6.2).  Accuracy holds only **in expectation** — never a privacy guarantee by
     itself (pitfall P1): :func:`algorithm_1` certifies its output.  Raises ValueError / TypeError for bad inputs
-    (``T`` above ``reference.validation.MAX_ITERATIONS`` included)."""
+    (``T`` above ``dpsco.reference.validation.MAX_ITERATIONS`` included)."""
     mu = check_positive(modulus, "modulus")
     T = check_iterations(T, "T", allow_zero=True)
     rng = check_rng(rng)
@@ -270,7 +270,7 @@ def katyusha(obj: GLMObjective, smoothness_data: float, epochs: int, rng: np.ran
 
     m = 2n, τ₂ = ½, τ₁ = min(√(mσ/(3β)), ½), a = 1/(3τ₁β); prox_{aψ}(v) = Π(v/(1 + aσ)).  Per epoch: n
     per-sample gradients for the snapshot, 2 per inner step.  Accuracy in expectation only (P1).  Raises
-    ValueError / TypeError for bad inputs (``epochs``·2n above ``reference.validation.MAX_ITERATIONS`` included)."""
+    ValueError / TypeError for bad inputs (``epochs``·2n above ``dpsco.reference.validation.MAX_ITERATIONS`` included)."""
     rng = check_rng(rng)
     epochs = check_iterations(epochs, "epochs", allow_zero=True)
     check_iterations(epochs * 2 * obj.n, "epochs·2n (Katyusha inner steps)", allow_zero=True,
@@ -868,8 +868,8 @@ def algorithm_1(
     ------
     ValueError / TypeError on bad inputs, each naming the parameter: data (NaN/inf, complex, shapes, declared
     bounds violated without ``clip``), ``clip`` not a bool, ``fallback`` unknown, ``epsilon`` outside
-    [EPSILON_MIN, EPSILON_MAX] or 0 < ``delta`` < DELTA_MIN (``reference.validation``: the calibration would
-    overflow), ``T`` (given or computed) above ``reference.validation.MAX_ITERATIONS``, checked before any loop;
+    [EPSILON_MIN, EPSILON_MAX] or 0 < ``delta`` < DELTA_MIN (``dpsco.reference.validation``: the calibration would
+    overflow), ``T`` (given or computed) above ``dpsco.reference.validation.MAX_ITERATIONS``, checked before any loop;
     UncertifiedError (``fallback="refuse"``).
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_inputs(problem, X, y, epsilon, delta, rng, clip)
@@ -967,7 +967,7 @@ def algorithm_2(
     ------
     ValueError / TypeError on bad inputs, as :func:`algorithm_1`.  In particular the inner iteration count T
     grows like 1/λ (subgradient: ⌈2(L + λR)²/(λα)⌉): a tiny ``lam`` (or ``alpha``) whose T exceeds
-    ``reference.validation.MAX_ITERATIONS`` is refused before any loop starts, naming ``lam`` and ``alpha``.
+    ``dpsco.reference.validation.MAX_ITERATIONS`` is refused before any loop starts, naming ``lam`` and ``alpha``.
     UncertifiedError (``fallback="refuse"``).
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_inputs(problem, X, y, epsilon, delta, rng, clip)
@@ -1004,15 +1004,15 @@ def algorithm_2(
 # with h convex, so F is μ-strongly convex and for every g ∈ ∂F(w), w ∈ W:
 #     F(w) − F* ≤ Γ_μ(g) := max_{v ∈ W} ⟨g, w − v⟩ − (μ/2)‖v − w‖²          (strong convexity at w)
 #     (μ/2)‖w − w*‖² ≤ F(w) − F*                                             (optimality of w* over W)
-# (the projected strong-convexity gap of reference.certified, bounded by its `_reg_gap`).  The (sub)gradient
+# (the projected strong-convexity gap of dpsco.reference.certified, bounded by its `_reg_gap`).  The (sub)gradient
 # is computed in floating point; `_reg_gap` takes an allowance e ≥ ‖fl(g) − g‖.  We use the generous
 # allowance e = 64·u·(n + d + 16)·(1 + τ·max|ℓ_i|)·Σ_i|c_i|‖x_i‖ + 64u·μ‖w‖ (u = 2⁻⁵³; the (1 + τ max|ℓ|)
 # factor covers the relative error of the tilted weights exp(τℓ_i − max)), a rounding allowance — not a
 # machine-checked error analysis — which is ~1e-12 relative, six or more orders below every radius √(2α/μ)
 # the algorithms certify.
 
-from .certified import _U as _UNIT_ROUNDOFF  # noqa: E402  (same package; reference imports only reference)
-from .certified import _reg_gap  # noqa: E402
+from dpsco.reference.certified import _U as _UNIT_ROUNDOFF  # noqa: E402  (same package; reference imports only reference)
+from dpsco.reference.certified import _reg_gap  # noqa: E402
 
 
 def _gradient_allowance(abs_terms: float, n: int, d: int, tilt: float, reg_norm: float) -> float:
@@ -1024,7 +1024,7 @@ def strong_convexity_certificate(obj: Any, w: np.ndarray) -> Certificate:
 
     ``obj`` provides ``subgradient_with_allowance(w) -> (g, e)`` (g ∈ ∂F(w) up to ‖fl(g) − g‖ ≤ e, not
     counted as a gradient evaluation), ``reg`` (the modulus μ), ``radius``.  Returns F(w) − F* ≤ Γ_μ and
-    ‖w − w*‖ ≤ √(2Γ_μ/μ) (module comment above; reference.certified's projected strong-convexity gap).
+    ‖w − w*‖ ≤ √(2Γ_μ/μ) (module comment above; dpsco.reference.certified's projected strong-convexity gap).
 
     Raises ValueError if ‖w‖ > R.
     """
@@ -1049,7 +1049,7 @@ def certified_first_order(obj: Any, tol: float, *, max_iter: int = 50_000, check
     Used as the certified fallback solver of the application objectives (reference must not import the
     oracles; the oracles' independent Newton solver and cvxpy cross-check it).  Raises UncertifiedError if
     ``max_iter`` iterations do not reach the certificate (never returns an uncertified point); ValueError /
-    TypeError for a bad ``tol``, ``max_iter`` (cap ``reference.validation.MAX_ITERATIONS``) or ``check_every``."""
+    TypeError for a bad ``tol``, ``max_iter`` (cap ``dpsco.reference.validation.MAX_ITERATIONS``) or ``check_every``."""
     tol = check_positive(tol, "tol")
     max_iter = check_iterations(max_iter, "max_iter")
     check_every = check_positive_int(check_every, "check_every")
@@ -1225,7 +1225,7 @@ def tilted_erm(
     Raises
     ------
     ValueError / TypeError on bad inputs, as :func:`algorithm_1` (``T`` above
-    ``reference.validation.MAX_ITERATIONS`` included); UncertifiedError (``fallback="refuse"``).
+    ``dpsco.reference.validation.MAX_ITERATIONS`` included); UncertifiedError (``fallback="refuse"``).
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_inputs(problem, X, y, epsilon, delta, rng, clip)
     check_choice(fallback, "fallback", FALLBACKS)
@@ -1409,7 +1409,7 @@ def robust_erm(
 
     Returns Release (claim: Alg. 3 / Prop. 2.1 applied to G_D).  Raises ValueError/TypeError on bad inputs, as
     :func:`algorithm_1` (unknown ``fallback``, complex data, ``epsilon``/``delta`` outside the calibration range,
-    ``T`` above ``reference.validation.MAX_ITERATIONS``, ...), UncertifiedError.
+    ``T`` above ``dpsco.reference.validation.MAX_ITERATIONS``, ...), UncertifiedError.
     """
     (eps, dl), rng = check_calibration_budget(epsilon, delta), check_rng(rng)
     if not dl < 0.5:
@@ -1464,7 +1464,7 @@ def robust_erm(
 
 def _check_declared(X: Any, y: Any, c: dict[str, float], x_max: float, y_max: float, *, binary: bool
                     ) -> tuple[np.ndarray, np.ndarray]:
-    from .validation import check_data
+    from dpsco.reference.validation import check_data
 
     Xa, ya = check_data(X, y)
     tol = 1.0 + 1e-12
@@ -1523,7 +1523,7 @@ class LinearAdversarialProblem:
         return self.mu * self.R + self.L_data
 
     def game(self, X: Any, y: Any) -> "LinearAdversarialGame":
-        from .validation import check_data
+        from dpsco.reference.validation import check_data
 
         Xa, ya = check_data(X, y)
         if np.any(np.linalg.norm(Xa, axis=1) > self.x_max * (1 + 1e-12)):
@@ -1665,7 +1665,7 @@ def extragradient(game: LinearAdversarialGame, T: int, *, eta: float | None = No
         (w', V') = Π(w − η∇_wH(w, V), V + nη∇_VH(w, V));   (w, V) ← Π(w − η∇_wH(w', V'), V + nη∇_VH(w', V')).
 
     Starts at (0, 0) (data-independent, spec U2).  Returns (w_T, V_T).  Raises ValueError / TypeError for a bad
-    ``eta`` or ``T`` (``T`` above ``reference.validation.MAX_ITERATIONS`` included)."""
+    ``eta`` or ``T`` (``T`` above ``dpsco.reference.validation.MAX_ITERATIONS`` included)."""
     eta = extragradient_step_size(game.problem) if eta is None else check_positive(eta, "eta")
     T = check_iterations(T, "T", allow_zero=True)
     w = np.zeros(game.d) if w0 is None else np.array(w0, dtype=float)
@@ -1762,7 +1762,7 @@ def algorithm_3(
     Raises
     ------
     ValueError / TypeError on bad inputs, as :func:`algorithm_1` (unknown ``fallback``, complex data,
-    ``epsilon``/``delta`` outside the calibration range, ``T`` above ``reference.validation.MAX_ITERATIONS``);
+    ``epsilon``/``delta`` outside the calibration range, ``T`` above ``dpsco.reference.validation.MAX_ITERATIONS``);
     UncertifiedError (``fallback="refuse"``).
     """
     if not isinstance(problem, LinearAdversarialProblem):

@@ -1,4 +1,4 @@
-"""The planted-bug corpus (issue 3): every mutant of ``verification.mutants`` with its canary, claim, exact
+"""The planted-bug corpus (issue 3): every mutant of ``dpsco.verification.mutants.bftt19`` with its canary, claim, exact
 true privacy and measured detection rate.
 
 A privacy audit that never fails proves nothing (DESIGN.md).  Each entry of :data:`CORPUS` records
@@ -12,7 +12,7 @@ A privacy audit that never fails proves nothing (DESIGN.md).  Each entry of :dat
   including the projection's atoms), or ``inf`` with the reason;
 * the audit configuration (statistic or event placement) and the budget (runs per side), fixed in advance.
 
-:func:`detection_rate` runs ``audits`` independent audits (``verification.audit.audit`` at
+:func:`detection_rate` runs ``audits`` independent audits (``dpsco.verification.auditing.audit.audit`` at
 :data:`DEFAULT_CONFIDENCE`, the entry's ``samples`` runs per side — :data:`DEFAULT_SAMPLES` unless stated;
 streams from independent ``SeedSequence`` children) and returns the refutation rate with its
 Clopper–Pearson interval.  :func:`fixed_event_refutation_probability` is the exact refutation probability of
@@ -23,7 +23,7 @@ gives T = 1, m = 8, η = 10 and the printed σ² = 8 log(256)/256, which is not 
 pair (δ(1) = 0.0060, ERRATA.md E4), so the algorithm runs with the certified σ² = 0.2003 (1.075 × the printed
 σ).  The release is w̄ = −η·clip(g + G, −1, 1) with g the batch-mean gradient's first coordinate (the
 projection clamps at |g + G| = M/η = 1).  Three canary pairs: symmetric (n − 1 zero records, x_n = ±e₁),
-null (x_n = e₁ vs 0) and one-sided (``verification.neighbours.canary_pair(neighbour="one-sided")``: all
+null (x_n = e₁ vs 0) and one-sided (``dpsco.verification.auditing.neighbours.canary_pair(neighbour="one-sided")``: all
 records e₁, x_n replaced by −e₁ — the worst pair known, on which the certified σ is tight, so σ-scaling bugs
 are audited there).  Printed calibration: n = 64, δ = 1/n², T = 1 (override), m = 32, η = 1, W = B(0, 10)
 (the projection is inactive: |g + G| ≤ 10 except with probability < 1e-300).  ObjP on the linear
@@ -43,12 +43,12 @@ from scipy.optimize import brentq
 from scipy.special import logsumexp, ndtr
 from scipy.stats import binom
 
-from reference import Ball, DataBounds, ERMProblem, LinearLoss
-from reference import optimal_rates as o
-from reference.losses import LogisticLoss
-from verification import mutants as mu
-from verification.audit import audit, clopper_pearson_lower, clopper_pearson_upper, epsilon_lower_bound
-from verification.neighbours import canary_pair
+from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss
+from dpsco.reference.bftt19 import algorithms as o
+from dpsco.reference.losses import LogisticLoss
+from dpsco.verification.mutants import bftt19 as mu
+from dpsco.verification.auditing.audit import audit, clopper_pearson_lower, clopper_pearson_upper, epsilon_lower_bound
+from dpsco.verification.auditing.neighbours import canary_pair
 
 __all__ = [
     "CORPUS",

@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from reference import optimal_rates as o
-from reference.certified import certified_minimize
-from reference.privacy import Release
-from reference.problem import ERMProblem
+from dpsco.reference.bftt19 import algorithms as o
+from dpsco.reference.certified import certified_minimize
+from dpsco.reference.privacy import Release
+from dpsco.reference.problem import ERMProblem
 
 __all__ = ["nsgd_noise_divided_by_batch", "objp_noise_scaled_by_n"]
 
@@ -30,7 +30,7 @@ def nsgd_noise_divided_by_batch(X: Any, y: Any, problem: ERMProblem, epsilon: fl
     [ACG+16] applied to Algorithm 1's σ, which already refers to the mean gradient; spec §9.1 item 2).
 
     True privacy: one step on the linear canary is the with-replacement mixture pair with σ/m
-    (``oracles.privacy_curves.nsgd_one_step_canary_epsilon`` with ``sigma / m``).
+    (``dpsco.oracles.privacy_curves.nsgd_one_step_canary_epsilon`` with ``sigma / m``).
     """
     correct = o.noisy_sgd(X, y, problem, epsilon, delta, np.random.default_rng(0))  # validation, parameters, claim
     p = correct.parameters
@@ -50,7 +50,7 @@ def objp_noise_scaled_by_n(X: Any, y: Any, problem: ERMProblem, epsilon: float, 
     1/n is already in the objective's ⟨G, w⟩/n (spec §9.1 item 6(iv)).
 
     True privacy on the linear loss: the Gaussian mechanism with replace-one sensitivity 2L on Σ z_i and noise
-    standard deviation σ/n, i.e. μ = 2Ln/σ (``oracles.privacy_curves.gaussian_epsilon(δ, 2L, σ/n)``).
+    standard deviation σ/n, i.e. μ = 2Ln/σ (``dpsco.oracles.privacy_curves.gaussian_epsilon(δ, 2L, σ/n)``).
     """
     correct = o.objective_perturbation(X, y, problem, epsilon, delta, np.random.default_rng(0))
     Xa, ya, _ = problem.check(X, y)
@@ -67,7 +67,7 @@ def objp_noise_scaled_by_n(X: Any, y: Any, problem: ERMProblem, epsilon: float, 
 # The planted-bug corpus of issue 3 (registry, canaries, true ε and detection rates: planted_bugs.py)
 # =================================================================================================
 #
-# Every NSGD-family mutant below runs ``_mutant_nsgd_core``, a copy of ``reference.optimal_rates.nsgd_core``
+# Every NSGD-family mutant below runs ``_mutant_nsgd_core``, a copy of ``dpsco.reference.bftt19.algorithms.nsgd_core``
 # with keyword switches; the default of every switch is the correct algorithm (checked by a test: with all
 # defaults the copy reproduces ``noisy_sgd`` bit for bit), and each public mutant flips exactly ONE switch.
 
@@ -264,7 +264,7 @@ def nsgd_printed_calibration(X: Any, y: Any, problem: ERMProblem, epsilon: float
                              rng: np.random.Generator, *, replicates: int | None = None, T: int | None = None,
                              eta: float | None = None) -> Release:
     """A_NSGD with Theorem 3.1's printed noise σ² = 8TL² log(1/δ)/(n²ε²) under the requested (ε, δ) claim:
-    the behaviour before the worst-pair accountant (ERRATA.md E4, ``reference.accounting``).
+    the behaviour before the worst-pair accountant (ERRATA.md E4, ``dpsco.reference.accounting``).
 
     The run is the real ``noisy_sgd(..., calibration="printed")`` (same T, m, η, σ, sampling and noise
     streams); only the claim is wrong.  ``noisy_sgd`` itself, with the printed calibration, states the
@@ -272,10 +272,10 @@ def nsgd_printed_calibration(X: Any, y: Any, problem: ERMProblem, epsilon: float
     ``noisy_sgd`` on the same inputs, i.e. (ε, δ) as requested — the pre-fix claim.  ``T`` and ``eta`` are
     passed to both (utility overrides; σ² and m follow T by Algorithm 1's lines 1–2).
 
-    True privacy: at T = 1 on the one-sided pair (``verification.neighbours.canary_pair(neighbour="one-sided")``:
+    True privacy: at T = 1 on the one-sided pair (``dpsco.verification.auditing.neighbours.canary_pair(neighbour="one-sided")``:
     every other record shares the replaced record's gradient) one step releases a post-processing of
     Q = N(0, σ²) vs P = Σ_k Bin(m, 1/n)(k) N(2kL/m, σ²), whose exact ε at δ is where the exact T = 1 curve
-    ``reference.accounting.nsgd_worst_pair_delta(ε, n, m, σ_printed, L, 1)`` falls to δ (e.g. 1.99 at
+    ``dpsco.reference.accounting.nsgd_worst_pair_delta(ε, n, m, σ_printed, L, 1)`` falls to δ (e.g. 1.99 at
     n = 1000, ε = 1, δ = 1e-6; 1.56 at n = 64, δ = 1/n², the corpus instance in planted_bugs.py).
     """
     correct = o.noisy_sgd(X, y, problem, epsilon, delta, np.random.default_rng(0), T=T, eta=eta)  # its claim
@@ -293,7 +293,7 @@ def objp_linear_argmin(X: np.ndarray, domain: Any, lam: float, G: np.ndarray) ->
 
     The objective is ⟨c, w⟩ + λ‖w‖² with c = (Σ x_i + G_r)/n, whose minimiser over the ball is
     Proj_W(−c/(2λ)) (the unconstrained minimiser, scaled onto the ball).  Batched fast path of the linear-loss
-    audits; a test checks it against ``reference.certified.certified_minimize``."""
+    audits; a test checks it against ``dpsco.reference.certified.certified_minimize``."""
     n = X.shape[0]
     return domain.project(-(X.sum(axis=0)[None, :] + G) / (2.0 * n * lam))
 

@@ -1,11 +1,11 @@
-"""Planted bugs for Lowy & Razaviyayn's output perturbation (``reference.output_perturbation``).
+"""Planted bugs for Lowy & Razaviyayn's output perturbation (``dpsco.reference.lr21.algorithms``).
 
 Each mutant copies the real algorithm with one realistic bug and keeps the correct algorithm's claim (the
 claim is now false).  **Never use these for anything but testing auditors.**
 
 * :func:`alg1_sensitivity_without_alpha_term` — noise calibrated to Δ_F alone, dropping 2√(2α/μ) (pitfall P2).
   True privacy (deterministic 𝓜): pure DP with ε·‖w_T(X) − w_T(X')‖/Δ_F; Gaussian: the exact curve with shift
-  ‖w_T(X) − w_T(X')‖ (``oracles.output_perturbation``).
+  ‖w_T(X) − w_T(X')‖ (``dpsco.oracles.output_perturbation``).
 * :func:`alg2_printed_gaussian` — Algorithm 2's printed δ > 0 density: σ_Zhao/√2 (erratum LR-E2).
 * :func:`alg1_uncertified_sgd` — SGD stopped after T steps, no certificate, noise for α (pitfall P1, NC5):
   the proof's premise ‖w_T − w*‖ ≤ √(2α/μ) fails on some index paths.
@@ -14,7 +14,7 @@ claim is now false).  **Never use these for anything but testing auditors.**
 * :func:`alg3_printed_alpha_term` — Algorithm 3 itself with its printed line-2 sensitivity Δ + 2α/μ (LR-E3).
 * :func:`alg3_uncertified_stochastic_eg` — Algorithm 3 whose 𝓜 is stochastic extragradient (one record per step)
   stopped after T steps, *no* certificate, noise calibrated for α (pitfall P9).  Its output is a mixture over
-  index paths; ``oracles.output_perturbation.laplace_mixture_epsilon_lower`` gives its exact tail ε (d = 1).
+  index paths; ``dpsco.oracles.output_perturbation.laplace_mixture_epsilon_lower`` gives its exact tail ε (d = 1).
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from reference import noise
-from reference import output_perturbation as op
-from reference.privacy import Release
-from reference.problem import ERMProblem
+from dpsco.reference import noise
+from dpsco.reference.lr21 import algorithms as op
+from dpsco.reference.privacy import Release
+from dpsco.reference.problem import ERMProblem
 
 __all__ = ["alg1_printed_alg3_term", "alg1_sensitivity_without_alpha_term", "alg1_uncertified_sgd",
            "alg2_printed_gaussian", "alg3_printed_alpha_term", "alg3_uncertified_stochastic_eg", "stochastic_eg"]

@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .theorem_checks import hoeffding_p_value
+from dpsco.verification.checks.theorem_checks import hoeffding_p_value
 
 __all__ = ["BoundCheck", "add_reference_bound", "hoeffding_radius", "mean_bound_check"]
 

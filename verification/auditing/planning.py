@@ -35,7 +35,7 @@ import numpy as np
 from scipy.special import ndtri
 from scipy.stats import laplace, norm
 
-from .audit import CLOPPER_PEARSON_MAX_N, _check_confidence, clopper_pearson_lower, clopper_pearson_upper
+from dpsco.verification.auditing.audit import CLOPPER_PEARSON_MAX_N, _check_confidence, clopper_pearson_lower, clopper_pearson_upper
 
 __all__ = [
     "FAMILIES",
@@ -118,7 +118,7 @@ def family_parameters(family: str, epsilon_true: float, delta: float) -> dict[st
         eps0 = e - 2.0 * math.log1p(-d)  # invert δ(ε) = 1 − exp((ε − ε0)/2)
         return {"scale": 1.0 / eps0}
     if family == "gaussian":
-        from oracles.privacy_curves import gaussian_sigma
+        from dpsco.oracles.privacy_curves import gaussian_sigma
 
         if d == 0.0:
             raise ValueError("the gaussian family needs delta > 0")
@@ -192,7 +192,7 @@ def expected_epsilon_lower_bound(
         with np.errstate(divide="ignore", invalid="ignore"):
             eps = np.where(num > 0, np.log(np.where(num > 0, num, 1.0) / q_hi), 0.0)
         return float(max(0.0, np.max(eps)))
-    from .estimators import gdp_epsilon_from_mu
+    from dpsco.verification.auditing.estimators import gdp_epsilon_from_mu
 
     with np.errstate(divide="ignore", invalid="ignore"):
         mu = ndtri(p_lo) - ndtri(q_hi)

@@ -80,8 +80,8 @@ from typing import Any, Callable, Literal, Mapping, Protocol, Union, runtime_che
 import numpy as np
 from scipy.special import betainc, betaincc, betainccinv, betaincinv
 
-from reference.privacy import PrivacyClaim, to_jsonable
-from reference.validation import check_rng
+from dpsco.reference.privacy import PrivacyClaim, to_jsonable
+from dpsco.reference.validation import check_rng
 
 __all__ = [
     "AuditResult",
@@ -186,7 +186,7 @@ class AuditResult:
         Gaussian-DP route: ε_μ(μ_lb, δ), a lower bound on ε at δ **only if** the mechanism's trade-off curve is
         Gaussian.  Never copied into ``epsilon_lower``.
     gaussian_shape_plausible : bool or None
-        Gaussian-DP route: the flag of :func:`verification.estimators.gaussian_shape_check` on the selection
+        Gaussian-DP route: the flag of :func:`dpsco.verification.auditing.estimators.gaussian_shape_check` on the selection
         runs (details in ``details["gaussian_shape"]``); None when not checked or undecided.
     assumption : dict or None
         The assumption under which the verdict was reached (name, who stated it, why it is believed to hold,
@@ -1098,7 +1098,7 @@ def audit(
         Scalar statistic of a flattened output.  "projection" (default): the output itself when it is
         1-D, else the projection on the unit vector along mean(selection, S) − mean(selection, S').
         "logistic": a logistic-regression classifier on [x, x²] trained on the selection half.  For an
-        exact likelihood ratio pass :func:`verification.estimators.likelihood_ratio_statistic`.
+        exact likelihood ratio pass :func:`dpsco.verification.auditing.estimators.likelihood_ratio_statistic`.
         A callable maps an (N, k) array of outputs to (N,) finite values; it must not look at the samples
         beyond its argument (it is applied to the selection and the test halves separately).
     selection_fraction : float in (0, 1), optional
@@ -1125,18 +1125,18 @@ def audit(
         at δ **only if its trade-off curve is Gaussian**.  The verdict: on μ_lb for a GDP claim with ``mu``
         set; on the Gaussian figure only with ``assume="gaussian-tradeoff"``; otherwise on
         ``epsilon_lower``.  The Gaussian shape is checked on the selection half
-        (:func:`verification.estimators.gaussian_shape_check`, ``gaussian_shape_plausible``).  ``"hockey-stick"``:
+        (:func:`dpsco.verification.auditing.estimators.gaussian_shape_check`, ``gaussian_shape_plausible``).  ``"hockey-stick"``:
         δ_lb = P_lo − e^ε Q_hi at the claim's ε (``delta_lower``; assumption-free), verdict "refuted" iff
         δ_lb > claim δ; ``epsilon_lower`` is the threshold ε bound of the same event.  The event is
         selected on the selection half by each estimator's own criterion.  Proofs:
-        :mod:`verification.estimators`.
+        :mod:`dpsco.verification.auditing.estimators`.
     epsilon_true : float >= 0, optional
-        The exact ε of the audited mechanism at the claim's δ, when computable (``oracles.privacy_curves``):
+        The exact ε of the audited mechanism at the claim's δ, when computable (``dpsco.oracles.privacy_curves``):
         recorded next to ε_lb with the ratio ε_lb/ε_true (``tightness_ratio``).
     power_family : "auto" | "laplace" | "gaussian" | "randomized-response" | None, default "auto"
         Report the minimum detectable violation at the test-half size used: the smallest exact ε of a
         mechanism of this family (1-D, pair at distance = its sensitivity) for which the expected ε_lb,
-        with the best event, exceeds the claim's ε (:func:`verification.planning.minimum_detectable_epsilon`).
+        with the best event, exceeds the claim's ε (:func:`dpsco.verification.auditing.planning.minimum_detectable_epsilon`).
         "auto": Laplace for δ = 0, Gaussian for δ > 0.  None: skip.  A planning number under the family's
         shape, not a property of the audited mechanism.
     workers : int >= 1, optional
@@ -1148,7 +1148,7 @@ def audit(
         per side) fixes the statistic (the projection direction when k > 1), which side has the larger
         statistic (the numerator; tail "ge") and the denominator side's location/scale (mean/sd for
         "gaussian", median/mean absolute deviation for "laplace"); the threshold is location + scale·t*,
-        t* = :func:`verification.estimators.claim_optimal_threshold` — the best standardised threshold *if
+        t* = :func:`dpsco.verification.auditing.estimators.claim_optimal_threshold` — the best standardised threshold *if
         the mechanism sat exactly on the claimed privacy curve* with this family's shape, computed from the
         claim's ε, δ, the test size and the confidence only.  That one event is tested on all remaining runs
         (no selection, no multiplicity).  **Sound for any mechanism** (the event is a function of the pilot
@@ -1196,7 +1196,7 @@ def audit(
     if estimator not in ("threshold", "gdp", "hockey-stick"):
         raise ValueError(
             f"estimator must be 'threshold', 'gdp' or 'hockey-stick' (one-run audits: "
-            f"verification.estimators.one_run_audit), got {estimator!r}"
+            f"dpsco.verification.auditing.estimators.one_run_audit), got {estimator!r}"
         )
     if event_from_claim is not None:
         if event_from_claim not in ("gaussian", "laplace"):
@@ -1319,7 +1319,7 @@ def audit(
     chosen_gdp: Event | None = None
     main_kind = "hockey-stick" if estimator == "hockey-stick" else "threshold"
     if event_from_claim is not None:
-        from . import estimators as _est
+        from dpsco.verification.auditing import estimators as _est
 
         s_pa, s_pb = stat_fn(sel_a), stat_fn(sel_b)
         loc_a, scale_a = _est.location_scale(s_pa, event_from_claim)
@@ -1384,7 +1384,7 @@ def audit(
                                      "statistic on the claimed privacy curve")
     verdict = "refuted" if eps_lb > the_claim.epsilon else "not refuted"
     if estimator != "threshold":
-        from . import estimators as _est
+        from dpsco.verification.auditing import estimators as _est
 
         assumptions = _est.ESTIMATOR_ASSUMPTIONS[estimator] + assumptions[len(ASSUMPTIONS):]
         if estimator == "gdp":
@@ -1470,7 +1470,7 @@ def audit(
         details["event_from_claim"] = claim_event_info
     mde: float | None = None
     if power_family is not None:
-        from .planning import minimum_detectable_epsilon
+        from dpsco.verification.auditing.planning import minimum_detectable_epsilon
 
         fam = power_family if power_family != "auto" else ("laplace" if delta == 0.0 else "gaussian")
         # the power of the bound that decides the verdict

@@ -31,7 +31,7 @@ class _Opt:
         self.spec, self.none_ok = spec, none_ok
 
 
-_NONFINITE = ("inf", "-inf", "nan")  # how results.json stores non-finite floats (reference.privacy.to_jsonable)
+_NONFINITE = ("inf", "-inf", "nan")  # how results.json stores non-finite floats (dpsco.reference.privacy.to_jsonable)
 
 
 def _is_real(v: Any) -> bool:
@@ -174,7 +174,7 @@ def format_table(records: list[dict[str, Any]]) -> str:
 
 def _reading_notes(results: dict[str, Any]) -> list[str]:
     return [
-        f"* Audits: black-box threshold auditor (verification.audit), confidence {results['audit_confidence']}; "
+        f"* Audits: black-box threshold auditor (dpsco.verification.auditing.audit), confidence {results['audit_confidence']}; "
         "*refuted* iff the ε lower bound exceeds the claimed ε. Auditing only the final averaged iterate of a long "
         "run is weak: ε_lb far below ε is expected (spec §8.5) and is not evidence of privacy.",
         f"* Every check of the papers' claims is a one-sided test of a null hypothesis implied by the theorem; the "

@@ -1,0 +1,76 @@
+"""dpsco: a reference implementation of differentially private stochastic convex optimisation (DP-SCO) and
+private ERM, with certified oracles, empirical privacy auditors and statistical checks of the papers' claims.
+
+This file is the package ``dpsco`` (the repository root is the package; see pyproject.toml).  Its
+subpackages:
+
+``dpsco.reference``     the papers' algorithms, one subpackage per paper, on a shared problem model
+                        (losses, domains, noise, privacy claims, certificates and solvers);
+``dpsco.oracles``       certified exact answers: minimisers, population risks, privacy curves;
+``dpsco.verification``  auditors, statistical checks, the catalogue of the papers' algorithms, the campaign
+                        runner (``dpsco verify``) and the command line.
+
+The names below are the public API.  They are imported on first use, so ``import dpsco`` stays cheap and
+``import dpsco.reference`` does not load cvxpy or the auditors.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> (module, attribute); attribute None means the module itself
+_PUBLIC: dict[str, tuple[str, str | None]] = {
+    # the algorithms, by paper
+    "bftt19": ("dpsco.reference.bftt19", None),
+    "lr21": ("dpsco.reference.lr21", None),
+    # the problem model
+    "Ball": ("dpsco.reference.domains", "Ball"),
+    "DataBounds": ("dpsco.reference.problem", "DataBounds"),
+    "ERMProblem": ("dpsco.reference.problem", "ERMProblem"),
+    "get_loss": ("dpsco.reference.losses", "get_loss"),
+    # releases and their privacy claims
+    "Release": ("dpsco.reference.privacy", "Release"),
+    "PrivacyClaim": ("dpsco.reference.privacy", "PrivacyClaim"),
+    # the auditor
+    "audit": ("dpsco.verification.auditing.audit", "audit"),
+    "AuditResult": ("dpsco.verification.auditing.audit", "AuditResult"),
+    "audit_family": ("dpsco.verification.auditing.estimators", "audit_family"),
+    # the certified oracle
+    "certified_oracle": ("dpsco.oracles.minimizers", "certified_oracle"),
+    "excess_empirical_risk": ("dpsco.oracles.minimizers", "excess_empirical_risk"),
+    # the catalogue
+    "catalogue": ("dpsco.verification.papers", "catalogue"),
+}
+
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module, attribute = _PUBLIC[name]
+    except KeyError:
+        raise AttributeError(f"module 'dpsco' has no attribute {name!r}") from None
+    value = importlib.import_module(module)
+    if attribute is not None:
+        value = getattr(value, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:  # for type checkers and IDEs, which do not run __getattr__
+    from dpsco.oracles.minimizers import certified_oracle, excess_empirical_risk
+    from dpsco.reference import bftt19, lr21
+    from dpsco.reference.domains import Ball
+    from dpsco.reference.losses import get_loss
+    from dpsco.reference.privacy import PrivacyClaim, Release
+    from dpsco.reference.problem import DataBounds, ERMProblem
+    from dpsco.verification.auditing.audit import AuditResult, audit
+    from dpsco.verification.auditing.estimators import audit_family
+    from dpsco.verification.papers import catalogue

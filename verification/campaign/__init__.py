@@ -1,0 +1,1 @@
+"""Campaigns: ``dpsco verify`` and ``dpsco compare``, their reports, budgets, datasets and output files."""

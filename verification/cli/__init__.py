@@ -1,0 +1,1 @@
+"""The command line: ``dpsco verify | audit | compare | plan``."""

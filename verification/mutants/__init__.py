@@ -1,0 +1,2 @@
+"""Planted bugs (mutants): deliberately broken versions of the algorithms that the audits and checks must
+catch, in one corpus."""
