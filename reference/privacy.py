@@ -1,10 +1,10 @@
 """Privacy claims and releases.
 
-A release carries its claim (DESIGN.md): every private output comes with a machine-readable statement of
+A release carries its claim: every private output comes with a machine-readable statement of
 *what* is guaranteed (the notion and its parameters), *for which neighbouring relation*, *under which
 assumptions* (L, β, M, clipping, sampling scheme, solver certificate), and *from which theorem*.  Auditors
-and reports read that claim; nothing re-derives it by hand.  Modelled on ``dp_accounting``'s small
-immutable event dataclasses.
+and reports read that claim; nothing re-derives it by hand.  Where ``dp_accounting`` has an event for the
+mechanism, the claim carries it too, so the ε can be re-derived and composed with other events.
 """
 
 from __future__ import annotations
@@ -18,12 +18,68 @@ import numpy as np
 
 from dpsco.reference.validation import check_delta, check_epsilon, check_positive_int
 
-__all__ = ["PrivacyClaim", "Release", "NOTIONS", "NEIGHBOURING_RELATIONS", "to_jsonable"]
+__all__ = ["PrivacyClaim", "Release", "NOTIONS", "NEIGHBOURING_RELATIONS", "EVENT_RELATIONS", "event_to_dict",
+           "event_from_dict", "to_jsonable"]
 
 Notion = Literal["approx-DP", "pure-DP", "zCDP", "GDP", "none"]
 Neighbouring = Literal["replace-one", "add/remove"]
 NOTIONS: tuple[str, ...] = ("approx-DP", "pure-DP", "zCDP", "GDP", "none")
 NEIGHBOURING_RELATIONS: tuple[str, ...] = ("replace-one", "add/remove")
+# dp_accounting.NeighboringRelation names under which a claim's event is composed
+EVENT_RELATIONS: tuple[str, ...] = ("ADD_OR_REMOVE_ONE", "REPLACE_ONE", "REPLACE_SPECIAL")
+_EVENT_DISCRETISATION = 1e-3  # PLD value discretisation interval of event_delta / event_epsilon (pessimistic)
+
+
+def event_to_dict(event: Any) -> dict[str, Any]:
+    """A ``dp_accounting`` ``DpEvent`` as plain JSON-able data: ``{"class_name": ..., <fields>}``, nested
+    events likewise (from the event's own ``to_named_tuple()``)."""
+    from dp_accounting import dp_event
+
+    if not isinstance(event, dp_event.DpEvent):
+        raise TypeError(f"event must be a dp_accounting DpEvent, got {type(event).__name__}")
+
+    def convert(value: Any) -> Any:
+        if hasattr(value, "_asdict"):
+            fields = value._asdict()
+            out = {"class_name": fields.pop("class_name")}
+            fields.pop("module_name", None)
+            out.update({k: convert(v) for k, v in fields.items()})
+            return out
+        if isinstance(value, (list, tuple)):
+            return [convert(v) for v in value]
+        return value
+
+    return convert(event.to_named_tuple())
+
+
+def event_from_dict(data: Mapping[str, Any]) -> Any:
+    """Inverse of :func:`event_to_dict`: only classes of ``dp_accounting.dp_event`` are built.
+
+    Raises
+    ------
+    ValueError
+        ``data`` names no ``DpEvent`` class of ``dp_accounting.dp_event``, or its fields do not fit it.
+    """
+    from dp_accounting import dp_event
+
+    def build(value: Any) -> Any:
+        if isinstance(value, Mapping) and "class_name" in value:
+            name = value["class_name"]
+            cls = getattr(dp_event, str(name), None)
+            if not (isinstance(cls, type) and issubclass(cls, dp_event.DpEvent)):
+                raise ValueError(f"event: {name!r} is not a dp_accounting DpEvent class")
+            fields = {k: build(v) for k, v in value.items() if k != "class_name"}
+            try:
+                return cls(**fields)
+            except TypeError as exc:
+                raise ValueError(f"event: fields {sorted(fields)} do not fit {name}: {exc}") from None
+        if isinstance(value, list):
+            return [build(v) for v in value]
+        return value
+
+    if not isinstance(data, Mapping) or "class_name" not in data:
+        raise ValueError("event must be a mapping with a 'class_name' key (see event_to_dict)")
+    return build(data)
 
 
 def to_jsonable(value: Any) -> Any:
@@ -65,6 +121,16 @@ class PrivacyClaim:
         ‖w − w*‖ ≤ 1e-9"), stated in words.  Empty for an unconditional claim.
     rho, mu : float, optional
         zCDP ρ or Gaussian-DP μ when the notion is zCDP / GDP.
+    event : dp_accounting.DpEvent, optional
+        The mechanism as ``dp_accounting`` models it, where one exists (a Gaussian or Laplace output
+        perturbation, the T steps of noisy SGD on the worst-case pair, ...), so that users can re-derive the
+        ε (:meth:`event_epsilon`) and compose it with their own accountant.  None where dp_accounting has no
+        event for the mechanism (objective perturbation, ℓ2-Laplace noise).  The stated (ε, δ) is the claim;
+        the event is the model it was derived from, and never gives a larger ε at the claim's δ (tested).
+    event_neighbouring : str, optional
+        The ``dp_accounting.NeighboringRelation`` name ("ADD_OR_REMOVE_ONE", "REPLACE_ONE",
+        "REPLACE_SPECIAL") under which the event's privacy-loss distribution is the mechanism's on the
+        claim's ``neighbouring`` relation; required with ``event``.
     """
 
     notion: Notion
@@ -76,6 +142,8 @@ class PrivacyClaim:
     conditions: tuple[str, ...] = ()
     rho: float | None = None
     mu: float | None = None
+    event: Any = None
+    event_neighbouring: str | None = None
 
     def __post_init__(self) -> None:
         if self.notion not in NOTIONS:
@@ -89,6 +157,41 @@ class PrivacyClaim:
             raise ValueError("delta must be 0 for a pure-DP claim")
         object.__setattr__(self, "assumptions", dict(self.assumptions))
         object.__setattr__(self, "conditions", tuple(self.conditions))
+        if self.event is not None:
+            event_to_dict(self.event)  # TypeError unless a DpEvent
+            if self.event_neighbouring not in EVENT_RELATIONS:
+                raise ValueError(f"event_neighbouring must be one of {EVENT_RELATIONS} when an event is given, got "
+                                 f"{self.event_neighbouring!r}")
+        elif self.event_neighbouring is not None:
+            raise ValueError("event_neighbouring is given without an event")
+
+    def _event_accountant(self) -> Any:
+        if self.event is None:
+            raise ValueError(f"this claim ({self.source}) carries no dp_accounting event")
+        from dp_accounting import NeighboringRelation
+        from dp_accounting.pld import PLDAccountant
+
+        accountant = PLDAccountant(NeighboringRelation[self.event_neighbouring],
+                                   value_discretization_interval=_EVENT_DISCRETISATION)
+        accountant.compose(self.event)
+        return accountant
+
+    def event_epsilon(self, delta: float | None = None) -> float:
+        """ε at ``delta`` (default: the claim's δ) re-derived from ``event`` by dp_accounting's PLD accountant
+        (pessimistic, value discretisation 1e-3).
+
+        Raises
+        ------
+        ValueError
+            The claim carries no event, or ``delta`` is outside [0, 1).
+        """
+        d = self.delta if delta is None else check_delta(delta)
+        return float(self._event_accountant().get_epsilon(d))
+
+    def event_delta(self, epsilon: float | None = None) -> float:
+        """δ at ``epsilon`` (default: the claim's ε) re-derived from ``event`` (as :meth:`event_epsilon`)."""
+        e = self.epsilon if epsilon is None else check_epsilon(epsilon)
+        return float(self._event_accountant().get_delta(e))
 
     @property
     def is_private(self) -> bool:
@@ -109,6 +212,9 @@ class PrivacyClaim:
             d["rho"] = self.rho
         if self.mu is not None:
             d["mu"] = self.mu
+        if self.event is not None:
+            d["event"] = event_to_dict(self.event)
+            d["event_neighbouring"] = self.event_neighbouring
         return d
 
     @classmethod
@@ -123,6 +229,8 @@ class PrivacyClaim:
             conditions=tuple(d.get("conditions", ())),
             rho=d.get("rho"),
             mu=d.get("mu"),
+            event=event_from_dict(d["event"]) if d.get("event") is not None else None,
+            event_neighbouring=d.get("event_neighbouring"),
         )
 
 
