@@ -45,7 +45,7 @@ from scipy.stats import binom
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss  # noqa: E402
-from dpsco.reference.bftt19 import algorithms as o  # noqa: E402
+import dpsco.reference.bftt19 as o  # noqa: E402
 from dpsco.reference.accounting import nsgd_worst_pair_delta  # noqa: E402
 from dpsco.verification.auditing.audit import Event, audit  # noqa: E402
 from dpsco.verification.auditing.neighbours import canary_pair  # noqa: E402

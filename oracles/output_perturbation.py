@@ -1,4 +1,4 @@
-"""Exact answers for Lowy & Razaviyayn's output perturbation (``dpsco.reference.lr21.algorithms``).
+"""Exact answers for Lowy & Razaviyayn's output perturbation (``dpsco.reference.lr21``).
 
 Exact privacy of the noise mechanisms of ``dpsco.reference.noise``
 -------------------------------------------------------------
@@ -15,7 +15,7 @@ Certified minimisers of the application objectives (tilted ERM, ℓ2-robust GLMs
 -------------------------------------------------------------------------------------
 ``newton_certified_minimizer``: damped Newton with the analytic Hessian (below), and for an active ball
 constraint a multiplier search (min F + (ν/2)‖w‖², bisection on ν until ‖w(ν)‖ = R: KKT of the constrained
-problem), then the a-posteriori certificate of ``dpsco.reference.lr21.algorithms.strong_convexity_certificate``
+problem), then the a-posteriori certificate of ``dpsco.reference.lr21.strong_convexity_certificate``
 (refuses — UncertifiedError — if it does not reach ``tol``).  Independent of the reference's first-order solver;
 ``cvxpy_tilted`` / ``cvxpy_robust`` (Clarabel, must report ``optimal``) are the independent cross-checks.
 

@@ -1,6 +1,6 @@
 """Output-perturbation noise: exact samplers and their calibration formulas, written once.
 
-Used by every algorithm of :mod:`dpsco.reference.lr21.algorithms` (Lowy & Razaviyayn, Algorithms 1–3), so each
+Used by every algorithm of :mod:`dpsco.reference.lr21` (Lowy & Razaviyayn, Algorithms 1–3), so each
 formula exists in exactly one place (spec output-perturbation §2.0, pitfall P3).
 
 Mechanisms (``Δ`` is an L2 sensitivity bound, ``ε > 0``)

@@ -27,7 +27,7 @@ from dpsco.reference.accounting import (
     worst_pair_mixture,
 )
 from dpsco.reference.losses import LinearLoss, LogisticLoss
-from dpsco.reference.bftt19 import algorithms as o
+import dpsco.reference.bftt19 as o
 from dpsco.verification.auditing.neighbours import canary_pair, worst_case_pairs
 
 

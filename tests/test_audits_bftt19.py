@@ -17,7 +17,7 @@ import pytest
 
 from dpsco.oracles.privacy_curves import gaussian_epsilon, nsgd_one_step_canary_epsilon
 from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss
-from dpsco.reference.bftt19 import algorithms as o
+import dpsco.reference.bftt19 as o
 from dpsco.verification.auditing.audit import audit
 from dpsco.verification.mutants.bftt19 import nsgd_noise_divided_by_batch, objp_noise_scaled_by_n
 

@@ -1,7 +1,7 @@
 """Property-based fuzzing (hypothesis) of the public algorithm API of ``reference``.
 
-The algorithms are the functions of ``dpsco.reference.bftt19.algorithms.__all__`` and
-``dpsco.reference.lr21.algorithms.__all__`` that take ``(X, y, ...)`` and return a ``Release``; the list is
+The algorithms are the functions of ``dpsco.reference.bftt19.__all__`` and
+``dpsco.reference.lr21.__all__`` that take ``(X, y, ...)`` and return a ``Release``; the list is
 discovered from ``__all__`` and must match ``BASE`` below, so a new algorithm cannot escape the fuzzing.
 
 1. **Invalid inputs** (``test_invalid_parameter_is_refused_naming_it``).  For every algorithm and every one of
@@ -82,8 +82,8 @@ from hypothesis import strategies as st
 
 from dpsco.oracles.privacy_curves import gaussian_delta
 from dpsco.reference import Ball, DataBounds, ERMProblem, HingeLoss, LogisticLoss, Release, SquaredLoss
-from dpsco.reference.bftt19 import algorithms as o
-from dpsco.reference.lr21 import algorithms as op
+import dpsco.reference.bftt19 as o
+import dpsco.reference.lr21 as op
 from dpsco.reference.certified import UncertifiedError
 from dpsco.reference.privacy import NEIGHBOURING_RELATIONS, NOTIONS
 from dpsco.reference.validation import DELTA_MIN, EPSILON_MAX, EPSILON_MIN, MAX_ITERATIONS

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from dpsco.oracles.privacy_curves import nsgd_worst_pair_delta_quadrature
 from dpsco.reference import Ball, DataBounds, ERMProblem
-from dpsco.reference.bftt19 import algorithms as o
+import dpsco.reference.bftt19 as o
 from dpsco.reference.accounting import nsgd_worst_pair_delta
 from dpsco.reference.losses import HingeLoss, LogisticLoss
 

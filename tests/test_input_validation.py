@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from dpsco.reference import Ball, DataBounds, ERMProblem, HingeLoss, LogisticLoss, PrivacyClaim, Release
 from dpsco.reference import noise
-from dpsco.reference.bftt19 import algorithms as o
-from dpsco.reference.lr21 import algorithms as op
+import dpsco.reference.bftt19 as o
+import dpsco.reference.lr21 as op
 from dpsco.reference.privacy import to_jsonable
 from dpsco.reference.validation import (DELTA_MIN, EPSILON_MAX, EPSILON_MIN, MAX_ITERATIONS, as_float_matrix,
                                   check_bool, check_calibration_budget, check_data, check_iterations)

@@ -25,7 +25,7 @@ from scipy.stats import chi, chi2
 
 from dpsco.oracles.privacy_curves import gaussian_delta
 from dpsco.reference import noise
-from dpsco.reference.lr21 import algorithms as op
+import dpsco.reference.lr21 as op
 
 # =============================================================================================================
 # LR-E11: the projection step of Thm 0.3 / 0.5 (spec §4.0 MB2, §8.2 E2)

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpsco.reference import Ball, DataBounds, ERMProblem, HingeLoss, HuberLoss, LinearLoss, LogisticLoss, SquaredLoss
-from dpsco.reference.bftt19 import algorithms as o
+import dpsco.reference.bftt19 as o
 from dpsco.reference.certified import certified_minimize
 
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpsco.reference.bftt19 import algorithms as o
+import dpsco.reference.bftt19 as o
 
 CASES = [
     # n, d, eps, delta

@@ -1,4 +1,4 @@
-"""Tests of dpsco.reference.lr21.algorithms: parameters (golden values by hand), inner optimisers and their
+"""Tests of dpsco.reference.lr21: parameters (golden values by hand), inner optimisers and their
 counts, the certificate gate, input errors, and each suspected erratum of spec §8 confirmed or refuted.
 
 Deterministic except where stated (no stochastic assertion here: the inner methods used are deterministic
@@ -16,7 +16,7 @@ from scipy.optimize import brentq
 from dpsco.oracles.output_perturbation import l2_laplace_epsilon
 from dpsco.reference import Ball, DataBounds, ERMProblem, HingeLoss, LinearLoss, LogisticLoss
 from dpsco.reference import noise
-from dpsco.reference.lr21 import algorithms as op
+import dpsco.reference.lr21 as op
 from dpsco.reference.certified import certified_minimize
 
 PROB = ERMProblem(LogisticLoss(), Ball(2.0), DataBounds(1.0, 1.0))

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from dpsco.oracles.privacy_curves import gaussian_epsilon, nsgd_one_step_canary_epsilon, nsgd_worst_pair_delta_quadrature
-from dpsco.reference.bftt19 import algorithms as o
+import dpsco.reference.bftt19 as o
 from dpsco.reference.accounting import nsgd_worst_pair_delta
 from dpsco.reference.certified import certified_minimize
 from dpsco.verification.mutants import bftt19 as mu

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from dpsco.reference.accounting import nsgd_worst_pair_delta, nsgd_worst_pair_epsilon
-from dpsco.reference.bftt19.algorithms import algorithm_1_batch_size, algorithm_1_noise_variance
+from dpsco.reference.bftt19 import algorithm_1_batch_size, algorithm_1_noise_variance
 
 __all__ = ["CalibrationRow", "printed_calibration_rows", "markdown_table", "main"]
 

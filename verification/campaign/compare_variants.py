@@ -1,7 +1,7 @@
 """Planted implementations of A_NSGD for testing ``dpsco compare``: one faithful, four subtly wrong.
 
 Written independently from the paper (Bassily, Feldman, Talwar, Thakurta, NeurIPS 2019, Algorithm 1 and
-Theorem 3.2), *not* by calling ``dpsco.reference.bftt19.algorithms``: a comparison of our code with a copy of itself
+Theorem 3.2), *not* by calling ``dpsco.reference.bftt19``: a comparison of our code with a copy of itself
 would prove nothing.  Only the public constants of the ``problem`` (L = ``problem.lipschitz``,
 M = ``problem.radius``, the declared bounds) are read from it.  The loss must be logistic (the gradient
 −y·σ(−y⟨w, x⟩)·x is coded here).

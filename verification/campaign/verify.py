@@ -49,7 +49,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from dpsco.reference import Ball, DataBounds, ERMProblem, get_loss
-from dpsco.reference.bftt19.algorithms import noisy_sgd, theorem_3_2_bound
+from dpsco.reference.bftt19 import noisy_sgd, theorem_3_2_bound
 from dpsco.reference.privacy import PrivacyClaim, to_jsonable
 
 from dpsco.verification.auditing.audit import audit

@@ -67,7 +67,7 @@ def objp_noise_scaled_by_n(X: Any, y: Any, problem: ERMProblem, epsilon: float, 
 # The planted-bug corpus of issue 3 (registry, canaries, true ε and detection rates: planted_bugs.py)
 # =================================================================================================
 #
-# Every NSGD-family mutant below runs ``_mutant_nsgd_core``, a copy of ``dpsco.reference.bftt19.algorithms.nsgd_core``
+# Every NSGD-family mutant below runs ``_mutant_nsgd_core``, a copy of ``dpsco.reference.bftt19.nsgd_core``
 # with keyword switches; the default of every switch is the correct algorithm (checked by a test: with all
 # defaults the copy reproduces ``noisy_sgd`` bit for bit), and each public mutant flips exactly ONE switch.
 

@@ -44,7 +44,7 @@ from scipy.special import logsumexp, ndtr
 from scipy.stats import binom
 
 from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss
-from dpsco.reference.bftt19 import algorithms as o
+import dpsco.reference.bftt19 as o
 from dpsco.reference.losses import LogisticLoss
 from dpsco.verification.mutants import bftt19 as mu
 from dpsco.verification.auditing.audit import audit, clopper_pearson_lower, clopper_pearson_upper, epsilon_lower_bound

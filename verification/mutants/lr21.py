@@ -1,4 +1,4 @@
-"""Planted bugs for Lowy & Razaviyayn's output perturbation (``dpsco.reference.lr21.algorithms``).
+"""Planted bugs for Lowy & Razaviyayn's output perturbation (``dpsco.reference.lr21``).
 
 Each mutant copies the real algorithm with one realistic bug and keeps the correct algorithm's claim (the
 claim is now false).  **Never use these for anything but testing auditors.**
@@ -24,7 +24,7 @@ from typing import Any, Callable
 import numpy as np
 
 from dpsco.reference import noise
-from dpsco.reference.lr21 import algorithms as op
+import dpsco.reference.lr21 as op
 from dpsco.reference.privacy import Release
 from dpsco.reference.problem import ERMProblem
 

@@ -1,6 +1,6 @@
 """Planted bugs for the Sec. 4 applications of Lowy & Razaviyayn's output perturbation (tilted ERM, ℓ2-robust GLMs).
 
-Each mutant runs the correct release (``dpsco.reference.lr21.algorithms.tilted_erm`` / ``robust_erm``) to get its
+Each mutant runs the correct release (``dpsco.reference.lr21.tilted_erm`` / ``robust_erm``) to get its
 certified w_T, then re-noises w_T with one realistic bug in the line-2 sensitivity, and keeps the correct
 release's privacy claim (which is now false).  The optimiser, the certificate, the projection and the claim are
 untouched, so an audit that refutes a mutant has found exactly the planted bug.  **Never use these for anything
@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from dpsco.reference import noise
-from dpsco.reference.lr21 import algorithms as op
+import dpsco.reference.lr21 as op
 from dpsco.reference.privacy import Release
 
 __all__ = ["robust_erm_printed_alpha_term", "tilted_erm_alg1_sensitivity"]
@@ -66,7 +66,7 @@ def tilted_erm_alg1_sensitivity(X: Any, y: Any, problem: Any, epsilon: float, de
     Lemma 0.5's Δ_{F_τ} = 2LC_τ/(μn) (tight: (2L_ℓ/μ)min{1, C_τ/n}), not Algorithm 1's 2L/(μn) (tight: 2L_ℓ/(μn),
     the ``sensitivity_mode``'s own L as in ``algorithm_1_parameters``).  The α term 2√(2α/μ) is kept.
     True ε on the test instance: 5.97 (δ = 0), 2.69 (δ = 1e-3, clamped release); module docstring.
-    Spec: §4.4 (Lemma 0.5), §8.1 P8.  Same signature as :func:`dpsco.reference.lr21.algorithms.tilted_erm`."""
+    Spec: §4.4 (Lemma 0.5), §8.1 P8.  Same signature as :func:`dpsco.reference.lr21.tilted_erm`."""
     gaussian = options.get("gaussian", "zhao")
     correct = op.tilted_erm(X, y, problem, epsilon, delta, np.random.default_rng(0), **options)
     p = correct.parameters
@@ -86,7 +86,7 @@ def robust_erm_printed_alpha_term(X: Any, y: Any, kind: str, x_max: float, y_max
     up to Δ + 2√(2α/μ) apart; the printed 2α/μ is smaller whenever α/μ < 2 (here 0.04 vs 0.4).
     True ε on the test instance: 4.80 (δ = 0), 4.71 (δ = 1e-3); module docstring.
     Spec: §2.3 (Algorithm 3), §7.4(a), §8.1 P3, negative control NC3.  Same signature as
-    :func:`dpsco.reference.lr21.algorithms.robust_erm`."""
+    :func:`dpsco.reference.lr21.robust_erm`."""
     gaussian = options.get("gaussian", "zhao")
     correct = op.robust_erm(X, y, kind, x_max, y_max, epsilon, delta, np.random.default_rng(0),  # type: ignore[arg-type]
                             **options)

@@ -15,8 +15,8 @@ from typing import Any, Callable
 import numpy as np
 
 from dpsco.reference import noise as lrnoise
-from dpsco.reference.bftt19 import algorithms as o
-from dpsco.reference.lr21 import algorithms as lr
+import dpsco.reference.bftt19 as o
+import dpsco.reference.lr21 as lr
 from dpsco.reference.privacy import Release
 from dpsco.reference.problem import ERMProblem
 

@@ -21,8 +21,8 @@ finite pool of points the population objective *is* the objective on the pool, s
 the population minimiser.  The tilted risk is not an average (spec U7): the paper bounds only its empirical
 excess (Props 4.1, 4.2), and `dpsco verify` says so instead of inventing a population claim.
 
-The two ``*_from_problem`` adapters give :func:`dpsco.reference.lr21.algorithms.robust_erm` and
-:func:`dpsco.reference.lr21.algorithms.algorithm_3` the catalogue's calling convention
+The two ``*_from_problem`` adapters give :func:`dpsco.reference.lr21.robust_erm` and
+:func:`dpsco.reference.lr21.algorithm_3` the catalogue's calling convention
 ``run(X, y, problem, epsilon, delta, rng, **options)``: they read the declared bounds and the radius R of W
 from the :class:`dpsco.reference.problem.ERMProblem` and pass everything else through.
 """
@@ -196,7 +196,7 @@ LINEAR_ADVERSARIAL = ObjectiveSpec(
 def robust_erm_from_problem(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
                             rng: np.random.Generator, *, rho: float, mu: float,
                             kind: Literal["logistic", "squared"] = "logistic", **options: Any) -> Release:
-    """:func:`dpsco.reference.lr21.algorithms.robust_erm` with x_max, y_max and R = problem.radius taken from
+    """:func:`dpsco.reference.lr21.robust_erm` with x_max, y_max and R = problem.radius taken from
     ``problem`` (declared bounds; W = B(0, R) is public, LR-D1).  Other keywords are passed through."""
     if not isinstance(problem, ERMProblem):
         raise TypeError(f"problem must be an ERMProblem, got {type(problem).__name__}")
@@ -207,8 +207,8 @@ def robust_erm_from_problem(X: Any, y: Any, problem: ERMProblem, epsilon: float,
 def algorithm_3_from_problem(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
                              rng: np.random.Generator, *, mu: float, r: float, gamma: float = 0.0,
                              **options: Any) -> Release:
-    """:func:`dpsco.reference.lr21.algorithms.algorithm_3` on the linear adversarial game of spec §7.4(b)/(c)
-    (:class:`dpsco.reference.lr21.algorithms.LinearAdversarialProblem` with μ, r, γ, the declared bounds of
+    """:func:`dpsco.reference.lr21.algorithm_3` on the linear adversarial game of spec §7.4(b)/(c)
+    (:class:`dpsco.reference.lr21.LinearAdversarialProblem` with μ, r, γ, the declared bounds of
     ``problem`` and R = problem.radius).  Other keywords are passed through."""
     if not isinstance(problem, ERMProblem):
         raise TypeError(f"problem must be an ERMProblem, got {type(problem).__name__}")
