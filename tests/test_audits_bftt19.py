@@ -1,7 +1,7 @@
 """Privacy audits of A_NSGD and A_ObjP at small size, each beside a planted-bug mutant the same audit refutes.
 
 False-failure budget.  For the correct algorithms the audit runs at confidence 1 − 1e-6: by the auditor's
-guarantee (verification/audit.py, module docstring) a mechanism satisfying its (ε, δ) claim is refuted with
+guarantee (dpsco.verification.auditing.audit, module docstring) a mechanism satisfying its (ε, δ) claim is refuted with
 probability ≤ 1e-6.  That the correct algorithms do satisfy their claims *on these instances* is checked
 first, deterministically, with the exact privacy curves (dpsco.oracles.privacy_curves).  For the mutants, the
 exact curves show the true ε far above the claim, and the audit must refute; with fixed seeds the outcome is

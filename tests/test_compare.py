@@ -4,7 +4,7 @@ False-failure budget per test ≤ 1e-6, derived in each test.  The two kinds of 
 
 * a *faithful* implementation refuted: probability ≤ α = 1 − confidence by compare's guarantee
   (Bonferroni over (a) the permutation energy test, exact for any number of permutations, and Holm-KS with
-  exact p-values, (b) Hoeffding bound checks, (c) the auditor's guarantee; verification/compare.py);
+  exact p-values, (b) Hoeffding bound checks, (c) the auditor's guarantee; verification/campaign/compare.py);
 * a *wrong* implementation not refuted (a miss): for a KS statistic whose two CDFs differ by Δ somewhere,
   P(miss) ≤ exp(−N(Δ − c − 1/N)²), c the critical value (compare.py docstring).  Lower confidence bounds Δ_lcb
   of the gaps of the planted bugs, from independent runs at N = 8000, are in docs/compare.md; the
@@ -28,7 +28,7 @@ from dpsco.verification.campaign.compare import (CandidateError, build_instance,
 from dpsco.verification.cli.compare import configure_parser, run
 
 ROOT = Path(__file__).resolve().parents[1]
-VARIANTS_FILE = str(ROOT / "verification" / "compare_variants.py")
+VARIANTS_FILE = str(ROOT / "verification" / "campaign" / "compare_variants.py")
 TEST_CONFIDENCE = 1.0 - 1e-6
 
 

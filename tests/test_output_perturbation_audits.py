@@ -11,7 +11,7 @@ then 0.2 + 2·0.99 = 2.18 apart, against Δ_T = 0.2 + 2√(2α/μ) = 2.2: the co
 (Δ_F only) or using Algorithm 3's printed Δ + 2α/μ under-noises.
 
 False-failure budget.  Audits of the correct algorithms run at confidence 1 − 1e-6: by the auditor's guarantee
-(verification/audit.py) a mechanism satisfying its claim is refuted with probability ≤ 1e-6, and the exact
+(dpsco.verification.auditing.audit) a mechanism satisfying its claim is refuted with probability ≤ 1e-6, and the exact
 privacy of the correct mechanism on this pair is checked first (deterministically).  Mutant refutations use
 fixed seeds; the comments give the exact ε of each mutant, far above the claim.
 """

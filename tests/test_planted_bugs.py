@@ -1,4 +1,4 @@
-"""The planted-bug corpus (verification/planted_bugs.py): exact true ε, fidelity of the mutants' copies and
+"""The planted-bug corpus (dpsco.verification.mutants.corpus): exact true ε, fidelity of the mutants' copies and
 fast paths, a few audits per mutant, and (campaign) the full detection-rate table.
 
 False-failure budget (≤ 1e-6 per test):
