@@ -1,0 +1,275 @@
+"""The house rules of the package layout, read from the source (deterministic; no sampling).
+
+* Imports run one way: cli → campaign → papers → mutants → auditing | checks → oracles → reference, and
+  inside ``reference`` from a paper's subpackage to the shared modules, never between papers.
+* No import cycles between modules (imports inside functions included), and no module uses another
+  module's private names (``from m import _x`` or ``m._x``).
+* pyproject.toml installs exactly the ``dpsco`` packages (nothing generic at top level), one per folder
+  that holds an ``__init__.py``.
+* Code and docs cite the papers and the project's own files, never working notes outside the repository.
+* No file over about 600 lines unless its opening text says why it is one cohesive thing.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("reference", "oracles", "verification")
+
+# rank of each layer: a module may import its own layer's modules or any lower rank
+LAYERS = {
+    "reference": 0,
+    "oracles": 1,
+    "verification.auditing": 2,
+    "verification.checks": 2,
+    "verification.mutants": 3,
+    "verification.papers": 4,
+    "verification.campaign": 5,
+    "verification.cli": 6,
+}
+REFERENCE_PAPERS = ("bftt19", "lr21")  # reference subpackages, one per paper (more to come)
+
+
+def _module_files() -> dict[str, Path]:
+    """dotted name (under dpsco) -> file, for every module of the three packages."""
+    out = {}
+    for pkg in PACKAGES:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            rel = path.relative_to(ROOT).with_suffix("")
+            parts = list(rel.parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out["dpsco." + ".".join(parts)] = path
+    return out
+
+
+MODULES = _module_files()
+
+
+def _imports(name: str, path: Path) -> list[tuple[str, str | None, int]]:
+    """(imported dpsco module, imported attribute or None, line) for every import statement of the file,
+    inside functions too; relative imports resolved."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    is_pkg = path.name == "__init__.py"
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(a.name, None, node.lineno) for a in node.names if a.name.split(".")[0] == "dpsco"]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".") if is_pkg else name.split(".")[:-1]
+                base = base[:len(base) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if module.split(".")[0] != "dpsco":
+                continue
+            for a in node.names:
+                child = f"{module}.{a.name}"
+                if child in MODULES:  # "from package import module"
+                    out.append((child, None, node.lineno))
+                else:
+                    out.append((module, a.name, node.lineno))
+    return out
+
+
+def _layer(module: str) -> str | None:
+    rest = module.removeprefix("dpsco.")
+    for layer in sorted(LAYERS, key=len, reverse=True):
+        if rest == layer or rest.startswith(layer + "."):
+            return layer
+    return None
+
+
+def _paper(module: str) -> str | None:
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[1] == "reference" and parts[2] in REFERENCE_PAPERS:
+        return parts[2]
+    return None
+
+
+def test_every_module_is_in_a_layer() -> None:
+    assert MODULES, "no modules found"
+    for name in MODULES:
+        assert name in ("dpsco.verification",) or _layer(name) is not None, f"{name} belongs to no layer"
+
+
+def test_imports_run_one_way() -> None:
+    bad = []
+    for name, path in MODULES.items():
+        me = _layer(name)
+        for target, _, line in _imports(name, path):
+            if target == "dpsco":
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports the top-level API (dpsco)")
+                continue
+            other = _layer(target)
+            if me is None or other is None:
+                if target not in ("dpsco.verification",) and name != "dpsco.verification":
+                    bad.append(f"{path.relative_to(ROOT)}:{line} imports {target}, which belongs to no layer")
+                continue
+            if LAYERS[other] > LAYERS[me] or (LAYERS[other] == LAYERS[me] and other != me):
+                bad.append(f"{path.relative_to(ROOT)}:{line}: {me} imports {target} ({other})")
+            mine, theirs = _paper(name), _paper(target)
+            if me == "reference" and theirs is not None and mine != theirs:
+                bad.append(f"{path.relative_to(ROOT)}:{line}: {name} imports the paper package {target}"
+                           + (" (the shared modules never import a paper)" if mine is None else " (papers are "
+                              "independent of each other)"))
+    assert not bad, "imports against the layering:\n" + "\n".join(bad)
+
+
+def test_no_import_cycles() -> None:
+    graph: dict[str, set[str]] = {name: set() for name in MODULES}
+    for name, path in MODULES.items():
+        for target, _, _ in _imports(name, path):
+            if target in graph and target != name:
+                graph[name].add(target)
+    # Tarjan's strongly connected components
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    assert not cycles, f"import cycles: {cycles}"
+
+
+def test_no_private_names_of_other_modules() -> None:
+    bad = []
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        aliases = set()
+        for target, attribute, line in _imports(name, path):
+            if attribute is not None and attribute.startswith("_") and not attribute.startswith("__"):
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {target}.{attribute}")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                aliases |= {a.asname for a in node.names if a.asname and a.name.startswith("dpsco.")}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("dpsco"):
+                aliases |= {a.asname or a.name for a in node.names if f"{node.module}.{a.name}" in MODULES}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                    and node.attr.startswith("_") and not node.attr.startswith("__")):
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno} uses {node.value.id}.{node.attr}")
+    assert not bad, "private names of other modules:\n" + "\n".join(bad)
+
+
+def test_pyproject_installs_only_dpsco_packages() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    assert config["package-dir"] == {"dpsco": "."}
+    listed = set(config["packages"])
+    assert all(p == "dpsco" or p.startswith("dpsco.") for p in listed)
+    folders = {"dpsco"} | {"dpsco." + ".".join(p.parent.relative_to(ROOT).parts)
+                           for pkg in PACKAGES for p in (ROOT / pkg).rglob("__init__.py")}
+    assert listed == folders, f"listed but no folder: {listed - folders}; folder not listed: {folders - listed}"
+    # every folder holding Python modules is a regular package (no accidental namespace packages)
+    for pkg in PACKAGES:
+        for folder in [ROOT / pkg, *[p for p in (ROOT / pkg).rglob("*") if p.is_dir()]]:
+            if folder.name == "__pycache__":
+                continue
+            if any(folder.glob("*.py")):
+                assert (folder / "__init__.py").exists(), f"{folder.relative_to(ROOT)} has no __init__.py"
+
+
+def test_generic_names_are_not_importable_outside_the_checkout(tmp_path: Path) -> None:
+    # -P keeps the current directory (a temporary folder) off sys.path: only the installed package is seen
+    code = ("import importlib.util as u, dpsco, dpsco.reference, dpsco.verification.cli.main;"
+            "print([n for n in ('reference', 'oracles', 'verification') if u.find_spec(n) is not None])")
+    out = subprocess.run([sys.executable, "-P", "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_public_api() -> None:
+    import dpsco
+
+    assert sorted(dpsco.__all__) == dpsco.__all__
+    for name in dpsco.__all__:
+        assert getattr(dpsco, name) is not None, name
+    assert dpsco.Release.__module__ == "dpsco.reference.privacy"
+    assert callable(dpsco.bftt19.noisy_sgd) and callable(dpsco.lr21.algorithm_1)
+    with pytest.raises(AttributeError):
+        dpsco.no_such_name  # noqa: B018
+
+
+# Citations of documents users do not have (built from pieces so that this file does not match itself).
+_FORBIDDEN = re.compile("|".join([
+    r"(?i:\bspecs?\b[\w\s-]{0,30}§)", r"(?i:\bspecs?\s+(?:[A-Z]{1,3}-?)?[A-Z]?\d)", r"(?i:\bengineering spec)",
+    r"\bspecs?/", r"\bseeds?/\d", r"\bseeds/",
+    "DESIGN" + r"\.md", r"\bDESIGN\b", "prior" + r"-art", r"\bpitfall\s+[A-Z]*\d", r"\.\./shared",
+]))
+
+
+def _tracked_text_files() -> list[Path]:
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    return [ROOT / f for f in files if f.endswith((".py", ".md", ".toml", ".cff", ".txt", ".cfg"))
+            and f != "tests/test_layout.py" and (ROOT / f).exists()]
+
+
+def test_no_citations_of_documents_outside_the_repository() -> None:
+    bad = []
+    for path in _tracked_text_files():
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            m = _FORBIDDEN.search(line)
+            if m:
+                bad.append(f"{path.relative_to(ROOT)}:{i}: {m.group(0)!r}")
+    assert not bad, f"{len(bad)} citations of documents users do not have:\n" + "\n".join(bad[:80])
+
+
+LONG_FILE_LINES = 650  # "about 600"
+_LONG_FILE_REASON = re.compile(r"one cohesive", re.IGNORECASE)
+
+
+def test_no_long_files_without_a_reason() -> None:
+    bad = []
+    for path in _tracked_text_files():
+        if path.suffix != ".py":
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        if len(lines) > LONG_FILE_LINES and not _LONG_FILE_REASON.search("\n".join(lines[:40])):
+            bad.append(f"{path.relative_to(ROOT)}: {len(lines)} lines")
+    assert not bad, ("files over about 600 lines whose opening text does not say why they are one cohesive "
+                     "thing:\n" + "\n".join(bad))
+
+
+def test_readme_layout_names_every_package() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    layout = text.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    for init in sorted(ROOT.glob("*/**/__init__.py")):
+        folder = init.parent.relative_to(ROOT).as_posix()
+        if folder.split("/")[0] in PACKAGES:
+            assert folder.split("/")[-1] + "/" in layout, f"README Layout does not show {folder}/"
