@@ -3,7 +3,7 @@
 variants (Sections 3–4), and objective perturbation (A_ObjP, Algorithm 2, and its efficient variant).
 """
 
-from dpsco.reference.bftt19.algorithms import (
+from dpsco.reference.bftt19.theorems import (
     PAPER,
     PaperRegimeError,
     rate_term,
@@ -19,23 +19,32 @@ from dpsco.reference.bftt19.algorithms import (
     theorem_3_2_proof_bound,
     theorem_4_4_beta,
     theorem_4_4_bound,
+    prox_inner_iterations,
     algorithm_2_noise_variance,
     theorem_5_3_lambda,
     lemma_5_4_bound,
     theorem_5_3_bound,
     check_paper_regime,
+    EfficientObjPParameters,
+    efficient_objp_parameters,
+)
+from dpsco.reference.bftt19.claims import (
+    nsgd_claim,
+    objp_preconditions,
+    objp_claim,
+    efficient_objp_claim,
+)
+from dpsco.reference.bftt19.algorithms import (
     GradFn,
     nsgd_core,
+    glm_gradient_oracle,
     noisy_sgd,
     EnvelopeLipschitz,
     moreau_noisy_sgd,
-    prox_inner_iterations,
     approximate_envelope_gradient,
     prox_noisy_sgd,
     objective_perturbation,
     RADIUS_R_MIN,
-    EfficientObjPParameters,
-    efficient_objp_parameters,
     efficient_objective_perturbation,
 )
 
@@ -55,22 +64,27 @@ __all__ = [
     "theorem_3_2_proof_bound",
     "theorem_4_4_beta",
     "theorem_4_4_bound",
+    "prox_inner_iterations",
     "algorithm_2_noise_variance",
     "theorem_5_3_lambda",
     "lemma_5_4_bound",
     "theorem_5_3_bound",
     "check_paper_regime",
+    "EfficientObjPParameters",
+    "efficient_objp_parameters",
+    "nsgd_claim",
+    "objp_preconditions",
+    "objp_claim",
+    "efficient_objp_claim",
     "GradFn",
     "nsgd_core",
+    "glm_gradient_oracle",
     "noisy_sgd",
     "EnvelopeLipschitz",
     "moreau_noisy_sgd",
-    "prox_inner_iterations",
     "approximate_envelope_gradient",
     "prox_noisy_sgd",
     "objective_perturbation",
     "RADIUS_R_MIN",
-    "EfficientObjPParameters",
-    "efficient_objp_parameters",
     "efficient_objective_perturbation",
 ]

@@ -40,267 +40,35 @@ Departures from the printed text (each also in ERRATA.md, with the test that sho
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
 from typing import Any, Callable, Literal
 
 import numpy as np
 
-from dpsco.reference.accounting import NoiseCalibration, certified_noise_std
+from dpsco.reference.bftt19.claims import efficient_objp_claim, nsgd_claim, objp_claim, objp_preconditions
+from dpsco.reference.bftt19.theorems import (PAPER, PaperRegimeError, algorithm_2_noise_variance,
+                                             check_paper_regime, efficient_objp_parameters, prox_inner_iterations,
+                                             theorem_3_2_parameters, theorem_3_2_T, theorem_4_4_beta,
+                                             theorem_5_3_lambda)
 from dpsco.reference.certified import certified_minimize, certify, objective_gradient
 from dpsco.reference.domains import Ball
-from dpsco.reference.privacy import PrivacyClaim, Release
+from dpsco.reference.privacy import Release
 from dpsco.reference.problem import ERMProblem
 from dpsco.reference.validation import (check_bool, check_calibration_budget, check_choice, check_iterations, check_positive,
                          check_positive_int, check_rng)
 
 __all__ = [
-    "NSGDParameters",
-    "PaperRegimeError",
-    "algorithm_1_batch_size",
-    "approximate_envelope_gradient",
-    "algorithm_1_noise_variance",
-    "algorithm_2_noise_variance",
-    "check_paper_regime",
-    "efficient_objective_perturbation",
-    "efficient_objp_parameters",
-    "lemma_3_3_bound",
-    "lemma_3_4_stability",
-    "lemma_5_4_bound",
-    "moreau_noisy_sgd",
-    "noisy_sgd",
+    "GradFn",
     "nsgd_core",
-    "objective_perturbation",
+    "glm_gradient_oracle",
+    "noisy_sgd",
+    "EnvelopeLipschitz",
+    "moreau_noisy_sgd",
+    "approximate_envelope_gradient",
     "prox_noisy_sgd",
-    "prox_inner_iterations",
-    "theorem_3_2_T",
-    "theorem_3_2_bound",
-    "theorem_3_2_parameters",
-    "theorem_3_2_proof_bound",
-    "theorem_3_2_smoothness_max",
-    "theorem_4_4_beta",
-    "theorem_4_4_bound",
-    "theorem_5_3_bound",
-    "theorem_5_3_lambda",
-    "rate_term",
+    "objective_perturbation",
+    "RADIUS_R_MIN",
+    "efficient_objective_perturbation",
 ]
-
-PAPER = "Bassily, Feldman, Talwar, Thakurta (NeurIPS 2019)"
-
-
-class PaperRegimeError(ValueError):
-    """A privacy precondition of the paper does not hold for the given public inputs."""
-
-
-# ================================================================================================
-# Parameter formulas (plain functions of public inputs)
-# ================================================================================================
-
-
-def _log_inv_delta(delta: float) -> float:
-    if not (0.0 < delta < 1.0):
-        raise ValueError(f"delta must lie in (0, 1) for log(1/delta), got {delta}")
-    return math.log(1.0 / delta)
-
-
-def rate_term(n: int, d: int, epsilon: float, delta: float) -> float:
-    """max(√(d log(1/δ))/(εn), 1/√n), the optimal DP-SCO rate of Theorems 3.2 and 4.4 (without ML)."""
-    return max(math.sqrt(d * _log_inv_delta(delta)) / (epsilon * n), 1.0 / math.sqrt(n))
-
-
-def theorem_3_2_T(n: int, d: int, epsilon: float, delta: float) -> float:
-    """T = min(n/8, ε²n²/(32 d log(1/δ))) (Theorem 3.2), as a real number."""
-    return min(n / 8.0, epsilon**2 * n**2 / (32.0 * d * _log_inv_delta(delta)))
-
-
-def algorithm_1_noise_variance(T: int, n: int, epsilon: float, delta: float, lipschitz: float) -> float:
-    """σ² = 8 T L² log(1/δ)/(n² ε²) (Algorithm 1, line 1)."""
-    return 8.0 * T * (lipschitz * lipschitz) * _log_inv_delta(delta) / (n**2 * epsilon**2)  # inf, not OverflowError
-
-
-def algorithm_1_batch_size(n: int, epsilon: float, T: int) -> tuple[float, int]:
-    """m = max(n √(ε/(4T)), 1) (Algorithm 1, line 2): (real value, ⌈real⌉ used by the implementation).
-
-    Rounding up keeps q²T = (m/n)²T ≥ ε/4, the side condition of the accountant behind Theorem 3.1.
-    """
-    m_real = max(n * math.sqrt(epsilon / (4.0 * T)), 1.0)
-    return m_real, min(n, math.ceil(m_real - 1e-12))
-
-
-def theorem_3_2_smoothness_max(n: int, d: int, epsilon: float, delta: float, lipschitz: float, radius: float) -> float:
-    """β_max = (L/M) min(√(n/2), εn/(2√(2d log(1/δ)))) (Theorem 3.2's smoothness hypothesis)."""
-    return lipschitz / radius * min(math.sqrt(n / 2.0), epsilon * n / (2.0 * math.sqrt(2.0 * d * _log_inv_delta(delta))))
-
-
-@dataclass(frozen=True)
-class NSGDParameters:
-    """Parameters of A_NSGD actually used (integer T and m) and the real values they came from."""
-
-    T: int
-    m: int
-    eta: float
-    sigma2: float  # the variance actually used (σ², see ``calibration``)
-    lipschitz: float
-    T_real: float
-    m_real: float
-    smoothness_max: float  # 2/η with the integer T: Lemma 3.4's condition η ≤ 2/β
-    sigma2_printed: float = math.nan  # Algorithm 1, line 1: 8TL² log(1/δ)/(n²ε²)
-    calibration: str = "certified"  # "certified": σ = max(printed, worst-pair certified); "printed": σ printed
-    accountant_delta: float = math.nan  # worst-pair accountant's δ(ε) at σ (dpsco.reference.accounting)
-    printed_accountant_delta: float = math.nan  # the same at the printed σ
-    printed_is_private: bool = True  # printed_accountant_delta ≤ δ
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def theorem_3_2_parameters(
-    n: int, d: int, epsilon: float, delta: float, lipschitz: float, radius: float,
-    *, T: int | None = None, eta: float | None = None, calibration: str = "certified",
-) -> NSGDParameters:
-    """T, η, m, σ² of Theorem 3.2 / Algorithm 1.
-
-    T = ⌊min(n/8, ε²n²/(32 d log(1/δ)))⌋, η = M/(L√T), m = ⌈max(n√(ε/(4T)), 1)⌉,
-    σ²_printed = 8TL² log(1/δ)/(n²ε²).  ``T`` and ``eta`` may be overridden (utility constants): σ² and m are
-    always computed with the T used.
-
-    Noise (departure from the printed text, ERRATA.md E4): Theorem 3.1's σ²_printed is *not* (ε, δ)-DP under
-    replace-one for small T (e.g. n = 1000, T = 1, ε = 1, δ = 10⁻⁶: ε = 1.99 on the worst pair).  With
-    ``calibration="certified"`` (default) σ = max(σ_printed, the smallest σ that the worst-pair accountant
-    certifies, ``dpsco.reference.accounting.certified_noise_std``), so the algorithm is the paper's wherever its
-    printed σ is private.  ``calibration="printed"`` keeps σ_printed; ``printed_accountant_delta`` and
-    ``printed_is_private`` then say whether it is private, and the release's claim states the accountant's δ.
-
-    Raises
-    ------
-    PaperRegimeError
-        T < 1 (the bound is vacuous: √(d log(1/δ))/(εn) > 1/√32).
-    """
-    T_real = theorem_3_2_T(n, d, epsilon, delta)
-    if T is None:
-        T = math.floor(T_real)
-        if T < 1:
-            raise PaperRegimeError(
-                f"Theorem 3.2 gives T = {T_real:.3f} < 1 for n={n}, d={d}, epsilon={epsilon}, delta={delta}: "
-                "the regime is vacuous (excess-risk bound above the trivial 2ML)"
-            )
-    T = check_positive_int(T, "T")
-    if eta is None:
-        eta = radius / (lipschitz * math.sqrt(T))
-    eta = check_positive(eta, "eta")
-    m_real, m = algorithm_1_batch_size(n, epsilon, T)
-    sigma2_printed = algorithm_1_noise_variance(T, n, epsilon, delta, lipschitz)
-    if not math.isfinite(sigma2_printed):
-        raise ValueError(f"lipschitz = {lipschitz!r} (the noise's clipping norm, from the declared bounds) makes "
-                         "Algorithm 1's noise variance 8TL² log(1/δ)/(n²ε²) overflow")
-    noise = certified_noise_std(n, m, T, lipschitz, epsilon, delta, math.sqrt(sigma2_printed),
-                                calibration=calibration)
-    sigma2 = sigma2_printed if noise.sigma == noise.sigma_printed else noise.sigma**2
-    # A step η(g + G_t) has ‖g‖ ≤ L (clipped) and ‖G_t‖ ≤ σ(√d + 40) (Gaussian concentration: the excess has
-    # probability < e^{−800}, zero in double precision).  Its squared norm (the projection onto W computes it)
-    # must stay below the double range ~1.8e308, so the step must stay below ~1e150: a larger η made the iterate
-    # inf and the released w̄_T NaN (η = 1e300).
-    step_bound = eta * (lipschitz + math.sqrt(sigma2) * (math.sqrt(d) + 40.0))
-    if not step_bound <= 1e150:
-        raise ValueError(f"eta = {eta!r} is too large: a step η(g + G_t) can reach norm {step_bound:.3g} and overflow "
-                         f"floating point (limit 1e150); Theorem 3.2's eta is M/(L√T) = "
-                         f"{radius / (lipschitz * math.sqrt(T)):.3g}")
-    return NSGDParameters(T=T, m=m, eta=eta, sigma2=sigma2, lipschitz=lipschitz, T_real=T_real,
-                          m_real=m_real, smoothness_max=2.0 / eta, sigma2_printed=sigma2_printed,
-                          calibration=noise.calibration, accountant_delta=noise.accountant_delta,
-                          printed_accountant_delta=noise.printed_accountant_delta,
-                          printed_is_private=noise.printed_is_private)
-
-
-def theorem_3_2_bound(n: int, d: int, epsilon: float, delta: float, lipschitz: float, radius: float) -> float:
-    """Theorem 3.2: E[excess population loss of A_NSGD] ≤ 10 M L max(√(d log(1/δ))/(εn), 1/√n)."""
-    return 10.0 * radius * lipschitz * rate_term(n, d, epsilon, delta)
-
-
-def lemma_3_3_bound(n: int, d: int, epsilon: float, delta: float, lipschitz: float, radius: float,
-                    eta: float, T: int, *, sigma2: float | None = None) -> float:
-    """Lemma 3.3: E[excess empirical loss] ≤ M²/(2ηT) + (ηL²/2)(16 T d log(1/δ)/(n²ε²) + 1).
-
-    The lemma's 16Td log(1/δ)/(n²ε²) is 2dσ²/L² at the printed σ²; its proof holds for any noise variance, so
-    when Algorithm 1 ran with a larger σ² (the certified calibration, ERRATA.md E4) pass it as ``sigma2``:
-    the term becomes 2d·max(σ², σ²_printed)/L².
-
-    Proved for the average of w_0..w_{T-1}; Algorithm 1 returns the average of w_1..w_T, which adds at most
-    2ML/T (spec §4.1) — callers comparing Algorithm 1's output add ``2*radius*lipschitz/T``.
-    """
-    noise = 16.0 * T * d * _log_inv_delta(delta) / (n**2 * epsilon**2)
-    if sigma2 is not None:
-        noise = max(noise, 2.0 * d * check_positive(sigma2, "sigma2") / lipschitz**2)
-    return radius**2 / (2.0 * eta * T) + eta * lipschitz**2 / 2.0 * (noise + 1.0)
-
-
-def lemma_3_4_stability(lipschitz: float, eta: float, T: int, n: int, *, corrected: bool = True) -> float:
-    """Uniform stability of A_NSGD (Lemma 3.4), valid when η ≤ 2/β.
-
-    printed (``corrected=False``): α = L² T η / n.
-    corrected (default): α = L² η (T+1) / n — the coupled-run argument for the averaged iterate
-    w̄ = (1/T)Σ_{t=1..T} w_t gives E‖w̄ − w̄'‖ ≤ Lη(T+1)/n, attained by the linear loss (ERRATA.md E2).
-    """
-    return lipschitz**2 * eta * (T + 1 if corrected else T) / n
-
-
-def theorem_3_2_proof_bound(n: int, d: int, epsilon: float, delta: float, lipschitz: float, radius: float,
-                            params: NSGDParameters) -> float:
-    """Proof-level bound B_3.2 (spec §4.3) for Algorithm 1's output with w_0 = 0:
-    M²/(2ηT) + (η/2)(L² + dσ²) + L²η(T+1)/n + 2ML/T."""
-    T, eta = params.T, params.eta
-    return (radius**2 / (2 * eta * T) + eta / 2 * (lipschitz**2 + d * params.sigma2)
-            + lemma_3_4_stability(lipschitz, eta, T, n, corrected=True) + 2 * radius * lipschitz / T)
-
-
-def theorem_4_4_beta(n: int, d: int, epsilon: float, delta: float, lipschitz: float, radius: float) -> float:
-    """β = (L/M) min(√n/4, εn/(8√(d log(1/δ)))) (Theorem 4.4)."""
-    return lipschitz / radius * min(math.sqrt(n) / 4.0, epsilon * n / (8.0 * math.sqrt(d * _log_inv_delta(delta))))
-
-
-def theorem_4_4_bound(n: int, d: int, epsilon: float, delta: float, lipschitz: float, radius: float) -> float:
-    """Theorem 4.4: E[excess population loss w.r.t. ℓ] ≤ 24 M L max(√(d log(1/δ))/(εn), 1/√n)."""
-    return 24.0 * radius * lipschitz * rate_term(n, d, epsilon, delta)
-
-
-def algorithm_2_noise_variance(lipschitz: float, epsilon: float, delta: float) -> float:
-    """σ² = 10 L² log(1/δ)/ε² (Algorithm 2, line 1; no n)."""
-    return 10.0 * lipschitz**2 * _log_inv_delta(delta) / epsilon**2
-
-
-def _objp_root(n: int, d: int, epsilon: float, delta: float) -> float:
-    return math.sqrt(2.0 / n + 4.0 * d * _log_inv_delta(delta) / (epsilon**2 * n**2))
-
-
-def theorem_5_3_lambda(n: int, d: int, epsilon: float, delta: float, lipschitz: float, radius: float) -> float:
-    """λ = (2L/M) √(2/n + 4d log(1/δ)/(ε²n²)) (Theorem 5.3)."""
-    return 2.0 * lipschitz / radius * _objp_root(n, d, epsilon, delta)
-
-
-def lemma_5_4_bound(n: int, d: int, epsilon: float, delta: float, lipschitz: float, radius: float,
-                    lam: float) -> float:
-    """Lemma 5.4: E_G[excess empirical loss of A_ObjP] ≤ 16 L² d log(1/δ)/(n²ε²λ) + λM²."""
-    return 16.0 * lipschitz**2 * d * _log_inv_delta(delta) / (n**2 * epsilon**2 * lam) + lam * radius**2
-
-
-def theorem_5_3_bound(n: int, d: int, epsilon: float, delta: float, lipschitz: float, radius: float,
-                      *, printed: bool = False) -> float:
-    """Theorem 5.3: E[excess population loss of A_ObjP] ≤ c·ML√(2/n + 4d log(1/δ)/(ε²n²)).
-
-    printed=True: c = 2 as printed.  printed=False (default): c = 4, what the proof's last display gives at
-    the stated λ (its λM² term alone equals the printed bound; ERRATA.md E3).
-    """
-    return (2.0 if printed else 4.0) * radius * lipschitz * _objp_root(n, d, epsilon, delta)
-
-
-def check_paper_regime(n: int, epsilon: float, delta: float, algorithm: str) -> None:
-    """Algorithms 1 and 2 take ε ≤ 1 and δ ≤ 1/n² as inputs; raise ``PaperRegimeError`` otherwise."""
-    if epsilon > 1.0:
-        raise PaperRegimeError(f"{algorithm} requires epsilon <= 1 (paper's input condition), got {epsilon}")
-    if delta > 1.0 / n**2:
-        raise PaperRegimeError(f"{algorithm} requires delta <= 1/n^2 = {1.0 / n**2:.3g} (paper's input "
-                               f"condition), got {delta}")
-    if delta <= 0.0:
-        raise PaperRegimeError(f"{algorithm} requires delta > 0, got {delta}")
 
 
 def _check_common(problem: ERMProblem, X: Any, y: Any, epsilon: Any, delta: Any, rng: Any, clip: bool,
@@ -392,7 +160,19 @@ def _unreplicate(arr: np.ndarray, replicates: int | None) -> np.ndarray:
     return arr[0] if replicates is None else arr
 
 
-def _glm_grad_fn(problem: ERMProblem, X: np.ndarray, y: np.ndarray) -> GradFn:
+def glm_gradient_oracle(problem: ERMProblem, X: np.ndarray, y: np.ndarray) -> GradFn:
+    """The per-sample gradient oracle of Algorithm 1 for a GLM loss ℓ(w, (x, y)) = φ(⟨w, x⟩, y).
+
+    Parameters
+    ----------
+    problem : ERMProblem whose ``loss`` has the derivative ``dphi`` of φ in its first argument.
+    X : (n, d) float array;  y : (n,) float array (already checked against ``problem``'s bounds).
+
+    Returns
+    -------
+    ``grad_fn(W, idx)``, a ``GradFn`` for ``nsgd_core``: W (R, d) iterates, idx (R, m) int indices into the
+    rows of X, returns the (R, m, d) gradients ∇ℓ(w_r, z_{idx[r, j]}) = φ'(⟨w_r, x_i⟩, y_i)·x_i.
+    """
     loss = problem.loss
 
     def grad_fn(W: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -401,40 +181,6 @@ def _glm_grad_fn(problem: ERMProblem, X: np.ndarray, y: np.ndarray) -> GradFn:
         return loss.dphi(s, y[idx])[:, :, None] * Xb
 
     return grad_fn
-
-
-def _nsgd_claim(problem: ERMProblem, epsilon: float, delta: float, params: NSGDParameters, n_clipped: int,
-                lipschitz_used: float, source: str, extra: dict[str, Any] | None = None,
-                conditions: tuple[str, ...] = ()) -> PrivacyClaim:
-    assumptions = problem.assumptions()
-    assumptions.update({
-        "lipschitz_used_for_noise": lipschitz_used,
-        "sampling": "m indices i.i.d. uniform with replacement per step",
-        "per_sample_clipping": f"defensive clip at {lipschitz_used} (no-op when the declared bound holds)",
-        "data_clipping": f"{n_clipped} row(s) clipped to the declared bounds" if n_clipped else "none",
-        "T": params.T, "m": params.m, "sigma2": params.sigma2, "sigma2_printed": params.sigma2_printed,
-        "calibration": params.calibration, "accountant_delta": params.accountant_delta,
-        "printed_accountant_delta": params.printed_accountant_delta, "printed_is_private": params.printed_is_private,
-        "accountant": NoiseCalibration.accountant,
-    })
-    if extra:
-        assumptions.update(extra)
-    # The claim never states a δ the worst-pair accountant does not certify: with the printed calibration at
-    # a (n, T, ε, δ) where it is not private, the claimed δ is the accountant's.
-    claimed_delta = max(delta, params.accountant_delta)
-    notes = [f"noise calibration: {params.calibration}; worst-pair accountant δ({epsilon:g}) = "
-             f"{params.accountant_delta:.3g} (dpsco.reference.accounting; ERRATA.md E4)"]
-    if claimed_delta > delta:
-        notes.append(f"NOT ({epsilon:g}, {delta:g})-DP: the printed calibration gives δ({epsilon:g}) = "
-                     f"{params.accountant_delta:.3g} > {delta:g} on the worst-case replace-one pair; "
-                     f"the claim states that δ")
-    notes.append("Theorem 3.1 rests on [ACG+16, Thm 1] (Poisson sampling, add/remove, constants not explicit); "
-                 "the claim is certified instead by the PLD accountant on the worst-case replace-one pair known "
-                 "for with-replacement sampling (one-sided: other records share the replaced record's gradient)")
-    return PrivacyClaim(
-        notion="approx-DP", epsilon=epsilon, delta=claimed_delta, neighbouring="replace-one", source=source,
-        assumptions=assumptions, conditions=conditions + tuple(notes),
-    )
 
 
 def noisy_sgd(
@@ -493,10 +239,10 @@ def noisy_sgd(
     if beta is None:
         raise ValueError(f"the {problem.loss.name} loss is not smooth: use moreau_noisy_sgd or prox_noisy_sgd")
     params = theorem_3_2_parameters(n, d, eps, dl, L, M, T=T, eta=eta, calibration=calibration)
-    wbar, info = nsgd_core(_glm_grad_fn(problem, Xa, ya), n, d, problem.domain, T=params.T, m=params.m,
+    wbar, info = nsgd_core(glm_gradient_oracle(problem, Xa, ya), n, d, problem.domain, T=params.T, m=params.m,
                            eta=params.eta, sigma2=params.sigma2, clip_norm=L, rng=rng, average=average,
                            return_trajectory=return_trajectory, replicates=_replicates(replicates))
-    claim = _nsgd_claim(problem, eps, dl, params, n_clipped, L, f"{PAPER}, Theorem 3.1 (Algorithm 1)")
+    claim = nsgd_claim(problem, n, eps, dl, params, n_clipped, L, f"{PAPER}, Theorem 3.1 (Algorithm 1)")
     return Release(
         output=_unreplicate(wbar, replicates), claim=claim, gradient_evaluations=params.T * params.m,
         parameters={**params.to_dict(), "average": average, "w0": "Proj_W(0)"},
@@ -583,7 +329,7 @@ def moreau_noisy_sgd(
     wbar, info = nsgd_core(grad_fn, n, d, problem.domain, T=params.T, m=params.m, eta=params.eta,
                            sigma2=params.sigma2, clip_norm=L_env, rng=rng, return_trajectory=return_trajectory,
                            replicates=_replicates(replicates))
-    claim = _nsgd_claim(problem, eps, dl, params, n_clipped, L_env,
+    claim = nsgd_claim(problem, n, eps, dl, params, n_clipped, L_env,
                         f"{PAPER}, Theorem 3.1 applied to the β-Moreau envelope (Theorem 4.4, Lemma 4.3)",
                         extra={"beta": beta_used, "prox_domain": "Rd", "lipschitz_envelope": lipschitz_envelope})
     return Release(
@@ -599,24 +345,6 @@ def moreau_noisy_sgd(
 # ================================================================================================
 # A_ProxGD: NSGD with an approximate prox of certified accuracy (Sec. 4; details reconstructed, spec §2.3)
 # ================================================================================================
-
-
-def prox_inner_iterations(lipschitz: float, beta: float, accuracy: float, radius: float, *,
-                          localized: bool = True) -> int:
-    """K = ⌈4 G_φ²/ξ²⌉ (≥ 2) projected-subgradient steps on φ(v) = ℓ(v, z) + (β/2)‖v − w‖² (spec §2.3).
-
-    G_φ bounds φ's subgradients on the feasible set: L + β·diam, with diam = 2M on W (paper's count), or
-    2L/β on the localised set B(w, L/β) (``localized=True``, G_φ ≤ 2L) which contains the prox because
-    ‖prox(w) − w‖ ≤ L/β (spec §1.6).  Rakhlin–Shamir–Sridharan (2012, Lemma 1, deterministic case) then
-    give ‖v_K − v*‖ ≤ 2G_φ/(β√K), i.e. a gradient error β‖v_K − v*‖ ≤ ξ.
-    """
-    G = 2.0 * lipschitz if localized else lipschitz + beta * 2.0 * radius
-    # (G/ξ)², not G**2/ξ**2: float ** raised OverflowError (ξ = 1e300) and ZeroDivisionError (ξ = 1e-300)
-    ratio = G / accuracy
-    K = 4.0 * ratio * ratio
-    if not math.isfinite(K):
-        raise ValueError(f"accuracy = {accuracy!r} is too small: K = ⌈4G²/ξ²⌉ overflows (G = {G!r})")
-    return max(2, math.ceil(K))
 
 
 def approximate_envelope_gradient(
@@ -709,8 +437,8 @@ def prox_noisy_sgd(
 
     wbar, info = nsgd_core(grad_fn, n, d, domain, T=params.T, m=params.m, eta=params.eta, sigma2=params.sigma2,
                            clip_norm=L_prime, rng=rng, replicates=_replicates(replicates))
-    claim = _nsgd_claim(
-        problem, eps, dl, params, n_clipped, L_prime,
+    claim = nsgd_claim(
+        problem, n, eps, dl, params, n_clipped, L_prime,
         f"{PAPER}, Theorem 3.1 applied to approximate envelope gradients (Sec. 4, A_ProxGD; reconstructed, "
         "not verified against [BFTT19])",
         extra={"beta": beta, "prox_accuracy": xi, "inner_iterations": K, "localized": localized,
@@ -729,17 +457,6 @@ def prox_noisy_sgd(
 # ================================================================================================
 # Algorithm 2: A_ObjP
 # ================================================================================================
-
-
-def _objp_preconditions(problem: ERMProblem, n: int, epsilon: float, lam: float) -> list[str]:
-    failures = []
-    if not problem.loss.hessian_rank_le_1:
-        failures.append(f"Assumption 5.1 fails: the {problem.loss.name} loss is not twice differentiable with "
-                        "rank-≤1 Hessian")
-    beta = problem.smoothness
-    if beta is None or beta > epsilon * n * lam:
-        failures.append(f"Theorem 5.2 needs β ≤ εnλ: β = {beta}, εnλ = {epsilon * n * lam:.6g}")
-    return failures
 
 
 def objective_perturbation(
@@ -795,7 +512,7 @@ def objective_perturbation(
     if not lam_used * M <= 1e150:  # the solver's gradient 2λw (‖w‖ ≤ M) and its squared norm must stay finite
         raise ValueError(f"lam = {lam_used!r} is too large for W = B(0, {M!r}): the regulariser's gradient 2λw "
                          "overflows floating point (λ·M must be <= 1e150; lam = 1.8e308 gave NaN gradients)")
-    failures += _objp_preconditions(problem, n, eps, lam_used)
+    failures += objp_preconditions(problem, n, eps, lam_used)
     if failures and not override_preconditions:
         raise PaperRegimeError("objective perturbation refuses: " + "; ".join(failures)
                                + " (pass override_preconditions=True to run without a privacy claim)")
@@ -803,19 +520,8 @@ def objective_perturbation(
     G = math.sqrt(sigma2) * rng.standard_normal(d)  # Alg. 2, line 1
     sol = certified_minimize(problem.loss, Xa, ya, problem.domain, lam=lam_used, linear=G / n,
                              tol=solver_tol)  # Alg. 2, line 2
-    assumptions = problem.assumptions()
-    assumptions.update({"lambda": lam_used, "sigma2": sigma2, "hessian_rank_le_1": problem.loss.hessian_rank_le_1,
-                        "data_clipping": f"{n_clipped} row(s) clipped" if n_clipped else "none"})
     cert = sol.certificate
-    conditions = (f"exact minimiser required by the proof; certified ‖ŵ − argmin‖ ≤ {cert.distance_bound:.3g}",)
-    if failures:
-        claim = PrivacyClaim(notion="none", epsilon=eps, delta=dl, neighbouring="replace-one",
-                             source=f"{PAPER}, Theorem 5.2 — preconditions overridden, no guarantee",
-                             assumptions=assumptions, conditions=tuple(failures) + conditions)
-    else:
-        claim = PrivacyClaim(notion="approx-DP", epsilon=eps, delta=dl, neighbouring="replace-one",
-                             source=f"{PAPER}, Theorem 5.2 (= [KST12, Thm 2]), Algorithm 2",
-                             assumptions=assumptions, conditions=conditions)
+    claim = objp_claim(problem, eps, dl, lam_used, sigma2, n_clipped, cert.distance_bound, failures)
     return Release(
         output=sol.w, claim=claim, gradient_evaluations=0,
         parameters={"lambda": lam_used, "sigma2": sigma2, "solver_tol": solver_tol},
@@ -835,44 +541,6 @@ def objective_perturbation(
 #: certificate locates the perturbed minimiser to ~1e-16·M at best (n = 40, d = 2: 4e-16), so a smaller r is never
 #: certified and the SVRG stages would run to max_stages for nothing.
 RADIUS_R_MIN = 1e-12
-
-
-@dataclass(frozen=True)
-class EfficientObjPParameters:
-    epsilon1: float
-    delta1: float
-    epsilon2: float
-    delta2: float
-    lam: float
-    sigma1_sq: float  # objective-perturbation variance (Alg. 2 with (ε1, δ1))
-    radius_r: float  # certified distance to the exact perturbed minimiser
-    sigma2: float  # output-noise standard deviation
-    epsilon_total: float
-    delta_total: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def efficient_objp_parameters(n: int, d: int, epsilon: float, delta: float, lipschitz: float,
-                              radius: float) -> EfficientObjPParameters:
-    """Budget split and noise of efficient ObjP (spec §2.5, reconstructed).
-
-    ε1 = ε/2, ε2 = ε/4, δ1 = δ/3, δ2 = δ/(3(1 + e^ε)); λ of Theorem 5.3 at (ε1, δ1); σ1² of Algorithm 2 at
-    (ε1, δ1); r = M ε2/√(2nd log(1.25/δ2)); σ2 = r √(2 log(1.25/δ2))/ε2 (classical Gaussian mechanism with
-    sensitivity r, ε2 < 1).  Composition (spec §3.4): (ε1 + 2ε2, e^{ε2}δ1 + (1 + e^{ε1+ε2})δ2) ≤ (ε, δ).
-    """
-    e1, e2 = epsilon / 2.0, epsilon / 4.0
-    d1, d2 = delta / 3.0, delta / (3.0 * (1.0 + math.exp(epsilon)))
-    lam = theorem_5_3_lambda(n, d, e1, d1, lipschitz, radius)
-    log_term = math.log(1.25 / d2)
-    r = radius * e2 / math.sqrt(2.0 * n * d * log_term)
-    sigma_out = r * math.sqrt(2.0 * log_term) / e2
-    eps_total = e1 + 2 * e2
-    delta_total = math.exp(e2) * d1 + (1 + math.exp(e1 + e2)) * d2
-    return EfficientObjPParameters(epsilon1=e1, delta1=d1, epsilon2=e2, delta2=d2, lam=lam,
-                                   sigma1_sq=algorithm_2_noise_variance(lipschitz, e1, d1), radius_r=r,
-                                   sigma2=sigma_out, epsilon_total=eps_total, delta_total=delta_total)
 
 
 def efficient_objective_perturbation(
@@ -914,7 +582,7 @@ def efficient_objective_perturbation(
                          f"r = Mε/(4√(2nd log(1.25/δ₂))) = {p.radius_r:.3g} below {RADIUS_R_MIN:g}·M, the precision "
                          "to which a double-precision certificate can locate the perturbed minimiser; Prox-SVRG "
                          "would run all max_stages stages and then refuse (such an epsilon releases pure noise)")
-    failures = _objp_preconditions(problem, n, p.epsilon1, p.lam)
+    failures = objp_preconditions(problem, n, p.epsilon1, p.lam)
     if failures:
         raise PaperRegimeError("efficient objective perturbation refuses: " + "; ".join(failures))
     beta = float(problem.smoothness)  # type: ignore[arg-type]
@@ -950,16 +618,7 @@ def efficient_objective_perturbation(
         cert = certify(loss, Xa, ya, domain, w_snap, lam=p.lam, linear=c)
         evals += n
     w_out = domain.project(w_snap + p.sigma2 * rng.standard_normal(d))  # step 3
-    assumptions = problem.assumptions()
-    assumptions.update({"budget_split": p.to_dict(), "hessian_rank_le_1": problem.loss.hessian_rank_le_1})
-    claim = PrivacyClaim(
-        notion="approx-DP", epsilon=p.epsilon_total, delta=p.delta_total, neighbouring="replace-one",
-        source=f"{PAPER}, Sec. 5 efficient objective perturbation (reconstructed, spec §2.5/§3.4; not verified "
-               "against [BFTT19])",
-        assumptions=assumptions,
-        conditions=(f"certified ‖w̃ − ŵ‖ ≤ r = {p.radius_r:.3g} on every run",
-                    "the gradient-evaluation count is data-dependent and not covered by the claim"),
-    )
+    claim = efficient_objp_claim(problem, p)
     return Release(
         output=w_out, claim=claim, gradient_evaluations=evals,
         parameters={**p.to_dict(), "svrg_step": step, "svrg_inner_length": inner},

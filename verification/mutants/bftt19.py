@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from dpsco.reference.bftt19 import algorithms as o
+import dpsco.reference.bftt19 as o
 from dpsco.reference.certified import certified_minimize
 from dpsco.reference.privacy import Release
 from dpsco.reference.problem import ERMProblem
@@ -36,7 +36,7 @@ def nsgd_noise_divided_by_batch(X: Any, y: Any, problem: ERMProblem, epsilon: fl
     p = correct.parameters
     Xa, ya, _ = problem.check(X, y)
     n, d = Xa.shape
-    wbar, _ = o.nsgd_core(o._glm_grad_fn(problem, Xa, ya), n, d, problem.domain, T=p["T"], m=p["m"], eta=p["eta"],
+    wbar, _ = o.nsgd_core(o.glm_gradient_oracle(problem, Xa, ya), n, d, problem.domain, T=p["T"], m=p["m"], eta=p["eta"],
                           sigma2=p["sigma2"] / p["m"] ** 2,  # BUG: σ/m instead of σ
                           clip_norm=problem.lipschitz, rng=rng, replicates=1 if replicates is None else replicates)
     return Release(output=wbar[0] if replicates is None else wbar, replicates=replicates, claim=correct.claim,
@@ -159,7 +159,7 @@ def _nsgd_mutant(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: flo
     else:
         Xa, ya, _ = problem.check(X, y)
     n, d = Xa.shape
-    grad_fn = o._glm_grad_fn(problem, Xa, ya)
+    grad_fn = o.glm_gradient_oracle(problem, Xa, ya)
     sigma2 = p["sigma2"] * sigma_factor**2
     clip_norm = L
     if clip_to_data_max:  # BUG (data-dependent clipping): C = max_i ‖∇ℓ(w_0, z_i)‖, noise scaled to C
