@@ -35,7 +35,7 @@ from dpsco.reference.privacy import PrivacyClaim
 from dpsco.verification.auditing.audit import SampleInconsistencyError, audit, sampler_consistency
 from dpsco.verification.cli.audit import configure_parser
 from dpsco.verification.auditing.estimators import (
-    _SHAPE_QUANTILES,
+    SHAPE_QUANTILES,
     audit_family,
     audit_kwargs,
     choose_estimator,
@@ -143,7 +143,7 @@ def _laplace_flag_guaranteed(n: int, fail: float, shift: float = 1.0, min_count:
         return brentq(lambda x: 0.5 * (P.cdf(x) + Q.cdf(x)) - u, -60.0, 60.0)
 
     boxes = []
-    for q in _SHAPE_QUANTILES:
+    for q in SHAPE_QUANTILES:
         if not (t < q < 1.0 - t):
             continue
         a, b = g_inv(q - t), g_inv(q + t)
@@ -157,7 +157,7 @@ def _laplace_flag_guaranteed(n: int, fail: float, shift: float = 1.0, min_count:
 
 
 def _max_critical_value(false_flag: float = 1e-3) -> float:
-    J = len(_SHAPE_QUANTILES)
+    J = len(SHAPE_QUANTILES)
     return float(norm.isf(false_flag / (J * (J - 1))))  # K = J(J−1)/2 pairs, two-sided
 
 

@@ -160,7 +160,7 @@ def test_canary_pair_edge_cases() -> None:
 # ---------------------------------------------------------------------------------------------------------
 def test_pair_generators_are_neighbours_in_the_domain() -> None:
     from dpsco.reference.problem import DataBounds as _DB
-    from dpsco.verification.auditing.audit import _check_dataset, _check_neighbouring
+    from dpsco.verification.auditing.inputs import check_dataset, check_neighbouring_pair
     from dpsco.verification.auditing.neighbours import add_remove_pairs, sign_flip_pairs, worst_case_pairs
 
     b = _DB(1.0, 1.0)
@@ -169,7 +169,7 @@ def test_pair_generators_are_neighbours_in_the_domain() -> None:
     pairs = add_remove_pairs(X, y, b, k=2) + sign_flip_pairs(X, y, b) + worst_case_pairs(X, y, b, "linear", k=3)
     assert len(pairs) == 4 + 3 + 3
     for p in pairs:
-        info = _check_neighbouring(_check_dataset(p.dataset, "d"), _check_dataset(p.neighbour, "n"), p.relation)
+        info = check_neighbouring_pair(check_dataset(p.dataset, "d"), check_dataset(p.neighbour, "n"), p.relation)
         assert info["relation"] == p.relation
         for side in (p.dataset, p.neighbour):
             assert np.all(np.linalg.norm(side["X"], axis=1) <= 1.0) and np.all(np.abs(side["y"]) <= 1.0)
