@@ -44,7 +44,9 @@ def nsgd_claim(problem: ERMProblem, n: int, epsilon: float, delta: float, params
     and L' actually used, composed under ``"REPLACE_SPECIAL"``: the T-fold mixture-of-Gaussians pair
     (P, Q) of ``docs/derivations.md#the-one-sided-worst-case-pair-of-algorithm-1``, which is how the
     accountant computes its δ.  ``claim.event_epsilon(δ)`` therefore re-derives the ε of the worst-case pair
-    known; at T > 100 it is the accountant's own PLD (same discretisation), so it is ≤ the claimed ε.
+    known.  At T > 100 the event's PLD is the accountant's own (same discretisation 1e-3), so its ε is ≤ the
+    claimed one; at T ≤ 100 the accountant used the exact curve (T = 1) or a coarser grid, and the event's ε
+    can differ from the accountant's by the discretisation (at T = 1 it exceeds the exact ε by < 1e-3).
     """
     assumptions = problem.assumptions()
     assumptions.update({
