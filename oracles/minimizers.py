@@ -4,12 +4,13 @@ Two independent answers to "what is min_{w ∈ B(0,M)} F(w)?" for
 
     F(w) = Σ_i π_i ℓ(w, z_i) + ⟨c, w⟩ + lam‖w‖²      (π_i = 1/n unless ``weights``)
 
-1. :func:`dpsco.reference.certified.certified_minimize`: float64 Newton (smooth losses) or Clarabel with an
+1. :func:`dpsco.reference.solvers.certified_minimize`: float64 Newton (smooth losses) or Clarabel with an
    active-set polish (non-smooth losses), certified a posteriori by a numpy duality / strong-convexity
-   gap (see that module for the mathematics).
+   gap (:mod:`dpsco.reference.glm_certificate` gives the mathematics).
 2. :func:`cvxpy_minimize`: cvxpy with the loss's own conic expression ``loss.cvxpy_terms`` (no auxiliary
-   variables), solved by Clarabel; only status ``optimal`` is accepted (prior-art.md §D.1: a solver that
-   reaches only its reduced tolerances reports ``optimal_inaccurate``, which is refused).
+   variables), solved by Clarabel; only status ``optimal`` is accepted (Clarabel falls back to reduced
+   tolerances, 5e-5 on the gap and 1e-4 on feasibility, when it cannot reach its own 1e-8; cvxpy then reports
+   ``optimal_inaccurate``, which is refused).
 
 :func:`certified_oracle` runs both and checks that they agree *within the certified error bars*: the cvxpy
 point is itself certified by the same numpy certificate (computed at that point, so independent of how
@@ -21,8 +22,8 @@ cvxpy found it), and
 Disagreement raises :class:`OracleError`: one of the two certificates would then be wrong, which is a bug
 to report, never a number to print.
 
-References: prior-art.md §D (solver behaviour, the recommendation to certify in numpy and cross-check
-with Clarabel); Boyd & Vandenberghe (2004), §5.
+References: the Clarabel solver's documented settings (``tol_gap_abs``, ``tol_gap_rel``, ``tol_feas`` and
+their reduced fallbacks); Boyd & Vandenberghe (2004), §5.
 """
 
 from __future__ import annotations
@@ -36,14 +37,12 @@ from typing import Any, Mapping, NamedTuple
 
 import numpy as np
 
-from dpsco.reference.certified import (
-    Certificate,
-    certified_minimize,
-    certify,
-    objective_value_with_error,
-)
+from dpsco.reference.certificates import Certificate
 from dpsco.reference.domains import Ball
+from dpsco.reference.glm_certificate import certify
+from dpsco.reference.glm_objective import objective_value_with_error
 from dpsco.reference.losses import GLMLoss
+from dpsco.reference.solvers import certified_minimize
 from dpsco.reference.validation import as_float_vector, check_data, check_positive
 
 __all__ = [
@@ -120,7 +119,7 @@ def cvxpy_minimize(
     Parameters
     ----------
     loss, X (n, d), y (n,), domain, lam ≥ 0, linear (d,) or None, weights (n,) or None
-        As in :func:`dpsco.reference.certified.certified_minimize`.
+        As in :func:`dpsco.reference.solvers.certified_minimize`.
     solver : str
         cvxpy solver name (default Clarabel).
     solver_options : mapping, optional
@@ -177,7 +176,7 @@ class OracleResult:
     Attributes
     ----------
     w : (d,) array
-        Certified point (from :func:`dpsco.reference.certified.certified_minimize`).
+        Certified point (from :func:`dpsco.reference.solvers.certified_minimize`).
     value : float
         F(w), float64 evaluation; ``value_error`` bounds its rounding.
     lower_bound : float
@@ -268,7 +267,7 @@ def certified_oracle(
     Parameters
     ----------
     loss, X (n, d), y (n,), domain, lam, linear, weights, tol, max_iter
-        As in :func:`dpsco.reference.certified.certified_minimize`.
+        As in :func:`dpsco.reference.solvers.certified_minimize`.
     cross_check : bool
         Also solve with :func:`cvxpy_minimize` and check agreement (module docstring).  cvxpy is slow:
         seconds at n = 10⁴ for exp-cone (logistic) problems.
@@ -281,7 +280,7 @@ def certified_oracle(
 
     Raises
     ------
-    dpsco.reference.certified.UncertifiedError
+    dpsco.reference.certificates.UncertifiedError
         No certificate meeting ``tol``.
     OracleError
         cvxpy did not report ``optimal``, or the two answers disagree beyond their certified errors.

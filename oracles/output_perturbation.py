@@ -20,12 +20,13 @@ problem), then the a-posteriori certificate of ``dpsco.reference.lr21.strong_con
 ``cvxpy_tilted`` / ``cvxpy_robust`` (Clarabel, must report ``optimal``) are the independent cross-checks.
 
 Hessians.  Tilted: ∇²F_τ = Σ v_i φ''_i x_i x_iᵀ + τ(Σ v_i g_i g_iᵀ − ḡḡᵀ) + μI with g_i = φ'_i x_i, ḡ = Σ v_i g_i
-(Li et al. 2020; spec §4.4).  Robust logistic, m_i = y_i⟨w, x_i⟩ − ρ‖w‖, ∇m_i = y_i x_i − ρû, ∇²m_i = −ρ(I − ûûᵀ)/‖w‖:
+(Li et al. 2020; docs/derivations.md#sensitivity-and-smoothness-of-the-tilted-objective).  Robust logistic, m_i = y_i⟨w, x_i⟩ − ρ‖w‖, ∇m_i = y_i x_i − ρû, ∇²m_i = −ρ(I − ûûᵀ)/‖w‖:
 ∇²ℓ_i = φ''(m_i)∇m_i∇m_iᵀ + φ'(m_i)∇²m_i.  Robust squared, h_i = |s_i − y_i| + ρ‖w‖: ∇²ℓ_i = ∇h_i∇h_iᵀ + h_iρ(I − ûûᵀ)/‖w‖
 (away from the kinks).
 
-Algorithm 3 games: ``linear_game_minimizer`` gives w*(D) of spec §7.4(b) in closed form
-(((‖m‖ − r)₊/μ)·m/‖m‖, m = (1/n)Σy_ix_i, y ∈ {±1}) and of §7.4(c) by cvxpy (quad_over_lin dual form).
+Algorithm 3 games (docs/derivations.md#linear-adversarial-games): ``linear_game_minimizer`` gives w*(D) of the
+linear game (γ = 0) in closed form (((‖m‖ − r)₊/μ)·m/‖m‖, m = (1/n)Σy_ix_i, y ∈ {±1}) and of the strongly concave
+game (γ > 0) by cvxpy (quad_over_lin dual form).
 """
 
 from __future__ import annotations
@@ -35,9 +36,11 @@ from typing import Any
 
 import numpy as np
 
+import dpsco.reference.lr21 as op
 from dpsco.reference import noise
-from dpsco.reference.lr21 import algorithms as op
-from dpsco.reference.certified import Certificate, UncertifiedError
+from dpsco.reference.certificates import Certificate, UncertifiedError
+from dpsco.reference.noise import project_ball
+from dpsco.reference.solvers import strictly_inside
 from dpsco.reference.validation import check_positive
 
 from dpsco.oracles.privacy_curves import gaussian_delta, gaussian_epsilon
@@ -177,7 +180,7 @@ def newton_certified_minimizer(obj: Any, tol: float = 1e-6) -> tuple[np.ndarray,
             if hi - lo <= 1e-15 * max(1.0, hi):
                 break
         w = _newton(obj, hi, w)
-    w = op._strictly_inside(op.project_ball(w, R), R)
+    w = strictly_inside(project_ball(w, R), R)
     cert = op.strong_convexity_certificate(obj, w)
     if not cert.distance_bound <= tol:
         raise UncertifiedError(f"Newton oracle: certified distance {cert.distance_bound!r} > tol {tol!r}",
@@ -186,7 +189,8 @@ def newton_certified_minimizer(obj: Any, tol: float = 1e-6) -> tuple[np.ndarray,
 
 
 def cvxpy_tilted(obj: Any) -> tuple[np.ndarray, str]:
-    """cvxpy/Clarabel: min (μ/2)‖w‖² + (1/τ)(log_sum_exp(τℓ_i(w)) − log n) s.t. ‖w‖ ≤ R (spec §4.4 oracle).
+    """cvxpy/Clarabel: min (μ/2)‖w‖² + (1/τ)(log_sum_exp(τℓ_i(w)) − log n) s.t. ‖w‖ ≤ R (DCP: log_sum_exp is convex
+    and nondecreasing, τℓ_i convex).
 
     Logistic ℓ via cp.logistic, squared via cp.square.  Returns (w, status)."""
     import cvxpy as cp
@@ -207,7 +211,8 @@ def cvxpy_tilted(obj: Any) -> tuple[np.ndarray, str]:
 
 
 def cvxpy_robust(obj: Any) -> tuple[np.ndarray, str]:
-    """cvxpy/Clarabel for G_D of RobustObjective (spec §7.4(a)): logistic via
+    """cvxpy/Clarabel for G_D of RobustObjective (docs/derivations.md#closed-form-inner-maximisation-of-robust-glms):
+    logistic via
     cp.logistic(−y⊙(Xw) + ρ‖w‖); squared via the epigraph t ≥ |Xw − y| + ρ‖w‖, sum_squares(t)/(2n)."""
     import cvxpy as cp
 
@@ -226,9 +231,10 @@ def cvxpy_robust(obj: Any) -> tuple[np.ndarray, str]:
 
 
 def linear_game_minimizer(game: Any) -> np.ndarray:
-    """w*(D) = argmin_{B(0,R)} G_D for LinearAdversarialGame.  γ = 0, y ∈ {±1}: closed form (spec §7.4(b)),
+    """w*(D) = argmin_{B(0,R)} G_D for LinearAdversarialGame (docs/derivations.md#linear-adversarial-games).
+    γ = 0, y ∈ {±1}: closed form,
     ((‖m‖ − r)₊/μ)·m/‖m‖ projected onto B(0, R) (G_D is isotropic-quadratic plus r‖w‖, so the projection of the
-    unconstrained minimiser is the constrained one); γ > 0: cvxpy with the dual form of §7.4(c)."""
+    unconstrained minimiser is the constrained one); γ > 0: cvxpy with the dual form of the inner maximum."""
     P = game.problem
     X, y, n = game.X, game.y, game.n
     if P.gamma == 0:
@@ -237,7 +243,7 @@ def linear_game_minimizer(game: Any) -> np.ndarray:
         m = X.T @ y / n
         nm = float(np.linalg.norm(m))
         w = np.zeros(game.d) if nm <= P.r else (nm - P.r) / P.mu * m / nm
-        return op.project_ball(w, game.radius)
+        return project_ball(w, game.radius)
     import cvxpy as cp
 
     w = cp.Variable(game.d)

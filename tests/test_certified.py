@@ -1,4 +1,5 @@
-"""Tests of dpsco.reference.certified: certificate soundness, the solvers, refusals, conjugates, input errors.
+"""Tests of the certified solvers and their certificates (dpsco.reference.certificates, glm_objective,
+glm_certificate, solvers): certificate soundness, the solvers, refusals, conjugates, input errors.
 
 Independent reference.  The bounds under test are ~1e-14, far below what cvxpy/Clarabel reaches (its
 points are 1e-6..1e-5 away from the optimum when the ball constraint is active), so the reference
@@ -27,18 +28,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from dpsco.reference.certified import (
-    Certificate,
-    UncertifiedError,
-    certified_minimize,
-    certify,
-    dual_objective,
-    loss_conjugate,
-    objective_gradient,
-    objective_value,
-)
+from dpsco.reference.certificates import Certificate, UncertifiedError
 from dpsco.reference.domains import Ball
+from dpsco.reference.glm_certificate import certify
+from dpsco.reference.glm_objective import dual_objective, loss_conjugate, objective_gradient, objective_value
 from dpsco.reference.losses import GLMLoss, get_loss
+from dpsco.reference.solvers import certified_minimize
 
 from _problems import make_problem
 

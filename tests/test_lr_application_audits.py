@@ -51,7 +51,9 @@ from dpsco.oracles.output_perturbation import gaussian_exact_delta, l2_laplace_e
 from dpsco.oracles.privacy_curves import gaussian_epsilon
 from dpsco.reference import Ball, DataBounds, ERMProblem, SquaredLoss
 from dpsco.reference import noise
-from dpsco.reference.lr21 import algorithms as op
+import dpsco.reference.lr21 as op
+from dpsco.reference.noise import project_ball
+from dpsco.reference.solvers import strictly_inside
 from dpsco.verification.auditing.audit import Event, audit, epsilon_lower_bound
 from dpsco.verification.mutants.lr21_applications import robust_erm_printed_alpha_term, tilted_erm_alg1_sensitivity
 from dpsco.verification.mutants.corpus import release_epsilon
@@ -76,7 +78,7 @@ def adversarial_certified_optimizer(alpha: float, mu: float, direction):
         u = direction(obj) * np.ones(1)
 
         def accepted(t: float) -> bool:
-            w = op._strictly_inside(op.project_ball(w_star + t * u, obj.radius), obj.radius)
+            w = strictly_inside(project_ball(w_star + t * u, obj.radius), obj.radius)
             return obj.certify(w).distance_bound <= target
 
         lo, hi = 0.0, target

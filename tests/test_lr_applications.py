@@ -18,7 +18,10 @@ from hypothesis import strategies as st
 
 from dpsco.oracles.output_perturbation import cvxpy_robust, cvxpy_tilted, newton_certified_minimizer, objective_hessian
 from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss, LogisticLoss, SquaredLoss
-from dpsco.reference.lr21 import algorithms as op
+import dpsco.reference.lr21 as op
+from dpsco.reference.certificates import UncertifiedError
+from dpsco.reference.noise import project_ball
+from dpsco.reference.solvers import strictly_inside
 
 
 def _data(n=40, d=3, seed=0):
@@ -33,7 +36,7 @@ def _agree(obj, cvx):
     w, c = newton_certified_minimizer(obj, 1e-6)
     wc, status = cvx(obj)
     assert status == "optimal"
-    wc = op._strictly_inside(op.project_ball(wc, obj.radius), obj.radius)
+    wc = strictly_inside(project_ball(wc, obj.radius), obj.radius)
     cc = op.strong_convexity_certificate(obj, wc)
     assert np.linalg.norm(w - wc) <= c.distance_bound + cc.distance_bound
     assert cc.distance_bound < 1e-5
@@ -69,7 +72,7 @@ def test_robust_closed_form_inner_max_matches_brute_force():
     for kind, yv in (("logistic", -1.0), ("squared", 0.9)):
         s = (x + D) @ w
         brute = np.logaddexp(0, -yv * s).max() if kind == "logistic" else (0.5 * (s - yv) ** 2).max()
-        closed = op._robust_losses(kind, x[None, :], np.array([yv]), w, rho)[0]
+        closed = op.robust_losses(kind, x[None, :], np.array([yv]), w, rho)[0]
         assert brute <= closed * (1 + 1e-12) and brute == pytest.approx(closed, rel=1e-9)
     del rng
 
@@ -187,7 +190,7 @@ def test_bad_inputs_and_refusal():
     with pytest.raises(ValueError, match="method"):
         op.tilted_erm(X, yb, prob, 1.0, 0.0, np.random.default_rng(0), tau=1.0, mu=0.5, method="sgd")
     bad = lambda obj, rng: np.full(obj.d, 0.9)  # noqa: E731  an uncertified black-box output
-    with pytest.raises(op.UncertifiedError):
+    with pytest.raises(UncertifiedError):
         op.robust_erm(X, yb, "logistic", 1.0, 1.0, 1.0, 0.0, np.random.default_rng(0), rho=0.1, mu=0.5, method=bad,
                       alpha=1e-6, fallback="refuse")
     r = op.robust_erm(X, yb, "logistic", 1.0, 1.0, 1.0, 0.0, np.random.default_rng(0), rho=0.1, mu=0.5, method=bad,

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from dpsco.oracles.output_perturbation import cvxpy_robust, cvxpy_tilted, newton_certified_minimizer
 from dpsco.reference import Ball, DataBounds, ERMProblem, get_loss
-from dpsco.reference.lr21 import algorithms as op
+import dpsco.reference.lr21 as op
+from dpsco.reference.noise import project_ball
 from dpsco.verification.papers import objectives as ob
 from dpsco.verification.campaign.datasets import load_fair
 
@@ -102,16 +103,16 @@ def test_oracles_agree_with_independent_solvers():
         m = SPECS[name].minimum(obj)
         wc, status = cvx(obj)
         assert status == "optimal"
-        wc = op.project_ball(wc, 2.0)
+        wc = project_ball(wc, 2.0)
         assert m.value <= obj.value(wc) + 1e-12 and obj.value(wc) - m.value <= 1e-6 and m.gap_bound <= 1e-9
     # linear game: closed form ((‖m‖ − r)₊/μ)·m/‖m‖ (spec §7.4(b)) against the certified first-order solver of G_D
     game = SPECS["game"].build(X, y, PARAMS)
     mg = SPECS["game"].minimum(game)
-    wf, cf = op.certified_first_order(op._g_objective(game.game), 1e-5)
+    wf, cf = op.certified_first_order(op.adversarial_objective(game.game), 1e-5)
     assert abs(game.value(wf) - mg.value) <= cf.gap_bound + mg.gap_bound + 1e-12
     mvec = X.T @ y / len(y)
     expected = (np.linalg.norm(mvec) - 0.05) / 0.1 * mvec / np.linalg.norm(mvec)
-    np.testing.assert_allclose(mg.w, op.project_ball(expected, 2.0), atol=1e-12)
+    np.testing.assert_allclose(mg.w, project_ball(expected, 2.0), atol=1e-12)
 
 
 def test_robust_newton_oracle_does_not_stall_at_the_kink_on_the_real_data():
@@ -123,7 +124,7 @@ def test_robust_newton_oracle_does_not_stall_at_the_kink_on_the_real_data():
     w, cert = newton_certified_minimizer(obj, 1e-9)
     wc, status = cvxpy_robust(obj)
     assert status == "optimal" and cert.distance_bound <= 1e-9
-    assert obj.value(w) <= obj.value(op.project_ball(wc, 2.0)) + 1e-12
+    assert obj.value(w) <= obj.value(project_ball(wc, 2.0)) + 1e-12
     assert obj.value(w) < np.log(2.0) - 5e-3  # not the kink: G_D(0) = log 2
 
 

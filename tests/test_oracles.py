@@ -23,9 +23,9 @@ from dpsco.oracles.minimizers import (
     excess_empirical_risk,
     problem_key,
 )
-from dpsco.reference.certified import CertifiedSolution, certified_minimize
 from dpsco.reference.domains import Ball
 from dpsco.reference.losses import get_loss
+from dpsco.reference.solvers import CertifiedSolution, certified_minimize
 
 from _problems import make_problem
 

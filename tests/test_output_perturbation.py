@@ -17,7 +17,7 @@ from dpsco.oracles.output_perturbation import l2_laplace_epsilon
 from dpsco.reference import Ball, DataBounds, ERMProblem, HingeLoss, LinearLoss, LogisticLoss
 from dpsco.reference import noise
 import dpsco.reference.lr21 as op
-from dpsco.reference.certified import certified_minimize
+from dpsco.reference.solvers import certified_minimize
 
 PROB = ERMProblem(LogisticLoss(), Ball(2.0), DataBounds(1.0, 1.0))
 

@@ -3,18 +3,19 @@
 Each mutant copies the real algorithm with one realistic bug and keeps the correct algorithm's claim (the
 claim is now false).  **Never use these for anything but testing auditors.**
 
-* :func:`alg1_sensitivity_without_alpha_term` — noise calibrated to Δ_F alone, dropping 2√(2α/μ) (pitfall P2).
+* :func:`alg1_sensitivity_without_alpha_term` — noise calibrated to Δ_F alone, dropping the 2√(2α/μ) of
+  an α-accurate w_T (proof of Prop. 2.1).
   True privacy (deterministic 𝓜): pure DP with ε·‖w_T(X) − w_T(X')‖/Δ_F; Gaussian: the exact curve with shift
   ‖w_T(X) − w_T(X')‖ (``dpsco.oracles.output_perturbation``).
 * :func:`alg2_printed_gaussian` — Algorithm 2's printed δ > 0 density: σ_Zhao/√2 (erratum LR-E2).
-* :func:`alg1_uncertified_sgd` — SGD stopped after T steps, no certificate, noise for α (pitfall P1, NC5):
-  the proof's premise ‖w_T − w*‖ ≤ √(2α/μ) fails on some index paths.
+* :func:`alg1_uncertified_sgd` — SGD stopped after T steps, no certificate, noise for α: SGD is
+  α-accurate only in expectation, and the proof's premise ‖w_T − w*‖ ≤ √(2α/μ) fails on some index paths.
 * :func:`alg1_printed_alg3_term` — Algorithm 3's printed Δ + 2α/μ (erratum LR-E3), on Algorithm 1's inner step
   (Algorithm 3 shares it).
 * :func:`alg3_printed_alpha_term` — Algorithm 3 itself with its printed line-2 sensitivity Δ + 2α/μ (LR-E3).
 * :func:`alg3_uncertified_stochastic_eg` — Algorithm 3 whose 𝓜 is stochastic extragradient (one record per step)
-  stopped after T steps, *no* certificate, noise calibrated for α (pitfall P9).  Its output is a mixture over
-  index paths; ``dpsco.oracles.output_perturbation.laplace_mixture_epsilon_lower`` gives its exact tail ε (d = 1).
+  stopped after T steps, *no* certificate, noise calibrated for α (an unverified saddle gap).  Its output is a
+  mixture over index paths; ``dpsco.oracles.output_perturbation.laplace_mixture_epsilon_lower`` gives its exact tail ε (d = 1).
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def alg3_uncertified_stochastic_eg(X: Any, y: Any, problem: op.LinearAdversarial
     outs = []
     for _ in range(k):
         opt_rng, noise_rng = rng.spawn(2)
-        w_T, _ = stochastic_eg(game, T, eta, opt_rng)  # BUG: no certificate (P9)
+        w_T, _ = stochastic_eg(game, T, eta, opt_rng)  # BUG: no certificate
         outs.append(noise.perturb_and_project(w_T, cal, problem.R, noise_rng))
     out = outs[0] if replicates is None else np.vstack(outs)
     claim = op.algorithm_3(X, y, problem, epsilon, delta, np.random.default_rng(0), alpha=alpha,

@@ -15,21 +15,21 @@ t and the mutant's σ, clamped to [−R, R] in d = 1 (``dpsco.verification.mutan
 Balle–Wang curve, ``dpsco.oracles.privacy_curves``, is an upper bound).
 
 * :func:`tilted_erm_alg1_sensitivity` — tilted ERM with Algorithm 1's ERM sensitivity Δ_F = 2L/(μn) in place of
-  Lemma 0.5's Δ_{F_τ} = 2LC_τ/(μn) (pitfall P8; tight mode: 2L_ℓ/(μn) instead of (2L_ℓ/μ)min{1, C_τ/n}).  The
+  Lemma 0.5's Δ_{F_τ} = 2LC_τ/(μn) (tight mode: 2L_ℓ/(μn) instead of (2L_ℓ/μ)min{1, C_τ/n}).  The
   tilt up-weights the high-loss record (weight up to min{1, C_τ/n} instead of 1/n), so the tilted minimiser moves
   up to C_τ times further than an ERM minimiser when one record is replaced.  On the test instance (d = 1,
   squared loss, n = 10, τ = 40, μ = 9, R = 1/8, α = 1.125e-4, outlier label +1 vs −1, tight mode) the certified
   centres are 0.2089 apart against the mutant's Δ_T = 0.025 + 0.01 = 0.035: exactly ε = 5.97 at δ = 0 (claim 1;
   the correct release: 0.803) and ε = 2.69 at δ = 1e-3 (clamped; correct: 0.204).
 * :func:`robust_erm_printed_alpha_term` — the ℓ2-robust model (Algorithm 3 with the exact inner maximisation)
-  with Algorithm 3's printed line-2 sensitivity Δ + 2α/μ instead of Δ + 2√(2α/μ) (erratum LR-E3, spec §8.1 P3,
-  negative control NC3), for both δ.  On the test instance (d = 1, robust logistic, ρ = 0.05, n = 40, μ = 1.5,
-  α = 0.03, tight mode, x_n = +1 vs −1, an adversarial but certified α-accurate 𝓜) the centres are 0.3596 apart
+  with Algorithm 3's printed line-2 sensitivity Δ + 2α/μ instead of Δ + 2√(2α/μ) (erratum LR-E3), for both δ.
+  On the test instance (d = 1, robust logistic, ρ = 0.05, n = 40, μ = 1.5, α = 0.03, tight mode, x_n = +1 vs −1, an adversarial but certified α-accurate 𝓜) the centres are 0.3596 apart
   against Δ + 2α/μ = 0.035 + 0.04 = 0.075: exactly ε = 4.80 at δ = 0 (correct Δ_T = 0.435: 0.827) and ε = 4.71 at
   δ = 1e-3 (correct: 0.414, clamped release).
 
-The exact values are recomputed (not copied) by the tests; spec references: ``/work/shared/specs/
-output-perturbation-lowy-razaviyayn.md`` §4.4 (Lemma 0.5, Props 4.1/4.2), §7.4(a) (robust GLMs), §8.1 P3, P8.
+The exact values are recomputed (not copied) by the tests.  Derivations (Lemma 0.5 and Props 4.1/4.2; the robust
+GLMs): docs/derivations.md#sensitivity-and-smoothness-of-the-tilted-objective,
+docs/derivations.md#closed-form-inner-maximisation-of-robust-glms.
 """
 
 from __future__ import annotations
@@ -60,21 +60,21 @@ def _renoise(correct: Release, sensitivity: float, epsilon: float, delta: float,
 def tilted_erm_alg1_sensitivity(X: Any, y: Any, problem: Any, epsilon: float, delta: float,
                                 rng: np.random.Generator, *, replicates: int | None = None,
                                 **options: Any) -> Release:
-    """Tilted ERM with Algorithm 1's ERM sensitivity Δ_F = 2L/(μn) — no C_τ factor (pitfall P8).
+    """Tilted ERM with Algorithm 1's ERM sensitivity Δ_F = 2L/(μn) — no C_τ factor.
 
-    What is wrong: Props 4.1/4.2 run Algorithm 1 on F_τ, which is not of ERM form (spec U7); its sensitivity is
+    What is wrong: Props 4.1/4.2 run Algorithm 1 on F_τ, which is not of ERM form; its sensitivity is
     Lemma 0.5's Δ_{F_τ} = 2LC_τ/(μn) (tight: (2L_ℓ/μ)min{1, C_τ/n}), not Algorithm 1's 2L/(μn) (tight: 2L_ℓ/(μn),
     the ``sensitivity_mode``'s own L as in ``algorithm_1_parameters``).  The α term 2√(2α/μ) is kept.
     True ε on the test instance: 5.97 (δ = 0), 2.69 (δ = 1e-3, clamped release); module docstring.
-    Spec: §4.4 (Lemma 0.5), §8.1 P8.  Same signature as :func:`dpsco.reference.lr21.tilted_erm`."""
+    Same signature as :func:`dpsco.reference.lr21.tilted_erm`."""
     gaussian = options.get("gaussian", "zhao")
     correct = op.tilted_erm(X, y, problem, epsilon, delta, np.random.default_rng(0), **options)
     p = correct.parameters
     n = int(np.asarray(X).shape[0])
     L = p["L"] if p["sensitivity_mode"] == "paper" else p["L_loss"]
-    delta_F = op.sensitivity_alg1(L, p["mu"], n, erm=True)  # BUG (P8): Alg. 1's ERM Δ_F, C_τ dropped
+    delta_F = op.sensitivity_alg1(L, p["mu"], n, erm=True)  # BUG: Alg. 1's ERM Δ_F, C_τ dropped
     return _renoise(correct, op.sensitivity_T(delta_F, p["alpha"], p["mu"]), epsilon, delta, rng, replicates,
-                    "tilted ERM with Algorithm 1's Δ_F = 2L/(μn) (no C_τ, P8)", gaussian)
+                    "tilted ERM with Algorithm 1's Δ_F = 2L/(μn) (no C_τ)", gaussian)
 
 
 def robust_erm_printed_alpha_term(X: Any, y: Any, kind: str, x_max: float, y_max: float, epsilon: float,
@@ -85,8 +85,7 @@ def robust_erm_printed_alpha_term(X: Any, y: Any, kind: str, x_max: float, y_max
     What is wrong: an α-accurate w_T is only √(2α/μ) from w*(D) (strong convexity of G_D), so two such points are
     up to Δ + 2√(2α/μ) apart; the printed 2α/μ is smaller whenever α/μ < 2 (here 0.04 vs 0.4).
     True ε on the test instance: 4.80 (δ = 0), 4.71 (δ = 1e-3); module docstring.
-    Spec: §2.3 (Algorithm 3), §7.4(a), §8.1 P3, negative control NC3.  Same signature as
-    :func:`dpsco.reference.lr21.robust_erm`."""
+    Same signature as :func:`dpsco.reference.lr21.robust_erm`."""
     gaussian = options.get("gaussian", "zhao")
     correct = op.robust_erm(X, y, kind, x_max, y_max, epsilon, delta, np.random.default_rng(0),  # type: ignore[arg-type]
                             **options)

@@ -2,24 +2,25 @@
 
 Algorithm 1 minimises a μ-strongly convex F, tilted ERM the tilted risk F_τ, the robust models and
 Algorithm 3 the adversarial risk G_D = max_V H_D(·, V).  Their theorems bound the excess of *that* objective
-(Thm 0.2 / MB1: E F(w_A) − F* ≤ L(√(2α/μ) + E‖z‖)), so `dpsco verify` measures each one's excess against a
-certified minimiser of the same objective, built from the same public parameters the release records:
+(Thm 0.2 / MB1: E F(w_A) − F* ≤ L(√(2α/μ) + E‖z‖); the master bounds MB1–MB5 are in
+docs/derivations.md#master-bounds-for-output-perturbation), so `dpsco verify` measures each one's excess against
+a certified minimiser of the same objective, built from the same public parameters the release records:
 
 ========================  =========================================  =================================  ========
 objective                 F(w) on a dataset (X, y)                    certified oracle                   ERM form
 ========================  =========================================  =================================  ========
-ridge logistic            (1/n)Σφ(y⟨w, x⟩) + (μ/2)‖w‖²                 certified Newton (dpsco.reference.certified) yes
+ridge logistic            (1/n)Σφ(y⟨w, x⟩) + (μ/2)‖w‖²                 certified Newton (dpsco.reference.solvers)   yes
 tilted (TERM)             (1/τ)log((1/n)Σe^{τℓ_i}) + (μ/2)‖w‖²         Newton + strong-convexity gap      no
 robust logistic           (1/n)Σφ(y⟨w, x⟩ − ρ‖w‖) + (μ/2)‖w‖²          Newton + strong-convexity gap      yes
 robust least squares      (1/2n)Σ(|⟨w, x⟩ − y| + ρ‖w‖)² + (μ/2)‖w‖²     Newton + strong-convexity gap      yes
-linear adversarial game   max_V H_D(w, V) (spec §7.4(b), γ = 0)         closed form + saddle certificate   yes
+linear adversarial game   max_V H_D(w, V) (linear game, γ = 0)         closed form + saddle certificate   yes
 ========================  =========================================  =================================  ========
 
 "ERM form" objectives are averages of a per-sample loss f(w, z), so the population objective of a
 distribution D is E_D f(w, z) and Lemma 0.4 (stability ⇒ generalisation) gives MB5; on D = uniform on a
 finite pool of points the population objective *is* the objective on the pool, so the same oracle certifies
-the population minimiser.  The tilted risk is not an average (spec U7): the paper bounds only its empirical
-excess (Props 4.1, 4.2), and `dpsco verify` says so instead of inventing a population claim.
+the population minimiser.  The tilted risk is not an average of per-sample losses: the paper bounds only its
+empirical excess (Props 4.1, 4.2), and `dpsco verify` says so instead of inventing a population claim.
 
 The two ``*_from_problem`` adapters give :func:`dpsco.reference.lr21.robust_erm` and
 :func:`dpsco.reference.lr21.algorithm_3` the catalogue's calling convention
@@ -34,12 +35,12 @@ from typing import Any, Callable, Literal
 
 import numpy as np
 
-from dpsco.reference.lr21 import algorithms as lr
-from dpsco.reference.certified import certified_minimize
+import dpsco.reference.lr21 as lr
 from dpsco.reference.domains import Ball
 from dpsco.reference.losses import get_loss
 from dpsco.reference.privacy import Release
 from dpsco.reference.problem import ERMProblem
+from dpsco.reference.solvers import certified_minimize, strictly_inside
 
 __all__ = ["ObjectiveSpec", "OracleValue", "RIDGE_LOGISTIC", "TILTED_LOGISTIC", "ROBUST_LOGISTIC", "ROBUST_SQUARED",
            "LINEAR_ADVERSARIAL", "algorithm_3_from_problem", "robust_erm_from_problem"]
@@ -151,7 +152,7 @@ ROBUST_SQUARED = ObjectiveSpec(
     minimum=_newton_min, sample_losses=_robust_squared_sample_losses, erm_form=True)
 
 
-# -- the linear adversarial game of spec §7.4(b) (Algorithm 3) -------------------------------------------
+# -- the linear adversarial game (Algorithm 3; docs/derivations.md#linear-adversarial-games) ---------------
 
 
 @dataclass
@@ -166,9 +167,9 @@ def _game_min(obj: _GameObjective) -> OracleValue:
     from dpsco.oracles.output_perturbation import linear_game_minimizer
 
     g = obj.game
-    w = lr._strictly_inside(linear_game_minimizer(g), g.radius)
+    w = strictly_inside(linear_game_minimizer(g), g.radius)
     cert = lr.saddle_certificate(g, w, g.inner_max(w)[0])
-    return OracleValue(obj.value(w), cert.gap_bound, w, f"closed form (spec §7.4(b)); certificate: {cert.method}")
+    return OracleValue(obj.value(w), cert.gap_bound, w, f"closed form (linear game); certificate: {cert.method}")
 
 
 def _game_problem(p: dict[str, Any]) -> lr.LinearAdversarialProblem:
@@ -185,7 +186,7 @@ def _game_sample_losses(W: np.ndarray, Z: np.ndarray, zy: np.ndarray, p: dict[st
 
 
 LINEAR_ADVERSARIAL = ObjectiveSpec(
-    name="adversarial risk G_D = max_V H_D(·, V), linear game (spec §7.4(b))",
+    name="adversarial risk G_D = max_V H_D(·, V), linear game (γ = 0)",
     build=lambda X, y, p: _GameObjective(_game_problem(p).game(X, y)),
     minimum=_game_min, sample_losses=_game_sample_losses, erm_form=True)
 
@@ -197,7 +198,7 @@ def robust_erm_from_problem(X: Any, y: Any, problem: ERMProblem, epsilon: float,
                             rng: np.random.Generator, *, rho: float, mu: float,
                             kind: Literal["logistic", "squared"] = "logistic", **options: Any) -> Release:
     """:func:`dpsco.reference.lr21.robust_erm` with x_max, y_max and R = problem.radius taken from
-    ``problem`` (declared bounds; W = B(0, R) is public, LR-D1).  Other keywords are passed through."""
+    ``problem`` (declared bounds; W = B(0, R) is public, ERRATA.md LR-D1).  Other keywords are passed through."""
     if not isinstance(problem, ERMProblem):
         raise TypeError(f"problem must be an ERMProblem, got {type(problem).__name__}")
     return lr.robust_erm(X, y, kind, problem.bounds.x_max, problem.bounds.y_max, epsilon, delta, rng, rho=rho,
@@ -207,7 +208,8 @@ def robust_erm_from_problem(X: Any, y: Any, problem: ERMProblem, epsilon: float,
 def algorithm_3_from_problem(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
                              rng: np.random.Generator, *, mu: float, r: float, gamma: float = 0.0,
                              **options: Any) -> Release:
-    """:func:`dpsco.reference.lr21.algorithm_3` on the linear adversarial game of spec §7.4(b)/(c)
+    """:func:`dpsco.reference.lr21.algorithm_3` on the linear adversarial games of
+    docs/derivations.md#linear-adversarial-games
     (:class:`dpsco.reference.lr21.LinearAdversarialProblem` with μ, r, γ, the declared bounds of
     ``problem`` and R = problem.radius).  Other keywords are passed through."""
     if not isinstance(problem, ERMProblem):
