@@ -1,6 +1,6 @@
 """dpsco.reference: paper-faithful private optimisation algorithms and the shared problem model.
 
-Imports nothing from ``oracles`` or ``verification`` (DESIGN.md: data flows one way).
+Imports nothing from ``oracles`` or ``verification``: imports run one way, towards ``reference``.
 """
 
 from dpsco.reference.domains import Ball

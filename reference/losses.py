@@ -356,7 +356,8 @@ class LinearLoss(GLMLoss):
     """ℓ(w, (x, y)) = ⟨w, x⟩ (y ignored).  L = X_max, β = 0, Hessian 0.
 
     Not a learning loss: it is the canary of the privacy audits and the tight instance of the stability
-    and lower-bound checks (spec §7.1, §7.3), because its gradient does not depend on w.
+    and lower-bound checks (``docs/derivations.md#stability-of-the-averaged-iterate``,
+    ``docs/derivations.md#tight-instance-for-the-statistical-rate``), because its gradient does not depend on w.
     """
 
     name = "linear"

@@ -1,7 +1,7 @@
 """Output-perturbation noise: exact samplers and their calibration formulas, written once.
 
 Used by every algorithm of :mod:`dpsco.reference.lr21` (Lowy & Razaviyayn, Algorithms 1–3), so each
-formula exists in exactly one place (spec output-perturbation §2.0, pitfall P3).
+formula exists in exactly one place.
 
 Mechanisms (``Δ`` is an L2 sensitivity bound, ``ε > 0``)
 -------------------------------------------------------
@@ -10,7 +10,7 @@ Mechanisms (``Δ`` is an L2 sensitivity bound, ``ε > 0``)
   times an independent uniform direction g/‖g‖, g ~ N(0, I_d).  Privacy: for centres a, a' the log density
   ratio is (ε/Δ)(‖o − a'‖ − ‖o − a‖) ≤ ε‖a − a'‖/Δ (reverse triangle inequality), with equality on the ray
   beyond a away from a', so the mechanism is exactly (ε‖a − a'‖/Δ)-DP and no better.  (Not coordinate-wise
-  Laplace, which needs L1 sensitivity: pitfall P7.)
+  Laplace, which needs an L1 sensitivity bound.)
 * **(N1) Gaussian of Zhao et al. (2019, Thm 5)** = the paper's Theorem 0.1, for δ ∈ (0, ½) and *every*
   ε > 0:  σ = (c_δ + √(c_δ² + ε))·Δ/(ε√2),  c_δ = √log(2/(√(16δ + 1) − 1)).
 * **analytic Gaussian** (Balle & Wang 2018, Thm 8/9): the smallest σ with δ_σ(ε) ≤ δ, for comparison.
@@ -91,7 +91,7 @@ def c_delta(delta: float, *, printed: bool = False) -> float | complex:
 
 
 def noise_factor(d: int, epsilon: float, delta: float) -> float:
-    """The spec's noise factor s: s₀ = d/ε (δ = 0) or s_δ = √d(c_δ + √(c_δ² + ε))/ε (δ ∈ (0, ½)).
+    """The paper's noise factor s: s₀ = d/ε (δ = 0) or s_δ = √d(c_δ + √(c_δ² + ε))/ε (δ ∈ (0, ½)).
 
     Every bound of the paper is written in s (e.g. Thm 2.1: 9L²s/μ)."""
     dd = check_positive_int(d, "d")
@@ -267,7 +267,7 @@ def sample_noise(cal: NoiseCalibration, d: int, rng: np.random.Generator, size: 
 def noise_moments(cal: NoiseCalibration, d: int) -> tuple[float, float]:
     """Exact (E‖z‖, E‖z‖²): l2-laplace (d·b, d(d+1)·b²); gaussian (√2σΓ((d+1)/2)/Γ(d/2), dσ²).
 
-    The paper uses the looser √2·s₀Δ and 2s₀²Δ² (δ = 0), s_δΔ and s_δ²Δ² (δ > 0) (spec E14)."""
+    The paper's proofs use the looser (valid) bounds √2·s₀Δ and 2s₀²Δ² (δ = 0), s_δΔ and s_δ²Δ² (δ > 0)."""
     dd = check_positive_int(d, "d")
     if cal.mechanism == "l2-laplace":
         return dd * cal.scale, dd * (dd + 1) * cal.scale**2

@@ -13,12 +13,16 @@ Algorithms
 ``efficient_objective_perturbation`` ObjP solved by Prox-SVRG to a certified accuracy, then Gaussian
                                    output noise (Sec. 5, last paragraph).
 
-Theorems as code
-----------------
-Every parameter formula and bound is a plain function below (``theorem_3_2_parameters``,
-``lemma_3_3_bound``, ``lemma_3_4_stability``, ``theorem_3_2_bound``, ``theorem_4_4_beta``,
-``theorem_4_4_bound``, ``theorem_5_3_lambda``, ``lemma_5_4_bound``, ``theorem_5_3_bound``, ...), so tests and
-reports call the paper, not a copy of it.
+Each reads like the paper's pseudo-code: validate the public inputs, compute the parameters, run the loop,
+state the claim, return a ``Release``.
+
+Theorems as code, claims
+------------------------
+Every parameter formula and bound is a plain function of ``dpsco.reference.bftt19.theorems``
+(``theorem_3_2_parameters``, ``lemma_3_3_bound``, ``lemma_3_4_stability``, ``theorem_3_2_bound``,
+``theorem_4_4_beta``, ``theorem_4_4_bound``, ``theorem_5_3_lambda``, ``lemma_5_4_bound``, ``theorem_5_3_bound``,
+...), so the algorithms, tests and reports call the paper, not a copy of it.  The privacy claim of each
+release, with its ``dp_accounting`` event where one exists, is built in ``dpsco.reference.bftt19.claims``.
 
 Departures from the printed text (each also in ERRATA.md, with the test that shows it)
 ------------------------------------------------------------------------------------
@@ -34,7 +38,9 @@ Departures from the printed text (each also in ERRATA.md, with the test that sho
 * Theorem 5.3's bound 2ML√(·) does not follow from its proof, which yields 4ML√(·);
   ``theorem_5_3_bound(printed=True|False)`` returns either.
 * The sections the NeurIPS text defers to the full version (A_ProxGD's details, efficient ObjP) are
-  reconstructions (spec §2.3, §2.5), labelled "reconstructed, not verified against [BFTT19]" in their claims.
+  reconstructions (``docs/derivations.md#reconstruction-of-proxgd``,
+  ``docs/derivations.md#reconstruction-of-efficient-objective-perturbation``), labelled "reconstructed, not
+  verified against [BFTT19]" in their claims.
 """
 
 from __future__ import annotations
@@ -109,7 +115,8 @@ def nsgd_core(
         Per-sample gradients are clipped to this norm (a data-independent threshold equal to the calibrated
         sensitivity bound, so a no-op whenever the declared Lipschitz bound holds; events are counted).
     rng : Generator.  Two child streams are spawned: batch indices and Gaussian noise (so that runs on
-        neighbouring datasets can be coupled, spec §2).
+        neighbouring datasets can be coupled with the same indices and noise, as the stability check of
+        Lemma 3.4 does).
     replicates : R independent runs computed together (each uses its own indices and noise).
     average : "paper" returns (1/T)Σ_{t=1..T} w_t (Alg. 1 line 7); "standard" (1/T)Σ_{t=0..T-1} w_t.
 
@@ -261,7 +268,8 @@ EnvelopeLipschitz = Literal["paper", "sharp"]
 
 
 def _envelope_lipschitz(L: float, which: EnvelopeLipschitz) -> float:
-    """2L (Lemma 4.3, property 1, as printed) or L (sharp: ‖∇f_β‖ ≤ L on W, spec §1.6, ERRATA.md E5)."""
+    """2L (Lemma 4.3, property 1, as printed) or L (sharp: ‖∇f_β‖ ≤ L on W, ERRATA.md E5,
+    ``docs/derivations.md#moreau-envelope-gradients-are-bounded-by-l``)."""
     if which == "paper":
         return 2.0 * L
     if which == "sharp":
@@ -286,14 +294,15 @@ def moreau_noisy_sgd(
     """A_NSGD on the β-Moreau envelope of a non-smooth loss (Bassily et al. 2019, Theorem 4.4).
 
     Runs Algorithm 1 on ℓ_β(·, z) with ∇ℓ_β(w, z) = β(w − prox_{ℓ(·,z)/β}(w)) (Lemma 4.3, property 3),
-    with the exact closed-form prox over R^d (``prox_domain = "Rd"``, spec §1.6: valid because the loss is
-    L-Lipschitz on all of R^d, and then ‖∇ℓ_β‖ ≤ L everywhere).
+    with the exact closed-form prox over R^d (``prox_domain = "Rd"``: valid because the loss is L-Lipschitz on
+    all of R^d, and then ‖∇ℓ_β‖ ≤ L everywhere:
+    ``docs/derivations.md#moreau-envelope-gradients-are-bounded-by-l``).
 
     Parameters
     ----------
     X, y, problem, epsilon, delta, rng, clip, return_trajectory, replicates, calibration : as in ``noisy_sgd``.
     lipschitz_envelope : "paper" (default) calibrates σ and η with L' = 2L (Lemma 4.3 as printed, which is
-        what reproduces Theorem 4.4's constant 24); "sharp" uses L' = L (spec §1.6).
+        what reproduces Theorem 4.4's constant 24); "sharp" uses L' = L (ERRATA.md E5).
     beta : smoothing parameter; default Theorem 4.4's β = (L/M) min(√n/4, εn/(8√(d log(1/δ)))).
     T, eta : overrides of Theorem 3.2's T and η (computed with L').
 
@@ -343,7 +352,8 @@ def moreau_noisy_sgd(
 
 
 # ================================================================================================
-# A_ProxGD: NSGD with an approximate prox of certified accuracy (Sec. 4; details reconstructed, spec §2.3)
+# A_ProxGD: NSGD with an approximate prox of certified accuracy (Sec. 4; details reconstructed,
+# docs/derivations.md#reconstruction-of-proxgd)
 # ================================================================================================
 
 
@@ -351,7 +361,8 @@ def approximate_envelope_gradient(
     loss: Any, W: np.ndarray, X: np.ndarray, y: np.ndarray, beta: float, K: int, *, domain: Ball,
     local_radius: float | None,
 ) -> np.ndarray:
-    """ApproxEnvGrad of spec §2.3 (A_ProxGD's inner loop), row by row, using only subgradients of ℓ.
+    """ApproxEnvGrad, A_ProxGD's inner loop (``docs/derivations.md#reconstruction-of-proxgd``), row by row,
+    using only subgradients of ℓ.
 
     For each row: φ(v) = ℓ(v, z) + (β/2)‖v − w‖² is β-strongly convex; starting from v_1 = w, take K − 1
     projected subgradient steps v_{k+1} = Proj_C(v_k − s_k/(βk)), s_k ∈ ∂φ(v_k), and return β(w − v_K).
@@ -389,9 +400,9 @@ def prox_noisy_sgd(
     data-independent guard against floating-point slop).
 
     The NeurIPS text only sketches A_ProxGD ("details in the full version"); this is the reconstruction of
-    spec §2.3 (not verified against [BFTT19]).  Default accuracy ξ = L/√(nT) reproduces the paper's
-    ≈ n²T²m gradient count (with ``localized=False``); ``accuracy`` is a utility constant that may be
-    overridden (privacy is unaffected because L' includes ξ).
+    ``docs/derivations.md#reconstruction-of-proxgd`` (not verified against [BFTT19]).  Default accuracy
+    ξ = L/√(nT) reproduces the paper's ≈ n²T²m gradient count (with ``localized=False``); ``accuracy`` is a
+    utility constant that may be overridden (privacy is unaffected because L' includes ξ).
 
     ``replicates``, ``calibration``: as in ``noisy_sgd`` (σ is calibrated with L' on the worst pair).
 
@@ -533,7 +544,8 @@ def objective_perturbation(
 
 # ================================================================================================
 # Efficient objective perturbation: Prox-SVRG to a certified radius r, then Gaussian output noise
-# (Sec. 5, last paragraph; details reconstructed, spec §2.5 and §3.4)
+# (Sec. 5, last paragraph; details reconstructed,
+# docs/derivations.md#reconstruction-of-efficient-objective-perturbation)
 # ================================================================================================
 
 
@@ -547,15 +559,16 @@ def efficient_objective_perturbation(
     X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
     max_stages: int = 10_000, clip: bool = False,
 ) -> Release:
-    """Efficient objective perturbation (Bassily et al. 2019, Sec. 5; reconstruction of spec §2.5).
+    """Efficient objective perturbation (Bassily et al. 2019, Sec. 5; reconstructed in
+    ``docs/derivations.md#reconstruction-of-efficient-objective-perturbation``).
 
     1. G ~ N(0, σ1² I), σ1² = 10L² log(1/δ1)/ε1²; J(w) = L̂(w; S) + ⟨G, w⟩/n + λ‖w‖² (Alg. 2 at (ε1, δ1)).
     2. Prox-SVRG [XZ14] with projection onto W (step 0.1/L_Q, inner length ⌈100 L_Q/μ⌉, L_Q = β + 2λ,
        μ = 2λ) until the a-posteriori strong-convexity certificate gives ‖w̃ − ŵ‖ ≤ r.
     3. Return Proj_W(w̃ + N(0, σ2² I)), σ2 = r√(2 log(1.25/δ2))/ε2.
 
-    Privacy: (ε1 + 2ε2, e^{ε2}δ1 + (1 + e^{ε1+ε2})δ2) ≤ (ε, δ)-DP (spec §3.4), because ‖w̃ − ŵ‖ ≤ r holds on
-    every run (deterministic certificate, not an in-expectation SVRG bound).  The *number* of SVRG stages
+    Privacy: (ε1 + 2ε2, e^{ε2}δ1 + (1 + e^{ε1+ε2})δ2) ≤ (ε, δ)-DP (same derivation), because ‖w̃ − ŵ‖ ≤ r
+    holds on every run (deterministic certificate, not an in-expectation SVRG bound).  The *number* of SVRG stages
     depends on the data; the output does not reveal it, but ``gradient_evaluations`` does, so that count is
     a diagnostic outside the claim (stated in the claim's conditions).
 

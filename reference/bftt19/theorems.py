@@ -202,7 +202,8 @@ def lemma_3_3_bound(n: int, d: int, epsilon: float, delta: float, lipschitz: flo
     the term becomes 2d·max(σ², σ²_printed)/L².
 
     Proved for the average of w_0..w_{T-1}; Algorithm 1 returns the average of w_1..w_T, which adds at most
-    2ML/T (spec §4.1) — callers comparing Algorithm 1's output add ``2*radius*lipschitz/T``.
+    2ML/T (``docs/derivations.md#proof-level-excess-risk-bound-of-noisy-sgd``) — callers comparing Algorithm 1's
+    output add ``2*radius*lipschitz/T``.
     """
     noise = 16.0 * T * d * _log_inv_delta(delta) / (n**2 * epsilon**2)
     if sigma2 is not None:
@@ -222,7 +223,8 @@ def lemma_3_4_stability(lipschitz: float, eta: float, T: int, n: int, *, correct
 
 def theorem_3_2_proof_bound(n: int, d: int, epsilon: float, delta: float, lipschitz: float, radius: float,
                             params: NSGDParameters) -> float:
-    """Proof-level bound B_3.2 (spec §4.3) for Algorithm 1's output with w_0 = 0:
+    """Proof-level bound B_3.2 for Algorithm 1's output with w_0 = 0
+    (``docs/derivations.md#proof-level-excess-risk-bound-of-noisy-sgd``):
     M²/(2ηT) + (η/2)(L² + dσ²) + L²η(T+1)/n + 2ML/T."""
     T, eta = params.T, params.eta
     return (radius**2 / (2 * eta * T) + eta / 2 * (lipschitz**2 + d * params.sigma2)
@@ -246,12 +248,14 @@ def theorem_4_4_bound(n: int, d: int, epsilon: float, delta: float, lipschitz: f
 
 def prox_inner_iterations(lipschitz: float, beta: float, accuracy: float, radius: float, *,
                           localized: bool = True) -> int:
-    """K = ⌈4 G_φ²/ξ²⌉ (≥ 2) projected-subgradient steps on φ(v) = ℓ(v, z) + (β/2)‖v − w‖² (spec §2.3).
+    """K = ⌈4 G_φ²/ξ²⌉ (≥ 2) projected-subgradient steps on φ(v) = ℓ(v, z) + (β/2)‖v − w‖²
+    (``docs/derivations.md#reconstruction-of-proxgd``).
 
     G_φ bounds φ's subgradients on the feasible set: L + β·diam, with diam = 2M on W (paper's count), or
     2L/β on the localised set B(w, L/β) (``localized=True``, G_φ ≤ 2L) which contains the prox because
-    ‖prox(w) − w‖ ≤ L/β (spec §1.6).  Rakhlin–Shamir–Sridharan (2012, Lemma 1, deterministic case) then
-    give ‖v_K − v*‖ ≤ 2G_φ/(β√K), i.e. a gradient error β‖v_K − v*‖ ≤ ξ.
+    ‖prox(w) − w‖ ≤ L/β (``docs/derivations.md#moreau-envelope-gradients-are-bounded-by-l``).
+    Rakhlin–Shamir–Sridharan (2012, Lemma 1, deterministic case) then give ‖v_K − v*‖ ≤ 2G_φ/(β√K), i.e. a
+    gradient error β‖v_K − v*‖ ≤ ξ.
     """
     G = 2.0 * lipschitz if localized else lipschitz + beta * 2.0 * radius
     # (G/ξ)², not G**2/ξ**2: float ** raised OverflowError (ξ = 1e300) and ZeroDivisionError (ξ = 1e-300)
@@ -318,11 +322,12 @@ class EfficientObjPParameters:
 
 def efficient_objp_parameters(n: int, d: int, epsilon: float, delta: float, lipschitz: float,
                               radius: float) -> EfficientObjPParameters:
-    """Budget split and noise of efficient ObjP (spec §2.5, reconstructed).
+    """Budget split and noise of efficient ObjP
+    (reconstructed: ``docs/derivations.md#reconstruction-of-efficient-objective-perturbation``).
 
     ε1 = ε/2, ε2 = ε/4, δ1 = δ/3, δ2 = δ/(3(1 + e^ε)); λ of Theorem 5.3 at (ε1, δ1); σ1² of Algorithm 2 at
     (ε1, δ1); r = M ε2/√(2nd log(1.25/δ2)); σ2 = r √(2 log(1.25/δ2))/ε2 (classical Gaussian mechanism with
-    sensitivity r, ε2 < 1).  Composition (spec §3.4): (ε1 + 2ε2, e^{ε2}δ1 + (1 + e^{ε1+ε2})δ2) ≤ (ε, δ).
+    sensitivity r, ε2 < 1).  Composition (same derivation): (ε1 + 2ε2, e^{ε2}δ1 + (1 + e^{ε1+ε2})δ2) ≤ (ε, δ).
     """
     e1, e2 = epsilon / 2.0, epsilon / 4.0
     d1, d2 = delta / 3.0, delta / (3.0 * (1.0 + math.exp(epsilon)))
