@@ -193,7 +193,8 @@ def test_laplace_eps2_claimed_eps1_is_refuted_explicit_event() -> None:
 
 
 def test_laplace_tightness_at_1e5_per_side() -> None:
-    # True ε = 1.  prior-art §A.0: an oracle threshold reaches ~0.98 at this n; the split auditor spends
+    # True ε = 1.  An oracle threshold reaches ~0.98 at this n (expected counts,
+    # docs/derivations.md#sample-cost-of-an-oracle-threshold-audit); the split auditor spends
     # half the runs on selection.  Measured over 40 seeds: mean 0.972, min 0.948.  Assertion: conditional on
     # the selection, ε_lb >= the 1e-6 floor of the selected event (failure probability <= 1e-6), and that
     # floor is >= 0.85 (deterministic given the seed).
@@ -207,7 +208,7 @@ def test_laplace_tightness_at_1e5_per_side() -> None:
 
 
 def test_gaussian_sigma_over_10_is_refuted() -> None:
-    # Negative control (spec §8.4a): σ → σ/10 for a (1, 1e-5) claim.  True ε at δ = 1e-5 is ≈ 14.4
+    # Negative control: σ → σ/10 for a (1, 1e-5) claim.  True ε at δ = 1e-5 is ≈ 14.4
     # (gaussian_epsilon).  Conditional on the selection, the tested event's (p, q) are Gaussian tails of the
     # projected statistic; we bound the failure probability through the explicit event instead: the event
     # {s ≥ 0.5} on the first coordinate has p = Φ(0.5/σ'), q = Φ(−0.5/σ') with σ' = σ/10 ≈ 0.373, and

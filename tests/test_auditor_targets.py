@@ -1,5 +1,8 @@
 """The measured targets of issue 3: soundness over >= 1000 repeated audits, tightness, throughput.
 
+The tightness targets and the oracle limits quoted below are derived in
+docs/derivations.md#tightness-targets-of-the-auditor.
+
 False-failure budget (<= 1e-6 per test):
 
 * soundness: each audit at confidence 0.95 has P(ε_lb > ε_true) <= α = 0.05 (its guarantee; for the GDP

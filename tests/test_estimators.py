@@ -6,7 +6,8 @@ family's overall confidence 1 − 1e-6), so the estimator's own guarantee bounds
 assertions use violations so large that, conditional on the chosen event, the test-half counts would have
 to deviate by more than 5 standard deviations (binomial tail <= 1e-6, bounded in each test by scipy's exact
 binomial quantiles) to miss; the computations are in the tests.  Golden values come from independent
-formulas (scipy.stats.beta/norm, prior-art §A.10's table).
+formulas (scipy.stats.beta/norm) and the one-run saturation table of
+docs/derivations.md#one-run-saturation-of-a-perfect-attacker.
 """
 
 from __future__ import annotations
@@ -91,8 +92,9 @@ def test_bounds_monotone_in_counts(n: int, fp: float, fq: float, eps: float) -> 
         assert gdp_mu_lower_bound(kp, n, kq - 1, n, 0.95) >= mu - 1e-12
 
 
-def test_one_run_saturation_reproduces_prior_art_a10() -> None:
-    # prior-art §A.10 table (own computation of the survey, independent code): m × true ε.
+def test_one_run_saturation_reproduces_the_saturation_table() -> None:
+    # The table of docs/derivations.md#one-run-saturation-of-a-perfect-attacker, first computed with independent
+    # code (scipy's binomial tail, bisection on ε): m × true ε.
     table = {100: [0.13, 0.61, 1.47, 2.72, 3.02], 1000: [0.39, 0.88, 1.83, 3.60, 5.35],
              10000: [0.47, 0.96, 1.95, 3.87, 7.00]}
     for m, row in table.items():
@@ -297,7 +299,8 @@ def test_one_run_sound_and_saturating() -> None:
     # true ε = 1: claim ε = 1 not refuted at confidence 1 − 1e-6 (Steinke et al. Thm 3.1).
     r = one_run_audit(_rr_canaries(1.0), 2000, np.random.default_rng(10), confidence=1 - 1e-6, claim_epsilon=1.0)
     assert not r.refuted and r.epsilon_lower <= 1.0
-    # true ε = 8 with m = 1000: refutes ε = 1, but saturates far below 8 (ceiling ≈ 5.35, prior-art §A.10)
+    # true ε = 8 with m = 1000: refutes ε = 1, but saturates far below 8 (ceiling ≈ 5.35, see
+    # docs/derivations.md#one-run-saturation-of-a-perfect-attacker)
     r8 = one_run_audit(_rr_canaries(8.0), 1000, np.random.default_rng(11), claim_epsilon=1.0, guesses=[(500, 500)])
     ceiling = one_run_epsilon_lower_bound(1000, 1000, 1000, 0.0, 0.95)  # all 1000 guesses right: ≈ 5.8
     assert r8.refuted and r8.epsilon_lower <= ceiling < 6.0

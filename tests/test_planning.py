@@ -1,7 +1,8 @@
 """Tests of dpsco.verification.auditing.planning and ``dpsco plan``: deterministic (no sampling), so no false-failure budget.
 
-Golden values: the prior-art §A.0 table (an independent computation of the survey) and a brute-force
-re-computation of the expected-count bound with scipy.stats over a dense threshold grid.
+Golden values: the sample-cost table of docs/derivations.md#sample-cost-of-an-oracle-threshold-audit (first
+computed with independent code) and a brute-force re-computation of the expected-count bound with scipy.stats
+over a dense threshold grid.
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ from dpsco.verification.auditing.planning import (
 )
 
 
-def test_a0_table_is_reproduced() -> None:
+def test_sample_cost_table_is_reproduced() -> None:
     rows = sample_cost_table(n_max=2 * 10**7)
     lap, thr, gdp = (r["n_test"] for r in rows)
-    # prior-art §A.0 prints 177 for round(10^2.25) = 178 (truncated there, rounded elsewhere: 17,783).
+    # The independent computation printed 177 for round(10^2.25) = 178 (truncated there, rounded elsewhere:
+    # 17,783).
     assert lap == {0.5: 178, 0.8: 1000, 0.9: 5623, 0.95: 17783}
     assert thr == {0.5: 56234, 0.8: 1778279, 0.9: 17782794, 0.95: None}
-    # A.0 prints 10,000 for the GDP 0.8 cell: at n = 10^4 the expected bound is 0.7997-0.8002 depending on
+    # It printed 10,000 for the GDP 0.8 cell: at n = 10^4 the expected bound is 0.7997-0.8002 depending on
     # the threshold grid (a knife edge of rounded expected counts); ours is just below, so the next grid point.
     assert gdp == {0.5: 1778, 0.8: 17783, 0.9: 56234, 0.95: 177828}
     assert abs(expected_epsilon_lower_bound("gaussian", 1.0, 1e-5, 10_000, route="gdp") - 0.8) < 1e-3

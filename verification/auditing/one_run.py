@@ -131,7 +131,8 @@ def one_run_saturation(m: int, epsilon: float, *, delta: float = 0.0, confidence
     The ideal attacker against ε-DP randomised response guesses all m canaries and is right on
     v = ⌊m e^ε/(1 + e^ε)⌋ of them (expected count, rounded down); returns
     ``one_run_epsilon_lower_bound(m, m, v, delta, confidence)``.  This is the ceiling of the one-run method
-    (docs/auditing.md): e.g. m = 1000, ε = 8 gives about 5.35 at 95 % confidence.
+    (docs/derivations.md#one-run-saturation-of-a-perfect-attacker): e.g. m = 1000, ε = 8 gives about 5.35 at
+    95 % confidence.
     """
     m_ = int(m)
     v = int(math.floor(m_ * float(expit(float(epsilon)))))

@@ -13,12 +13,15 @@ significantly; each record also states its power (the smallest violation it woul
   is the family of bound checks over the grid (exact Hoeffding p-values, Bonferroni over the grid), and the
   slope of log excess on log x (statsmodels OLS, HC3) is *reported* with its confidence interval next to the
   theorem's exponent, as a diagnostic.  Only for designated *tight* instances, where a hand derivation shows
-  E[excess] ∝ x^e (e.g. spec T-3.2c), is the slope itself tested: H0 |slope − e| ≤ tol (asymptotic t p-value,
-  tol the declared model-misspecification tolerance, prior-art.md E step 6), combined with the bound family by
-  Bonferroni.
+  E[excess] ∝ x^e, is the slope itself tested: H0 |slope − e| ≤ tol (asymptotic t p-value, tol a declared
+  tolerance for the misspecification of the power-law model on a finite grid), combined with the bound family
+  by Bonferroni.  Example: the 1-D instance ℓ(w, z) = −zw on W = [−M, M] with P[z = 1] = (1 + p)/2, p = 1/√n,
+  whose population excess is exactly p(M − w), so that noisy SGD, which attains the 1/√n term of Bassily et
+  al. 2019, Thm. 3.2, has excess ∝ n^(−1/2) there.
 * **Stability** (``stability_check``): coupled runs on neighbouring datasets sharing all randomness; for each
   probe point z the mean of ℓ(A(S), z) − ℓ(A(S'), z) against the stability bound the proof uses (e.g. Lemma
-  3.4 of Bassily et al., corrected).  One-sided t-tests per probe with Bonferroni over probes (asymptotic).
+  3.4 of Bassily et al. 2019, corrected as in ERRATA.md E2).  One-sided t-tests per probe with Bonferroni over
+  probes (asymptotic).
 """
 
 from __future__ import annotations

@@ -96,11 +96,13 @@ from typing import Any
 
 import numpy as np
 
+from dpsco.reference.losses import get_loss
 from dpsco.reference.privacy import PrivacyClaim
-
+from dpsco.reference.problem import DataBounds
+from dpsco.verification.auditing import estimators
+from dpsco.verification.auditing import neighbours as nbm
 from dpsco.verification.auditing.audit import audit
-from dpsco.verification.cli.usercode import InputError as _InputError
-from dpsco.verification.cli.usercode import load_mechanism, running
+from dpsco.verification.cli.usercode import InputError, load_mechanism, running
 
 __all__ = ["configure_parser", "run", "load_mechanism", "load_npz"]
 
@@ -157,9 +159,9 @@ def _parse_float(text: Any, name: str) -> float:
     try:
         v = float(text)
     except (TypeError, ValueError):
-        raise _InputError(f"{name} must be a number, got {text!r}") from None
+        raise InputError(f"{name} must be a number, got {text!r}") from None
     if not math.isfinite(v):
-        raise _InputError(f"{name} must be finite, got {text!r}")
+        raise InputError(f"{name} must be finite, got {text!r}")
     return v
 
 
@@ -167,7 +169,7 @@ def _parse_int(text: Any, name: str) -> int:
     try:
         v = int(str(text), 10)
     except (TypeError, ValueError):
-        raise _InputError(f"{name} must be an integer, got {text!r}") from None
+        raise InputError(f"{name} must be an integer, got {text!r}") from None
     return v
 
 
@@ -179,7 +181,7 @@ def _check_statistic(text: Any) -> str:
     if stat.startswith("coordinate:"):
         _parse_int(stat.split(":", 1)[1], f"--statistic {stat!r}: the coordinate index")
         return stat
-    raise _InputError(f"--statistic must be 'projection', 'norm', 'logistic' or 'coordinate:<i>', got {stat!r}")
+    raise InputError(f"--statistic must be 'projection', 'norm', 'logistic' or 'coordinate:<i>', got {stat!r}")
 
 
 _LIBRARY_NAMES = {"statistic": "--statistic", "event_from_claim": "--event-from-claim"}
@@ -196,45 +198,41 @@ def _named(exc: Exception) -> str:
 
 
 def load_npz(path: str, name: str) -> dict[str, np.ndarray]:
-    """The arrays of an .npz file as a dict (no pickles).  Raises ``_InputError`` naming ``name``."""
+    """The arrays of an .npz file as a dict (no pickles).  Raises ``InputError`` naming ``name``."""
     if not os.path.isfile(path):
-        raise _InputError(f"{name} file not found: {path}")
+        raise InputError(f"{name} file not found: {path}")
     try:
         f = np.load(path, allow_pickle=False)
         if not isinstance(f, np.lib.npyio.NpzFile):
-            raise _InputError(f"{name} file {path} is a single .npy array, not an .npz archive of named arrays")
+            raise InputError(f"{name} file {path} is a single .npy array, not an .npz archive of named arrays")
         with f:
             data = {k: f[k] for k in f.files}
         for k, v in data.items():  # NpzFile returns a member that is not a .npy file as its raw bytes
             if not isinstance(v, np.ndarray):
-                raise _InputError(f"{name} file {path}: member {k!r} is not a .npy array")
-    except _InputError:
+                raise InputError(f"{name} file {path}: member {k!r} is not a .npy array")
+    except InputError:
         raise
     except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-        raise _InputError(f"{name} file {path} is not a readable .npz archive: {exc}") from None
+        raise InputError(f"{name} file {path} is not a readable .npz archive: {exc}") from None
     if not data:
-        raise _InputError(f"{name} file {path} contains no arrays")
+        raise InputError(f"{name} file {path} contains no arrays")
     return data
 
 
 def _generated_pairs(args: argparse.Namespace, dataset: dict[str, np.ndarray]) -> list[tuple[Any, Any, str]]:
     """The neighbouring pairs of ``--pairs`` (dpsco.verification.auditing.neighbours), as audit_family takes them."""
-    from dpsco.reference.problem import DataBounds
-
-    from dpsco.verification.auditing import neighbours as nbm
-
     if args.x_max is None or args.y_max is None:
-        raise _InputError("--pairs needs --x-max and --y-max (the declared data domain)")
+        raise InputError("--pairs needs --x-max and --y-max (the declared data domain)")
     if args.loss is not None and args.pairs != "worst-case":
-        raise _InputError(f"--loss applies only with --pairs worst-case, not --pairs {args.pairs}")
+        raise InputError(f"--loss applies only with --pairs worst-case, not --pairs {args.pairs}")
     x_max = _parse_float(args.x_max, "--x-max")
     y_max = _parse_float(args.y_max, "--y-max")
     if x_max <= 0:
-        raise _InputError(f"--x-max must be > 0, got {args.x_max!r}")
+        raise InputError(f"--x-max must be > 0, got {args.x_max!r}")
     if y_max < 0:
-        raise _InputError(f"--y-max must be >= 0, got {args.y_max!r}")
+        raise InputError(f"--y-max must be >= 0, got {args.y_max!r}")
     if "X" not in dataset or "y" not in dataset:
-        raise _InputError(f"--pairs needs --dataset arrays named X and y, got {sorted(dataset)}")
+        raise InputError(f"--pairs needs --dataset arrays named X and y, got {sorted(dataset)}")
     bounds = DataBounds(x_max, y_max)
     X, y = dataset["X"], dataset["y"]
     rest = {k: v for k, v in dataset.items() if k not in ("X", "y")}
@@ -251,42 +249,38 @@ def _generated_pairs(args: argparse.Namespace, dataset: dict[str, np.ndarray]) -
             raw = [p.as_tuple() for p in nbm.sign_flip_pairs(X, y, bounds)]
         else:
             if args.loss is None:
-                raise _InputError("--pairs worst-case needs --loss (the loss whose gradient difference is maximised)")
-            from dpsco.reference.losses import get_loss
-
+                raise InputError("--pairs worst-case needs --loss (the loss whose gradient difference is maximised)")
             try:
                 get_loss(str(args.loss))
             except ValueError as exc:
-                raise _InputError(f"--{exc}") from None  # "--loss must be one of [...], got ..."
+                raise InputError(f"--{exc}") from None  # "--loss must be one of [...], got ..."
             raw = [p.as_tuple() for p in nbm.worst_case_pairs(X, y, bounds, str(args.loss))]
     except (ValueError, TypeError) as exc:
-        raise _InputError(f"--pairs {args.pairs}: {exc}") from None
+        raise InputError(f"--pairs {args.pairs}: {exc}") from None
     if not raw:
-        raise _InputError(f"--pairs {args.pairs} produced no neighbouring pair (e.g. the last record is zero)")
+        raise InputError(f"--pairs {args.pairs} produced no neighbouring pair (e.g. the last record is zero)")
     return [({**a, **rest}, {**b, **rest}, label) for a, b, label in raw]
 
 
 def _run_one_run(args: argparse.Namespace, mechanism: Any, dataset: dict[str, np.ndarray], epsilon: float,
                  delta: float, confidence: float, rng: np.random.Generator, entropy: int) -> Any:
-    from dpsco.verification.auditing.estimators import one_run_audit
-
     if args.canaries is None:
-        raise _InputError("--estimator one-run needs --canaries M")
+        raise InputError("--estimator one-run needs --canaries M")
     m = _parse_int(args.canaries, "--canaries")
     if m < 1:
-        raise _InputError(f"--canaries must be >= 1, got {args.canaries!r}")
+        raise InputError(f"--canaries must be >= 1, got {args.canaries!r}")
     for flag, value in (("--neighbour", args.neighbour), ("--pairs", args.pairs),
                         ("--event-from-claim", args.event_from_claim), ("--assume", getattr(args, "assume", None)),
                         ("--x-max", args.x_max), ("--y-max", args.y_max), ("--loss", args.loss),
                         ("--pilot", args.pilot)):
         if value is not None:
-            raise _InputError(f"{flag} does not apply to --estimator one-run (one run with random canary inclusion)")
+            raise InputError(f"{flag} does not apply to --estimator one-run (one run with random canary inclusion)")
 
     def run_once(mask: np.ndarray, r: np.random.Generator) -> np.ndarray:
         return mechanism(dataset, mask, r)
 
     # the relation the canary protocol varies, and the claim's: one_run_audit compares them only where sound
-    return one_run_audit(run_once, m, rng, delta=delta, confidence=confidence, claim_epsilon=epsilon,
+    return estimators.one_run_audit(run_once, m, rng, delta=delta, confidence=confidence, claim_epsilon=epsilon,
                          seed_entropy=entropy,
                          neighbouring_audited=getattr(args, "canary_protocol", "add/remove"),
                          claim_neighbouring=getattr(args, "claim_neighbouring", "replace-one"))
@@ -298,24 +292,24 @@ def run(args: argparse.Namespace) -> int:
     try:
         epsilon = _parse_float(args.epsilon, "--epsilon")
         if epsilon <= 0:
-            raise _InputError(f"--epsilon must be > 0, got {args.epsilon!r}")
+            raise InputError(f"--epsilon must be > 0, got {args.epsilon!r}")
         delta = _parse_float(args.delta, "--delta") + 0.0  # -0 -> 0 (the claim prints as (E, 0)-DP)
         if not (0.0 <= delta < 1.0):
-            raise _InputError(f"--delta must lie in [0, 1), got {args.delta!r}")
+            raise InputError(f"--delta must lie in [0, 1), got {args.delta!r}")
         confidence = _parse_float(args.confidence, "--confidence")
         if not (0.0 < confidence < 1.0):
-            raise _InputError(f"--confidence must lie in (0, 1), got {args.confidence!r}")
+            raise InputError(f"--confidence must lie in (0, 1), got {args.confidence!r}")
         one_run = args.estimator == "one-run"
         samples = 0
         if not one_run:
             if args.samples is None:
-                raise _InputError("--samples is required (runs per dataset)")
+                raise InputError("--samples is required (runs per dataset)")
             samples = _parse_int(args.samples, "--samples")
             if samples < 4:
-                raise _InputError(f"--samples must be >= 4, got {args.samples!r}")
+                raise InputError(f"--samples must be >= 4, got {args.samples!r}")
         seed = _parse_int(args.seed, "--seed")
         if seed < 0:
-            raise _InputError(f"--seed must be a non-negative integer, got {args.seed!r}")
+            raise InputError(f"--seed must be a non-negative integer, got {args.seed!r}")
         if not one_run:
             _check_statistic(args.statistic)
         dataset = load_npz(args.dataset, "--dataset")
@@ -327,23 +321,23 @@ def run(args: argparse.Namespace) -> int:
                 with running(f"the mechanism {args.target}"):
                     result = _run_one_run(args, mechanism, dataset, epsilon, delta, confidence, rng,
                                           int(seq.entropy))
-            except _InputError:
+            except InputError:
                 raise
             except (ValueError, TypeError) as exc:
-                raise _InputError(str(exc)) from None
+                raise InputError(str(exc)) from None
             except Exception as exc:  # noqa: BLE001 - the user's mechanism raised
-                raise _InputError(f"mechanism {args.target} raised {type(exc).__name__}: {exc}") from None
+                raise InputError(f"mechanism {args.target} raised {type(exc).__name__}: {exc}") from None
         else:
             if args.pairs is None and args.neighbour is None:
-                raise _InputError("--neighbour B.npz is required (or generate neighbours with --pairs)")
+                raise InputError("--neighbour B.npz is required (or generate neighbours with --pairs)")
             if args.pairs is not None and args.neighbour is not None:
-                raise _InputError("--pairs generates the neighbours: do not also give --neighbour")
+                raise InputError("--pairs generates the neighbours: do not also give --neighbour")
             if args.canaries is not None:
-                raise _InputError("--canaries applies only to --estimator one-run")
+                raise InputError("--canaries applies only to --estimator one-run")
             if args.pairs is None:
                 for flag, value in (("--x-max", args.x_max), ("--y-max", args.y_max), ("--loss", args.loss)):
                     if value is not None:
-                        raise _InputError(f"{flag} applies only with --pairs (generated neighbours)")
+                        raise InputError(f"{flag} applies only with --pairs (generated neighbours)")
             neighbour = load_npz(args.neighbour, "--neighbour") if args.pairs is None else None
             pairs = _generated_pairs(args, dataset) if args.pairs is not None else None
             mechanism = load_mechanism(args.target)
@@ -361,16 +355,14 @@ def run(args: argparse.Namespace) -> int:
             assume = getattr(args, "assume", None)
             assume_reason = None if assume is None else "stated on the command line (--assume gaussian-tradeoff)"
             if getattr(args, "canary_protocol", "add/remove") != "add/remove":
-                raise _InputError("--canary-protocol applies only to --estimator one-run")
+                raise InputError("--canary-protocol applies only to --estimator one-run")
             if assume is not None and estimator != "gdp":
-                raise _InputError("--assume gaussian-tradeoff applies only with --estimator gdp")
+                raise InputError("--assume gaussian-tradeoff applies only with --estimator gdp")
             if estimator == "auto":
-                from dpsco.verification.auditing.estimators import choose_estimator
-
                 info = getattr(mechanism, "audit_info", None)
                 if info is not None and not isinstance(info, dict):
-                    raise _InputError(f"{args.target}.audit_info must be a dict, got {type(info).__name__}")
-                choice = choose_estimator(claim, info)
+                    raise InputError(f"{args.target}.audit_info must be a dict, got {type(info).__name__}")
+                choice = estimators.choose_estimator(claim, info)
                 estimator, reason = choice["estimator"], choice["reason"]
                 assume, assume_reason = choice.get("assume"), choice.get("assume_reason")
                 if event_from_claim is None and pairs is None:
@@ -379,20 +371,20 @@ def run(args: argparse.Namespace) -> int:
             if args.epsilon_true is not None:
                 epsilon_true = _parse_float(args.epsilon_true, "--epsilon-true")
                 if epsilon_true < 0:
-                    raise _InputError(f"--epsilon-true must be >= 0, got {args.epsilon_true!r}")
+                    raise InputError(f"--epsilon-true must be >= 0, got {args.epsilon_true!r}")
             if estimator == "gdp" and delta == 0.0:
-                raise _InputError("--estimator gdp needs --delta > 0")
+                raise InputError("--estimator gdp needs --delta > 0")
             if args.event_from_claim == "gaussian" and delta == 0.0:
-                raise _InputError("--event-from-claim gaussian needs --delta > 0")
+                raise InputError("--event-from-claim gaussian needs --delta > 0")
             if pairs is not None and event_from_claim is not None:
-                raise _InputError("--event-from-claim applies to a single pair (--neighbour), not to --pairs")
+                raise InputError("--event-from-claim applies to a single pair (--neighbour), not to --pairs")
             pilot = None
             if args.pilot is not None:
                 if pairs is None:
-                    raise _InputError("--pilot applies only with --pairs")
+                    raise InputError("--pilot applies only with --pairs")
                 pilot = _parse_int(args.pilot, "--pilot")
                 if pilot < 2:
-                    raise _InputError(f"--pilot must be >= 2, got {args.pilot!r}")
+                    raise InputError(f"--pilot must be >= 2, got {args.pilot!r}")
             try:
                 with running(f"the mechanism {args.target}"):
                     if pairs is None:
@@ -403,20 +395,18 @@ def run(args: argparse.Namespace) -> int:
                             assume=assume, assume_reason=assume_reason,
                         )
                     else:
-                        from dpsco.verification.auditing.estimators import audit_family
-
-                        result = audit_family(
+                        result = estimators.audit_family(
                             mechanism, pairs, claim, samples, rng, statistics=(statistic,), estimator=estimator,
                             method="select", confidence=confidence, n_pilot=pilot, epsilon_true=epsilon_true,
                             seed_entropy=int(seq.entropy), assume=assume, assume_reason=assume_reason,
                         )
-            except _InputError:
+            except InputError:
                 raise
             except (ValueError, TypeError) as exc:
-                raise _InputError(_named(exc)) from None
+                raise InputError(_named(exc)) from None
             except Exception as exc:  # noqa: BLE001 - the user's mechanism raised
-                raise _InputError(f"mechanism {args.target} raised {type(exc).__name__}: {exc}") from None
-    except _InputError as exc:
+                raise InputError(f"mechanism {args.target} raised {type(exc).__name__}: {exc}") from None
+    except InputError as exc:
         print(f"dpsco audit: error: {exc}", file=sys.stderr)
         return 2
     if args.json:

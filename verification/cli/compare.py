@@ -43,8 +43,7 @@ from typing import Any
 
 from dpsco.verification.papers.catalogue import CATALOGUE
 from dpsco.verification.campaign.compare import DEFAULT_CONFIDENCE, DEFAULT_SEED, INSTANCES, CandidateError, compare
-from dpsco.verification.cli.usercode import InputError as _InputError
-from dpsco.verification.cli.usercode import load_mechanism, running
+from dpsco.verification.cli.usercode import InputError, load_mechanism, running
 
 __all__ = ["configure_parser", "run"]
 
@@ -76,9 +75,9 @@ def _num(text: Any, name: str, *, integer: bool = False) -> Any:
     try:
         v = int(str(text), 10) if integer else float(text)
     except (TypeError, ValueError):
-        raise _InputError(f"{name} must be {'an integer' if integer else 'a number'}, got {text!r}") from None
+        raise InputError(f"{name} must be {'an integer' if integer else 'a number'}, got {text!r}") from None
     if not integer and not math.isfinite(v):
-        raise _InputError(f"{name} must be finite, got {text!r}")
+        raise InputError(f"{name} must be finite, got {text!r}")
     return v
 
 
@@ -87,41 +86,41 @@ def run(args: argparse.Namespace) -> int:
     try:
         samples = _num(args.samples, "--samples", integer=True)
         if samples < 4:
-            raise _InputError(f"--samples must be >= 4, got {args.samples!r}")
+            raise InputError(f"--samples must be >= 4, got {args.samples!r}")
         audit_samples = None if args.audit_samples is None else _num(args.audit_samples, "--audit-samples",
                                                                        integer=True)
         if audit_samples is not None and audit_samples < 4:
-            raise _InputError(f"--audit-samples must be >= 4, got {args.audit_samples!r}")
+            raise InputError(f"--audit-samples must be >= 4, got {args.audit_samples!r}")
         seed = _num(args.seed, "--seed", integer=True)
         if seed < 0:
-            raise _InputError(f"--seed must be a non-negative integer, got {args.seed!r}")
+            raise InputError(f"--seed must be a non-negative integer, got {args.seed!r}")
         confidence = _num(args.confidence, "--confidence")
         if not (0.0 < confidence < 1.0):
-            raise _InputError(f"--confidence must lie in (0, 1), got {args.confidence!r}")
+            raise InputError(f"--confidence must lie in (0, 1), got {args.confidence!r}")
         eps = None if args.epsilon is None else _num(args.epsilon, "--epsilon")
         if eps is not None and eps <= 0:
-            raise _InputError(f"--epsilon must be > 0, got {args.epsilon!r}")
+            raise InputError(f"--epsilon must be > 0, got {args.epsilon!r}")
         delta = None if args.delta is None else _num(args.delta, "--delta")
         if delta is not None and not (0.0 <= delta < 1.0):
-            raise _InputError(f"--delta must lie in [0, 1), got {args.delta!r}")
+            raise InputError(f"--delta must lie in [0, 1), got {args.delta!r}")
         if args.against not in [e.name for e in CATALOGUE]:
-            raise _InputError(f"--against {args.against!r} is not a catalogue entry; known: "
+            raise InputError(f"--against {args.against!r} is not a catalogue entry; known: "
                               f"{[e.name for e in CATALOGUE]}")
         candidate = load_mechanism(args.target)
         if not callable(candidate):
-            raise _InputError(f"{args.target} is not callable")
+            raise InputError(f"{args.target} is not callable")
         try:
             with running(f"the implementation {args.target}"):
                 result = compare(candidate, args.against, instance=args.instance, samples=samples,
                                  audit_samples=audit_samples, seed=seed, confidence=confidence,
                                  claimed_epsilon=eps, claimed_delta=delta, candidate_name=args.target)
-        except _InputError:
+        except InputError:
             raise
         except (CandidateError, ValueError, TypeError) as exc:
-            raise _InputError(str(exc)) from None
+            raise InputError(str(exc)) from None
         except Exception as exc:  # noqa: BLE001 - e.g. the implementation's output object raised on conversion
-            raise _InputError(f"while running {args.target}: {type(exc).__name__}: {exc}") from None
-    except _InputError as exc:
+            raise InputError(f"while running {args.target}: {type(exc).__name__}: {exc}") from None
+    except InputError as exc:
         print(f"dpsco compare: error: {exc}", file=sys.stderr)
         return 2
     if args.json:

@@ -22,6 +22,11 @@ import os
 import sys
 from typing import NoReturn, Sequence
 
+from dpsco.verification.campaign import verify
+from dpsco.verification.cli import audit as audit_cli
+from dpsco.verification.cli import compare as compare_cli
+from dpsco.verification.cli import plan as plan_cli
+
 __all__ = ["build_parser", "main"]
 
 _EPILOG = """\
@@ -47,11 +52,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from dpsco.verification.cli import audit as audit_cli
-    from dpsco.verification.cli import compare as compare_cli
-    from dpsco.verification.cli import plan as plan_cli
-    from dpsco.verification.campaign import verify
-
+    """The ``dpsco`` parser with its four subcommands (each module's docstring is its ``--help`` text)."""
     parser = _Parser(
         prog="dpsco",
         description="dpsco: reference implementation of differentially private convex optimisation, "

@@ -1,4 +1,4 @@
-"""dpsco plan: samples per side needed for a privacy audit to certify r·ε (prior-art §A.0 as a command).
+"""dpsco plan: samples per side needed for a privacy audit to certify r·ε (the sample-cost table as a command).
 
 usage: dpsco plan --family laplace|gaussian|randomized-response --epsilon E [--delta D] --target-ratio r
                   [--route threshold|gdp] [--confidence C] [--selection-fraction F] [--grid exact|quarter-decade]
@@ -8,9 +8,10 @@ The mechanism is the family's 1-D mechanism whose exact ε at δ = D is E (Lapla
 analytic calibration, randomised-response probability).  n_test is the number of test runs per side at which
 the expected ε lower bound (expected counts, best event in hindsight, one-sided Clopper-Pearson at
 (1 - C)/2 each) first reaches r·E; samples_per_side = n_test/(1 - F) for a split-sample audit.  A planning
-figure, not a guarantee (dpsco.verification.auditing.planning).  n_test is searched up to N (default 1e10, at most 1e12,
-the validated range of the Clopper-Pearson bounds); when the target is not reached there, the plan says so
-and prints the expected ε_lb at N and at 1e12.
+figure, not a guarantee (dpsco.verification.auditing.planning;
+docs/derivations.md#sample-cost-of-an-oracle-threshold-audit).  n_test is searched up to N (default 1e10, at
+most 1e12, the validated range of the Clopper-Pearson bounds); when the target is not reached there, the plan
+says so and prints the expected ε_lb at N and at 1e12.
 
 exit status: 0 success, 2 bad input (a one-line error on stderr naming the option).
 """
@@ -22,7 +23,7 @@ import json
 import math
 import sys
 
-from dpsco.verification.auditing.audit import CLOPPER_PEARSON_MAX_N
+from dpsco.verification.auditing.clopper_pearson import CLOPPER_PEARSON_MAX_N
 from dpsco.verification.auditing.planning import FAMILIES, ROUTES, samples_needed
 
 __all__ = ["configure_parser", "run"]
@@ -38,7 +39,7 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--confidence", default="0.95", metavar="C", help="confidence in (0, 1) (default 0.95)")
     p.add_argument("--selection-fraction", default="0.5", metavar="F", help="selection split in [0, 1) (default 0.5)")
     p.add_argument("--grid", default="exact", choices=("exact", "quarter-decade"),
-                   help="exact integer n, or the 10^(j/4) grid of prior-art A.0")
+                   help="exact integer n, or the 10^(j/4) grid of the sample-cost table in docs/auditing.md")
     p.add_argument("--n-max", default="1e10", metavar="N",
                    help="search limit for n_test, runs per side (default 1e10; at most 1e12, the validated range "
                         "of the Clopper-Pearson bounds)")
