@@ -73,7 +73,7 @@ from dpsco.reference import Ball, DataBounds, ERMProblem, get_loss
 from dpsco.reference.privacy import PrivacyClaim, Release, to_jsonable
 
 from dpsco.verification.auditing.audit import audit
-from dpsco.verification.papers.catalogue import CatalogueEntry, get_entry, run_outputs
+from dpsco.verification.papers.catalogue import CatalogueEntry, PublicInputs, get_entry, run_outputs
 from dpsco.verification.papers.objectives import objective_range
 from dpsco.verification.auditing.neighbours import replace_one_extreme
 from dpsco.verification.checks.stats import mean_bound_check
@@ -594,7 +594,7 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
                      f"{ts.energy['level']:.2g}: only the KS family can reject at this confidence")
     # (b) utility
     L, M = problem.lipschitz, problem.radius
-    bound = float(entry.empirical_bound(our_release, n, d, eps, delta, L, M))
+    bound = float(entry.empirical_bound(our_release, PublicInputs(n, d, eps, delta, L, M)))
     util = {"bound": bound, "bound_source": f"{entry.title}: {entry.utility_theorem} at these public inputs",
             "candidate": _utility_check(f"{name}: E[excess empirical risk] ≤ bound", problem, target, theirs,
                                         bound, alpha / 6.0),

@@ -10,14 +10,16 @@ For each algorithm of the catalogue:
    loss), against the theorem's bound on its expectation;
 3. **excess population risk** on a synthetic instance whose population minimiser the oracle knows, against
    the theorem's bound;
-4. **rate**: the theorem's bound at every point of a grid of n (for A_NSGD also of d and ε, spec T-3.2d),
-   with the fitted log–log slope reported next to the theorem's exponent; for A_NSGD the slope itself is
-   tested on the hand-derived tight 1/√n instance of spec T-3.2c;
+4. **rate**: the theorem's bound at every point of a grid of n, with the fitted log–log slope reported next to
+   the theorem's exponent; an entry may add checks of its own (``CatalogueEntry.extra_checks``: A_NSGD's
+   bound on grids of d and ε, and its slope tested on a hand-derived tight 1/√n instance);
 5. **uniform stability**: coupled runs on neighbouring datasets against the stability bound the proof uses;
 6. **gradient evaluations** counted, against the paper's claim.
 
-Checks 2–5 are one-sided tests of hypotheses implied by the theorems (dpsco.verification.checks.theorem_checks); their
-family-wise false-failure probability is ``--alpha`` (Holm).  Audits "refute" only if ε_lb > ε (probability
+Every entry declares its sample sizes per budget (``CatalogueEntry.costs``); this module holds only the
+budget-wide settings (:data:`BUDGETS`) and never branches on an entry's name.  Checks 2–5 are one-sided tests
+of hypotheses implied by the theorems (dpsco.verification.checks.theorem_checks); their family-wise
+false-failure probability is ``--alpha`` (Holm).  Audits "refute" only if ε_lb > ε (probability
 ≤ 1 − ``--confidence`` each for a correct implementation).  A pass never proves privacy or the theorem; each
 record states the power of its check.  Every random stream is spawned from one recorded ``SeedSequence``.
 ``--from results.json`` regenerates the reports without recomputing (the file is checked first: a missing or
@@ -49,13 +51,14 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from dpsco.reference import Ball, DataBounds, ERMProblem, get_loss
-from dpsco.reference.bftt19 import noisy_sgd, theorem_3_2_bound
 from dpsco.reference.privacy import PrivacyClaim, to_jsonable
 
 from dpsco.verification.auditing.audit import audit
-from dpsco.verification.papers.catalogue import CATALOGUE, CatalogueEntry, run_outputs
+from dpsco.verification.papers.catalogue import (BUDGET_NAMES, CATALOGUE, CatalogueEntry, ExtraCheckInputs,
+                                                 PublicInputs, extra_check_labels, run_outputs)
 from dpsco.verification.papers.objectives import objective_range
 from dpsco.verification.campaign.datasets import load_fair
+from dpsco.verification.campaign.synthetic import POOL_SIZE, synthetic_side
 from dpsco.verification.auditing.estimators import choose_estimator
 from dpsco.verification.campaign.fileio import OutputError, atomic_write_text, check_output_directory, staged_directory
 from dpsco.verification.auditing.neighbours import extreme_points, replace_one_extreme
@@ -73,96 +76,38 @@ AUDIT_CONFIDENCE = 0.95
 
 @dataclass(frozen=True)
 class Budget:
-    """Sample sizes of a campaign.  ``audit_samples`` is per side; 0 for an algorithm skips its audit."""
+    """The budget-wide settings of a campaign; each entry's sample sizes are its own (``entry.cost(name)``,
+    :class:`dpsco.verification.papers.catalogue.BudgetCost`)."""
 
     name: str
-    audit_samples: dict[str, int]
-    replicates: dict[str, int]
     synthetic_n: int
     synthetic_d: int
     rate_grid: tuple[int, ...]
-    rate_replicates: int
-    stability_replicates: int
     alpha_display: float = 1e-3  # level of the per-check confidence intervals shown in reports
-    population_replicates: dict[str, int] | None = None  # per-entry override of ``replicates`` (fresh datasets)
-    entry_rate_replicates: dict[str, int] | None = None  # per-entry override of ``rate_replicates``
-    entry_stability_replicates: dict[str, int] | None = None  # per-entry override of ``stability_replicates``
     # single runs that check an entry's batched sample() before its audit uses it (dpsco.verification.auditing.audit;
     # None: the auditor's default, 0: no check, recorded in the audit result as trusted unchecked)
     sample_check_runs: int | None = None
 
-    def population_runs(self, name: str) -> int:
-        return (self.population_replicates or {}).get(name, self.replicates[name])
-
-    def rate_runs(self, name: str) -> int:
-        return (self.entry_rate_replicates or {}).get(name, self.rate_replicates)
-
-    def stability_runs(self, name: str) -> int:
-        """Coupled runs per neighbouring pair; costly algorithms get fewer (at most their replicates)."""
-        cap = (self.entry_stability_replicates or {}).get(name, self.stability_replicates)
-        return min(cap, self.replicates[name])
-
 
 BUDGETS = {
     "quick": Budget(
-        name="quick",
-        audit_samples={"bftt19.nsgd": 600, "bftt19.moreau_nsgd": 400, "bftt19.proxgd": 60,
-                       "bftt19.objp": 200, "bftt19.efficient_objp": 100, "lr21.alg1": 2000, "lr21.alg2": 2000,
-                       "lr21.tilted": 2000, "lr21.robust": 2000, "lr21.alg3": 2000, "lr21.alg1.subgradient": 2000,
-                       "lr21.alg1.sgd": 0, "lr21.alg1.katyusha": 0, "lr21.robust_squared": 2000},
-        replicates={"bftt19.nsgd": 20, "bftt19.moreau_nsgd": 20, "bftt19.proxgd": 5, "bftt19.objp": 20,
-                    "bftt19.efficient_objp": 10, "lr21.alg1": 20, "lr21.alg2": 20, "lr21.tilted": 20,
-                    "lr21.robust": 20, "lr21.alg3": 20, "lr21.alg1.subgradient": 20, "lr21.alg1.sgd": 6,
-                    "lr21.alg1.katyusha": 2, "lr21.robust_squared": 20},
-        synthetic_n=1000, synthetic_d=5, rate_grid=(250, 500, 1000), rate_replicates=6, stability_replicates=20,
-        population_replicates={"lr21.alg3": 6, "lr21.alg1.subgradient": 6},
-        entry_rate_replicates={"bftt19.proxgd": 3, "lr21.alg3": 3, "lr21.alg1.subgradient": 3, "lr21.alg1.sgd": 3,
-                               "lr21.alg1.katyusha": 2},
+        name="quick", synthetic_n=1000, synthetic_d=5, rate_grid=(250, 500, 1000),
         # the quick budget is a smoke run: the check of the catalogue's batched sample() against single runs
         # (up to 2 minutes, mostly lr21.alg3's 7 s runs) is left to the standard and paper budgets
         sample_check_runs=0,
     ),
     "standard": Budget(
-        name="standard",
-        audit_samples={"bftt19.nsgd": 8000, "bftt19.moreau_nsgd": 3000, "bftt19.proxgd": 150,
-                       "bftt19.objp": 4000, "bftt19.efficient_objp": 600, "lr21.alg1": 20000, "lr21.alg2": 20000,
-                       "lr21.tilted": 20000, "lr21.robust": 20000, "lr21.alg3": 20000,
-                       "lr21.alg1.subgradient": 20000, "lr21.alg1.sgd": 0, "lr21.alg1.katyusha": 0,
-                       "lr21.robust_squared": 20000},
-        replicates={"bftt19.nsgd": 200, "bftt19.moreau_nsgd": 200, "bftt19.proxgd": 20, "bftt19.objp": 200,
-                    "bftt19.efficient_objp": 100, "lr21.alg1": 200, "lr21.alg2": 200, "lr21.tilted": 200,
-                    "lr21.robust": 200, "lr21.alg3": 200, "lr21.alg1.subgradient": 200, "lr21.alg1.sgd": 40,
-                    "lr21.alg1.katyusha": 6, "lr21.robust_squared": 200},
-        synthetic_n=4000, synthetic_d=5, rate_grid=(250, 500, 1000, 2000, 4000), rate_replicates=20,
-        stability_replicates=100,
-        population_replicates={"lr21.alg3": 40, "lr21.alg1.subgradient": 12, "lr21.alg1.katyusha": 4},
-        entry_rate_replicates={"bftt19.proxgd": 4, "lr21.alg3": 10, "lr21.alg1.subgradient": 4, "lr21.alg1.sgd": 6,
-                               "lr21.alg1.katyusha": 2},
-        entry_stability_replicates={"lr21.alg1.sgd": 10, "lr21.alg1.katyusha": 2},
+        name="standard", synthetic_n=4000, synthetic_d=5, rate_grid=(250, 500, 1000, 2000, 4000),
         # the check of the catalogue's batched sample() against single runs is left to the paper budget: with
         # fewer audit runs than the check's reference runs (ProxGD: 150) the auditor would drop sample() and
         # run every run alone (ProxGD's audit then takes over 15 minutes instead of seconds)
         sample_check_runs=0,
     ),
     "paper": Budget(
-        name="paper",
-        audit_samples={"bftt19.nsgd": 100000, "bftt19.moreau_nsgd": 40000, "bftt19.proxgd": 1000,
-                       "bftt19.objp": 40000, "bftt19.efficient_objp": 10000, "lr21.alg1": 200000,
-                       "lr21.alg2": 200000, "lr21.tilted": 200000, "lr21.robust": 200000, "lr21.alg3": 200000,
-                       "lr21.alg1.subgradient": 200000, "lr21.alg1.sgd": 2000, "lr21.alg1.katyusha": 500,
-                       "lr21.robust_squared": 200000},
-        replicates={"bftt19.nsgd": 1000, "bftt19.moreau_nsgd": 1000, "bftt19.proxgd": 100, "bftt19.objp": 1000,
-                    "bftt19.efficient_objp": 500, "lr21.alg1": 1000, "lr21.alg2": 1000, "lr21.tilted": 1000,
-                    "lr21.robust": 1000, "lr21.alg3": 1000, "lr21.alg1.subgradient": 1000, "lr21.alg1.sgd": 300,
-                    "lr21.alg1.katyusha": 50, "lr21.robust_squared": 1000},
-        synthetic_n=8000, synthetic_d=5, rate_grid=(250, 500, 1000, 2000, 4000, 8000, 16000), rate_replicates=100,
-        stability_replicates=1000,
-        population_replicates={"lr21.alg3": 200, "lr21.alg1.subgradient": 100, "lr21.alg1.katyusha": 30},
-        entry_rate_replicates={"bftt19.proxgd": 30, "lr21.alg3": 50, "lr21.alg1.subgradient": 30, "lr21.alg1.sgd": 50,
-                               "lr21.alg1.katyusha": 10},
-        entry_stability_replicates={"lr21.alg1.sgd": 100, "lr21.alg1.katyusha": 20},
+        name="paper", synthetic_n=8000, synthetic_d=5, rate_grid=(250, 500, 1000, 2000, 4000, 8000, 16000),
     ),
 }
+assert tuple(BUDGETS) == BUDGET_NAMES  # every entry declares its cost in each of these budgets
 
 
 def _progress(msg: str, quiet: bool) -> None:
@@ -186,26 +131,9 @@ class _AlgorithmMechanism:
                               **self.options).output
 
     def sample(self, data: dict[str, np.ndarray], n: int, rng: np.random.Generator) -> np.ndarray:
-        # output perturbation with a deterministic inner step: one optimisation gives any number of outputs
-        chunk = 500 if self.entry.name == "bftt19.proxgd" else 20000 if self.entry.name.startswith("lr21.") else 2000
         out, _ = run_outputs(self.entry, data["X"], data["y"], self.problem, self.epsilon, self.delta, rng, n,
-                             self.options, chunk=chunk)
+                             self.options, chunk=self.entry.audit_chunk)
         return out
-
-
-def synthetic_instance(loss_name: str, d: int, rng: np.random.Generator) -> tuple[str, Any]:
-    """The synthetic distribution with a certified population minimiser used for ``loss_name``.
-
-    logistic: D1 (finite support, well-specified logistic model, spec §7.2); hinge: D5 (finite support).
-    ``rng`` draws the atoms and w⋆ (once per campaign).
-    """
-    from dpsco.oracles.population import d1_logistic, d5_hinge
-
-    if loss_name == "logistic":
-        return "D1 logistic (200 atoms)", d1_logistic(d, rng=rng)
-    if loss_name == "hinge":
-        return "D5 hinge (200 atoms)", d5_hinge(d, rng=rng)
-    raise ValueError(f"no synthetic instance for loss {loss_name!r}")
 
 
 def _excess_samples(entry: CatalogueEntry, X: np.ndarray, y: np.ndarray, problem: ERMProblem, eps: float,
@@ -222,118 +150,13 @@ def _lipschitz(release: Any) -> float:
     return float(a["lipschitz"]) if "lipschitz" in a else float(release.parameters["L"])
 
 
-POOL_SIZE = 2000  # D = uniform on this many synthetic draws, for objectives without a closed-form population
-SYN_OBJECTIVE_RADIUS = 2.0  # W = B(0, 2) and ‖w⋆‖ = 2 for the synthetic instance of the objective entries
-
-
-@dataclass
-class _Synthetic:
-    """The synthetic side of one entry: a population draw (fresh S ~ Dⁿ, one run, exact excess population
-    risk) when the entry's objective has a population form, else None; and an empirical draw (excess of the
-    entry's objective on the drawn S against its certified minimum), used for rates without a population."""
-
-    name: str
-    info: dict[str, Any]
-    radius: float  # M of the synthetic problem's W = B(0, M)
-    population: Callable[[int, np.random.Generator], tuple[float, Any]] | None
-    empirical: Callable[[int, np.random.Generator], tuple[float, Any]] | None
-    cache: dict[str, Any]  # the pool objective and its certified minimum, once computed
-
-
-def _population_draw(entry: CatalogueEntry, inst: Any, options: dict[str, Any], eps: float
-                     ) -> Callable[[int, np.random.Generator], tuple[float, Any]]:
-    """One replicate of the population check: a fresh S ~ D^n, one run, its exact excess population risk."""
-    sprob = ERMProblem(get_loss(entry.synthetic_loss), inst.domain, inst.bounds)
-
-    def draw(n: int, rng: np.random.Generator) -> tuple[float, Any]:
-        Xs, ys = inst.sample(n, rng)
-        rel = entry.run(Xs, ys, sprob, eps, 1.0 / n**2, rng, **options)
-        return max(float(inst.excess_population_risk(rel.output)), 0.0), rel
-
-    return draw
-
-
-def _synthetic(entry: CatalogueEntry, d: int, rng: np.random.Generator, options: dict[str, Any], eps: float
-               ) -> _Synthetic:
-    """The synthetic instance of ``entry``: D1/D5 with their exact population minimisers for the empirical
-    logistic/hinge risk; for an entry with its own objective (dpsco.verification.papers.objectives), D = uniform on a pool of
-    ``POOL_SIZE`` draws of D1, whose population objective is the objective on the pool (ERM form), certified
-    by the same oracle; the tilted risk has no population form (``population`` is None)."""
-    spec = entry.objective
-    if spec is not None:
-        # a stronger signal than D1's default ‖w⋆‖ = 1/2: with ρ = 0.1 (robust) or r = 0.05 (game) the robust
-        # minimiser of the default instance is w = 0, the kink of G_D; here ‖E[yx]‖ ≈ 0.18 > ρ, r.
-        from dpsco.oracles.population import d1_logistic
-
-        u = rng.standard_normal(d)
-        inst_name, inst = (f"D1 logistic (200 atoms, ‖w⋆‖ = {SYN_OBJECTIVE_RADIUS})",
-                           d1_logistic(d, radius=SYN_OBJECTIVE_RADIUS, rng=rng,
-                                       w_star=SYN_OBJECTIVE_RADIUS * u / np.linalg.norm(u)))
-    else:
-        inst_name, inst = synthetic_instance(entry.synthetic_loss, d, rng)
-    if spec is None:
-        return _Synthetic(inst_name, {"minimiser_accuracy": inst.minimiser().accuracy, "distribution": inst.to_dict()},
-                          inst.domain.radius, _population_draw(entry, inst, options, eps), None, {})
-    PX, Py = inst.sample(POOL_SIZE, rng)
-    sprob = ERMProblem(get_loss(entry.synthetic_loss), inst.domain, inst.bounds)
-    cache: dict[str, Any] = {}
-
-    def run_on_sample(n: int, g: np.random.Generator) -> tuple[np.ndarray, np.ndarray, Any]:
-        idx = g.integers(0, POOL_SIZE, size=n)  # S ~ Dⁿ, D uniform on the pool
-        rel = entry.run(PX[idx], Py[idx], sprob, eps, 1.0 / n**2, g, **options)
-        return PX[idx], Py[idx], rel
-
-    def population(n: int, g: np.random.Generator) -> tuple[float, Any]:
-        _, _, rel = run_on_sample(n, g)
-        if "oracle" not in cache:  # the objective's parameters (μ, τ, ρ, r, R) do not depend on n
-            obj = spec.build(PX, Py, rel.parameters)
-            cache["objective"], cache["oracle"] = obj, spec.minimum(obj)
-        return max(cache["objective"].value(rel.output) - cache["oracle"].value, 0.0), rel
-
-    def empirical(n: int, g: np.random.Generator) -> tuple[float, Any]:
-        Xs, ys, rel = run_on_sample(n, g)
-        obj = spec.build(Xs, ys, rel.parameters)
-        return max(obj.value(rel.output) - spec.minimum(obj).value, 0.0), rel
-
-    info = {"distribution": inst.to_dict(), "pool_size": POOL_SIZE, "objective": spec.name}
-    return _Synthetic(f"{inst_name}: D = uniform on {POOL_SIZE} draws", info, inst.domain.radius,
-                      population if spec.erm_form else None, empirical, cache)
-
-
-def _tight_instance_draw(n: int, rng: np.random.Generator) -> float:
-    """Spec T-3.2c: 1-D, W = [−1, 1], ℓ(w, z) = −zw, P[z = 1] = (1 + p)/2 with p = 1/√n, so
-    L(w) = −pw, w* = M = 1 and the excess is p(1 − w).  A_NSGD attains, and cannot beat, the 1/√n rate."""
-    from dpsco.reference import Ball as _Ball, LinearLoss
-
-    p = 1.0 / math.sqrt(n)
-    z = np.where(rng.random(n) < (1 + p) / 2, 1.0, -1.0)
-    prob = ERMProblem(LinearLoss(), _Ball(1.0), DataBounds(1.0, 1.0))
-    rel = noisy_sgd((-z)[:, None], np.zeros(n), prob, 1.0, 1.0 / n**2, rng)  # ℓ = ⟨w, x⟩ with x = −z
-    return p * (1.0 - float(rel.output[0]))
-
-
 def _fresh_rng(s: np.random.SeedSequence) -> np.random.Generator:
     """A generator from a fresh copy of ``s`` (same entropy and spawn key, no children spawned yet)."""
     return np.random.default_rng(np.random.SeedSequence(s.entropy, spawn_key=s.spawn_key))
 
 
-def _privacy_term_draw(n: int, d: int, epsilon: float, rng: np.random.Generator) -> float:
-    """Spec T-3.2d: ℓ(w, z) = −⟨w, z⟩ with z = e₁ deterministic on W = B(0, 1) (population = empirical, w* = e₁),
-    so the excess of A_NSGD's output is 1 − ⟨w̄, e₁⟩; in Theorem 3.2's privacy regime (4d log(1/δ) > ε²n) the
-    bound is 10ML√(d log(1/δ))/(εn): the excess may grow at most like √d and like 1/ε."""
-    from dpsco.reference import Ball as _Ball, LinearLoss
-
-    X = np.zeros((n, d))
-    X[:, 0] = -1.0  # ℓ = ⟨w, x⟩ with x = −e₁
-    prob = ERMProblem(LinearLoss(), _Ball(1.0), DataBounds(1.0, 1.0))
-    rel = noisy_sgd(X, np.zeros(n), prob, epsilon, 1.0 / n**2, rng)
-    return 1.0 - float(rel.output[0])
-
-
-CHECK_KEYS = ("empirical", "population", "rate", "tight_rate", "rate_d", "rate_eps", "stability")
-PRIVACY_SWEEP_N = 4000
-PRIVACY_SWEEP_D_GRID = (16, 64, 256, 1024)  # ε = 0.5: regime P for every d on the grid
-PRIVACY_SWEEP_EPS_GRID = (0.125, 0.25, 0.5, 1.0)  # d = 64: regime P for every ε on the grid
+#: record keys of every check: the common ones and the entries' own (``ExtraChecks``)
+CHECK_KEYS = ("empirical", "population", "rate", *(key for key, _ in extra_check_labels(CATALOGUE)), "stability")
 
 
 def _stability(entry: CatalogueEntry, X: np.ndarray, y: np.ndarray, problem: ERMProblem, eps: float, delta: float,
@@ -367,7 +190,7 @@ def _stability(entry: CatalogueEntry, X: np.ndarray, y: np.ndarray, problem: ERM
             return spec.sample_losses(W, Zx, Zy, params)
         L_f = float(params["L"])
     diffs = [f(a) - f(b) for a, b in coupled]
-    corrected, printed, source = entry.stability_bound(release, n, d, eps, delta, L_f, problem.radius)
+    corrected, printed, source = entry.stability_bound(release, PublicInputs(n, d, eps, delta, L_f, problem.radius))
     return stability_check(f"{entry.name}: uniform stability", source, np.hstack(diffs), corrected,
                            bound_printed=printed, pairs=len(pairs))
 
@@ -382,6 +205,7 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
     t0 = time.time()
     s_audit, s_emp, s_pop, s_inst, s_rate, s_stab = seed.spawn(6)
     options = dict(entry.quick_options if budget.name == "quick" and entry.quick_options else entry.options)
+    cost = entry.cost(budget.name)
     X, y = real.X, real.y
     n, d = X.shape
     eps, delta = 1.0, 1.0 / n**2
@@ -394,7 +218,7 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
     checks: dict[str, Any] = {}
 
     # 1. privacy audit on the real data
-    k = budget.audit_samples.get(entry.name, 0)
+    k = cost.audit_runs
     Xn, yn = replace_one_extreme(X, y, DataBounds(1.0, 1.0))
     probe = entry.run(X, y, problem, eps, delta, np.random.default_rng(s_audit.spawn(1)[0]), **options)
     claim: PrivacyClaim = probe.claim
@@ -402,8 +226,7 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
     if k > 0:
         _progress(f"{entry.name}: privacy audit, {k} runs per side", quiet)
         # the strongest estimator whose assumptions hold for this release (dpsco.verification.auditing.estimators)
-        info = {"deterministic": entry.name.startswith("lr21.") and options.get("method", "agd") in ("agd", "subgradient"),
-                "output_dimension": int(X.shape[1])}
+        info = {"deterministic": entry.deterministic, "output_dimension": int(X.shape[1])}
         choice = choose_estimator(claim, info)
         reason = choice.pop("reason")
         res = audit(_AlgorithmMechanism(entry, problem, eps, delta, options), {"X": X, "y": y}, {"X": Xn, "y": yn},
@@ -427,32 +250,34 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
         value = obj_real.value
         oracle_record = {"value": orc.value, "gap_bound": orc.gap_bound, "method": orc.method, "objective": spec.name}
         ref_value, emp_range = orc.value, objective_range(probe.parameters)
-    R = budget.replicates[entry.name]
+    R = cost.replicates
     _progress(f"{entry.name}: excess empirical risk, {R} runs", quiet)
     excess, release = _excess_samples(entry, X, y, problem, eps, delta, np.random.default_rng(s_emp), R, options,
                                       value, ref_value)
+    real_inputs = PublicInputs(n, d, eps, delta, L, M)
     checks["empirical"] = mean_bound_check(f"{entry.name}: E[excess empirical risk] ≤ bound",
-                                           np.maximum(excess, 0.0), entry.empirical_bound(release, n, d, eps, delta, L, M),
+                                           np.maximum(excess, 0.0), entry.empirical_bound(release, real_inputs),
                                            (0.0, emp_range), budget.alpha_display)
     for printed in entry.printed_bounds.get("empirical", ()):
-        add_reference_bound(checks["empirical"], *printed(release, n, d, eps, delta, L, M))
+        add_reference_bound(checks["empirical"], *printed(release, real_inputs))
     record["empirical_oracle"] = oracle_record
     # 3. excess population risk on the synthetic instance
     ns, ds = budget.synthetic_n, budget.synthetic_d
-    syn = _synthetic(entry, ds, np.random.default_rng(s_inst), options, eps)
+    syn = synthetic_side(entry, ds, np.random.default_rng(s_inst), options, eps)
     srelease = None
     if syn.population is not None and entry.population_bound is not None:
-        Rp = budget.population_runs(entry.name)
+        Rp = cost.population_runs
         _progress(f"{entry.name}: excess population risk on {syn.name}, {Rp} fresh datasets of n = {ns}", quiet)
         pop = [syn.population(ns, np.random.default_rng(c)) for c in s_pop.spawn(Rp)]
         srelease = pop[-1][1]
         Ls, Ms = _lipschitz(srelease), syn.radius
         pop_range = objective_range(srelease.parameters) if spec is not None else 2 * Ms * Ls
+        syn_inputs = PublicInputs(ns, ds, eps, 1.0 / ns**2, Ls, Ms)
         checks["population"] = mean_bound_check(
             f"{entry.name}: E[excess population risk] ≤ bound", [e for e, _ in pop],
-            entry.population_bound(srelease, ns, ds, eps, 1.0 / ns**2, Ls, Ms), (0.0, pop_range), budget.alpha_display)
+            entry.population_bound(srelease, syn_inputs), (0.0, pop_range), budget.alpha_display)
         for printed in entry.printed_bounds.get("population", ()):
-            add_reference_bound(checks["population"], *printed(srelease, ns, ds, eps, 1.0 / ns**2, Ls, Ms))
+            add_reference_bound(checks["population"], *printed(srelease, syn_inputs))
         accuracy = syn.info.get("minimiser_accuracy")
         record["population_instance"] = {
             "name": syn.name, "n": ns, "d": ds, "epsilon": eps, "delta": 1.0 / ns**2,
@@ -481,45 +306,29 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
 
         def bound_at(m: Any) -> float:
             rel = last_release[m]
-            return bound_fn(rel, m, ds, eps, 1.0 / m**2, _lipschitz(rel), syn.radius)
+            return bound_fn(rel, PublicInputs(m, ds, eps, 1.0 / m**2, _lipschitz(rel), syn.radius))
 
         # a priori range of one excess value (Hoeffding): the parameters it needs do not depend on n
         ref = srelease if srelease is not None else draw(budget.rate_grid[0], np.random.default_rng(s_rate.spawn(1)[0]))[1]
         rate_range = objective_range(ref.parameters) if spec is not None else 2 * _lipschitz(ref) * syn.radius
         rate = rate_check(f"{entry.name}: rate in n ({quantity} excess)",
                           f"{entry.utility_theorem}: E[excess] ≤ C·n^{entry.rate_exponent:.3g}",
-                          entry.rate_exponent, budget.rate_grid, budget.rate_runs(entry.name), draw_excess, s_rate,
+                          entry.rate_exponent, budget.rate_grid, cost.rate_runs, draw_excess, s_rate,
                           bounds=bound_at, value_range=(0.0, rate_range),
                           progress=None if quiet else (lambda msg: _progress(msg, quiet)))
         rate.extra["bounds"] = rate.bounds
         rate.extra["quantity"] = quantity
         checks["rate"] = rate
 
-    if entry.name == "bftt19.nsgd":
-        s_tight, s_d, s_eps = s_rate.spawn(3)
-        # L = M = 1 on these instances; every excess lies in [0, 2ML] = [0, 2]
-        nb = PRIVACY_SWEEP_N
-        checks["tight_rate"] = rate_check("bftt19.nsgd: tight 1/√n instance (spec T-3.2c)",
-                                          "Thm 3.2 is attained: excess ∝ n^-1/2", -0.5, budget.rate_grid,
-                                          budget.rate_replicates, _tight_instance_draw, s_tight, kind="tight",
-                                          bounds=lambda m: theorem_3_2_bound(m, 1, 1.0, 1.0 / m**2, 1.0, 1.0),
-                                          value_range=(0.0, 2.0))
-        checks["rate_d"] = rate_check(
-            "bftt19.nsgd: growth in d (spec T-3.2d)", "Thm 3.2, privacy term √(d log(1/δ))/(εn)", 0.5,
-            PRIVACY_SWEEP_D_GRID, budget.rate_replicates,
-            lambda dd, rng: _privacy_term_draw(nb, int(dd), 0.5, rng), s_d, kind="upper", variable="d",
-            bounds=lambda dd: theorem_3_2_bound(nb, int(dd), 0.5, 1.0 / nb**2, 1.0, 1.0), value_range=(0.0, 2.0))
-        checks["rate_eps"] = rate_check(
-            "bftt19.nsgd: growth as ε → 0 (spec T-3.2d)", "Thm 3.2, privacy term √(d log(1/δ))/(εn)", -1.0,
-            PRIVACY_SWEEP_EPS_GRID, budget.rate_replicates,
-            lambda e, rng: _privacy_term_draw(nb, 64, float(e), rng), s_eps, kind="lower", variable="ε",
-            bounds=lambda e: theorem_3_2_bound(nb, 64, float(e), 1.0 / nb**2, 1.0, 1.0), value_range=(0.0, 2.0))
+    if entry.extra_checks is not None:  # the entry's own checks, on streams spawned from s_rate after the rate's
+        _progress(f"{entry.name}: own checks {list(entry.extra_checks.keys)}", quiet)
+        checks.update(entry.extra_checks.run(ExtraCheckInputs(budget.rate_grid, cost.rate_runs, s_rate)))
     # 5. uniform stability by coupled runs on the real data
-    R_stab = budget.stability_runs(entry.name)
+    R_stab = cost.stability_runs
     _progress(f"{entry.name}: uniform stability, {R_stab} coupled runs × 2 pairs", quiet)
     checks["stability"] = _stability(entry, X, y, problem, eps, delta, s_stab, R_stab, options)
     # 6. gradient evaluations
-    paper = entry.paper_gradient_count(release, n, d, eps, delta)
+    paper = entry.paper_gradient_count(release, real_inputs)
     record["gradient_evaluations"] = {
         "counted": int(release.gradient_evaluations),
         "paper": None if paper is None else paper[0],
