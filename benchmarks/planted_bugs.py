@@ -5,8 +5,9 @@ Usage::
     python benchmarks/planted_bugs.py [--audits 100] [--samples N] [--seed 20240603] [--json out.json]
                                       [--only NAME ...]
 
-For every entry of ``dpsco.verification.mutants.corpus.CORPUS``: the exact true ε of the mutant and of the correct
-algorithm on the corpus pair, the detection rate of the mutant over ``--audits`` independent audits
+For every canary-audited entry of the corpus (``dpsco.verification.mutants.corpus.CANARY_AUDITED``; its other
+entries are caught by their papers' tests, named in each entry's ``tests``): the exact true ε of the mutant
+and of the correct algorithm on the corpus pair, the detection rate of the mutant over ``--audits`` independent audits
 (each entry's budget, ``PlantedBug.samples`` runs per side — ``DEFAULT_SAMPLES`` unless the entry states
 otherwise — or ``--samples`` for all; confidence 0.95) with its 95 % Clopper–Pearson interval, and the
 correct algorithm's false-refutation rate on the same pair.  Prints a Markdown table;
@@ -23,7 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dpsco.verification.mutants.corpus import CORPUS, DEFAULT_CONFIDENCE, DEFAULT_SAMPLES, detection_rate  # noqa: E402
+from dpsco.verification.mutants.corpus import (CANARY_AUDITED, DEFAULT_CONFIDENCE, DEFAULT_SAMPLES,  # noqa: E402
+                                               detection_rate)
 
 
 def _fmt_eps(x: float) -> str:
@@ -44,14 +46,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", default=None)
     args = ap.parse_args(argv)
     rows = []
-    names = args.only or list(CORPUS)
+    names = args.only or list(CANARY_AUDITED)
     budget = args.samples if args.samples is not None else "per entry"
     print(f"audits={args.audits} samples/side={budget} confidence={DEFAULT_CONFIDENCE} seed={args.seed}\n")
     print("| mutant | bug | precedent | instance | claim (ε, δ) | runs/side | true ε (mutant) | true ε (correct) | "
           "detection [95% CP] | median ε_lb | correct: false refutations [95% CP] |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
-        b = CORPUS[name]
+        b = CANARY_AUDITED[name]
         te, ce = b.true_epsilon(), b.correct_epsilon()
         r = detection_rate(name, args.audits, args.samples, args.seed, which="mutant")
         c = detection_rate(name, args.audits, args.samples, args.seed, which="correct")

@@ -1,5 +1,6 @@
-"""The planted-bug corpus (dpsco.verification.mutants.corpus): exact true ε, fidelity of the mutants' copies and
-fast paths, a few audits per mutant, and (campaign) the full detection-rate table.
+"""The planted-bug corpus (dpsco.verification.mutants.corpus): every mutant listed with how it is caught, exact
+true ε, fidelity of the mutants' copies and fast paths, a few audits per canary-audited mutant, and (campaign)
+the full detection-rate table.
 
 False-failure budget (≤ 1e-6 per test):
 * exact-curve and equality tests are deterministic;
@@ -13,7 +14,9 @@ False-failure budget (≤ 1e-6 per test):
 
 from __future__ import annotations
 
+import ast
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,16 +27,80 @@ from dpsco.reference.accounting import nsgd_worst_pair_delta
 from dpsco.reference.certified import certified_minimize
 from dpsco.verification.mutants import bftt19 as mu
 from dpsco.verification.mutants import corpus as pb
+from dpsco.verification.mutants import lr21 as mlr
+from dpsco.verification.mutants import lr21_applications as mlr_app
 from dpsco.verification.auditing.audit import audit, clopper_pearson_upper
 
-VISIBLE = [name for name, b in pb.CORPUS.items() if b.visible]
-INVISIBLE = [name for name, b in pb.CORPUS.items() if not b.visible]
+ROOT = Path(__file__).resolve().parents[1]
+VISIBLE = [name for name, b in pb.CANARY_AUDITED.items() if b.visible]
+INVISIBLE = [name for name, b in pb.CANARY_AUDITED.items() if not b.visible]
+HELPERS = {"objp_linear_argmin", "objp_logistic_1d_argmin", "stochastic_eg"}  # exact solvers, not mutants
 
 
 def test_corpus_has_the_ten_bug_classes_of_issue_3():
-    assert len(pb.CORPUS) >= 12  # the ten of issue 3 plus the two original mutants
-    for b in pb.CORPUS.values():
+    assert len(pb.CANARY_AUDITED) >= 12  # the ten of issue 3 plus the two original mutants
+    for b in pb.CANARY_AUDITED.values():
         assert b.bug and b.precedent and b.instance and callable(b.pair)
+
+
+def test_corpus_lists_every_mutant_once():
+    """One corpus: every mutant of the mutant modules is an entry (named after it), and nothing else."""
+    mutants = {name for m in (mu, mlr, mlr_app) for name in m.__all__ if name not in HELPERS}
+    assert set(pb.CORPUS) == mutants
+    assert set(pb.CORPUS) == set(pb.CANARY_AUDITED) | set(pb.PAPER_TEST_BUGS)
+    assert not set(pb.CANARY_AUDITED) & set(pb.PAPER_TEST_BUGS)
+    for name, b in pb.CORPUS.items():
+        assert getattr(b.mutant, "func", b.mutant).__name__ == name
+        assert b.paper in ("bftt19", "lr21") and b.bug and b.precedent and b.instance
+
+
+def _functions(path: Path) -> dict[str, str]:
+    text = path.read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    return {n.name: ast.get_source_segment(text, n) or "" for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+
+@pytest.mark.parametrize("name", list(pb.PAPER_TEST_BUGS))
+def test_paper_test_bugs_name_how_they_are_caught_and_the_tests_that_run_it(name):
+    """Each bug caught in its paper's test files names the audit or check (``caught_by``) and tests that exist;
+    the first of them runs the mutant itself."""
+    b = pb.PAPER_TEST_BUGS[name]
+    assert b.caught_by and b.true_privacy and b.tests and b.visible
+    for i, test_id in enumerate(b.tests):
+        path, _, func = test_id.partition("::")
+        functions = _functions(ROOT / path)
+        assert func in functions, test_id
+        if i == 0:
+            assert name in functions[func], f"{test_id} does not run {name}"
+
+
+@pytest.mark.parametrize("name", list(pb.CANARY_AUDITED))
+def test_canary_audited_bugs_name_their_audit(name):
+    b = pb.CANARY_AUDITED[name]
+    assert ("privacy audit" in b.caught_by) == b.visible
+    functions = _functions(ROOT / "tests" / "test_planted_bugs.py")
+    for test_id in b.tests:
+        assert test_id.partition("::")[2] in functions, test_id
+
+
+def test_docs_table_is_in_step_with_the_corpus():
+    """docs/planted-bugs.md has one table row per planted bug, with the corpus's own texts."""
+    doc = (ROOT / "docs" / "planted-bugs.md").read_text(encoding="utf-8")
+    for name, b in pb.CORPUS.items():
+        rows = [line for line in doc.splitlines() if line.startswith(f"| `{name}` |")]
+        assert len(rows) == 1, name
+        cells = [c.strip() for c in rows[0].split("|")[1:-1]]
+        assert cells[1:4] == [b.bug, b.precedent, b.instance], name
+        if name in pb.PAPER_TEST_BUGS:
+            assert cells[4:6] == [b.true_privacy, b.caught_by], name
+            assert cells[6] == ", ".join(f"`{t}`" for t in b.tests), name
+
+
+def test_detection_rate_refuses_a_bug_it_does_not_audit():
+    with pytest.raises(ValueError, match="its paper's tests catch it"):
+        pb.detection_rate("alg2_printed_gaussian", audits=1)
+    with pytest.raises(ValueError, match="no such planted bug"):
+        pb.detection_rate("no_such_bug", audits=1)
 
 
 # -- exact privacy --------------------------------------------------------------------------------------
@@ -56,7 +123,7 @@ def test_release_delta_reproduces_the_oracles_without_clamping():
 
 @pytest.mark.parametrize("name", VISIBLE)
 def test_visible_mutants_violate_their_claim_and_correct_algorithms_do_not(name):
-    b = pb.CORPUS[name]
+    b = pb.CANARY_AUDITED[name]
     assert b.true_epsilon() > 1.5 * b.epsilon, name
     ce = b.correct_epsilon()
     assert math.isnan(ce) or ce <= b.epsilon, name
@@ -64,7 +131,7 @@ def test_visible_mutants_violate_their_claim_and_correct_algorithms_do_not(name)
 
 @pytest.mark.parametrize("name", INVISIBLE)
 def test_invisible_mutants_are_documented_non_violations(name):
-    b = pb.CORPUS[name]
+    b = pb.CANARY_AUDITED[name]
     assert b.true_epsilon() <= b.epsilon and b.true_privacy_note
 
 
@@ -79,7 +146,7 @@ def test_one_sided_true_epsilon_is_the_worst_pair_accountant(name):
     not change the ε (the optimal events are in the other tail): the release's exact ε is the exact T = 1
     worst-pair curve's ε (dpsco.reference.accounting.nsgd_worst_pair_delta: normal tails, no discretisation), to
     1e-6, for the mutant's σ and the correct σ."""
-    b = pb.CORPUS[name]
+    b = pb.CANARY_AUDITED[name]
     p = pb.NSGD_PARAMS
     factor = {"nsgd_noise_scaled_0p7": 0.7, "nsgd_sensitivity_without_factor_2": 0.5}[name]
     for f, got in ((factor, b.true_epsilon()), (1.0, b.correct_epsilon())):
@@ -91,7 +158,7 @@ def test_printed_calibration_true_epsilon_from_the_accountant_and_the_quadrature
     """The printed-calibration entry's true ε (corpus machinery: exact clamped release curve) against the
     worst-pair accountant's exact T = 1 ε and the independent quadrature oracle's δ at that ε; σ from
     Algorithm 1, line 1 (not from the mutant's claim).  The correct (certified) σ is private there."""
-    b = pb.CORPUS["nsgd_printed_calibration"]
+    b = pb.CANARY_AUDITED["nsgd_printed_calibration"]
     n, dl = pb.N_PRINTED, pb.DELTA_PRINTED
     m = o.algorithm_1_batch_size(n, 1.0, 1)[1]
     sigma = math.sqrt(8.0 * math.log(1.0 / dl) / n**2)  # 8TL² log(1/δ)/(n²ε²) with T = L = ε = 1
@@ -108,7 +175,7 @@ def test_printed_calibration_true_epsilon_from_the_accountant_and_the_quadrature
 def test_printed_calibration_mutant_is_noisy_sgd_printed_with_the_requested_claim():
     """The mutant runs the real noisy_sgd(calibration="printed") bit for bit; only its claim differs: (ε, δ) as
     requested, where noisy_sgd itself states the accountant's larger δ."""
-    b = pb.CORPUS["nsgd_printed_calibration"]
+    b = pb.CANARY_AUDITED["nsgd_printed_calibration"]
     ds, _ = b.pair()
     args = (ds["X"], ds["y"], b.problem, b.epsilon, b.delta)
     kw = {"T": pb.T_PRINTED, "eta": pb.ETA_PRINTED}
@@ -185,11 +252,11 @@ FAST_AUDITS = {name: 5 for name in VISIBLE}  # every visible mutant: 100/100 in 
 
 @pytest.mark.parametrize("name", VISIBLE)
 def test_default_budget_audits_refute_each_visible_mutant(name):
-    b = pb.CORPUS[name]
+    b = pb.CANARY_AUDITED[name]
     ds, nb = b.pair()
     mech = b.mechanism("mutant")
     claim = mech.claim(ds)
-    seeds = np.random.SeedSequence(31337, spawn_key=(list(pb.CORPUS).index(name),)).spawn(FAST_AUDITS[name])
+    seeds = np.random.SeedSequence(31337, spawn_key=(list(pb.CANARY_AUDITED).index(name),)).spawn(FAST_AUDITS[name])
     results = []
     for s in seeds:  # up to K audits at the entry's budget, stopping at the first refutation
         results.append(audit(mech, ds, nb, claim, b.samples, np.random.default_rng(s),
@@ -218,7 +285,7 @@ def test_fixed_event_refutation_probability_is_the_audit_rule_summed():
 def test_correct_counterpart_not_refuted_at_high_confidence(name):
     # false-failure probability ≤ 1e-6: auditor's guarantee at confidence 1 − 1e-6, the correct algorithm being
     # (ε, δ)-DP on the pair (exact curve for NSGD; Theorem 5.2 for ObjP, preconditions checked by the algorithm)
-    b = pb.CORPUS[name]
+    b = pb.CANARY_AUDITED[name]
     ds, nb = b.pair()
     mech = b.mechanism("correct")
     res = audit(mech, ds, nb, mech.claim(ds), b.samples, np.random.default_rng(np.random.SeedSequence(4242)),
@@ -230,7 +297,7 @@ def test_correct_counterpart_not_refuted_at_high_confidence(name):
 
 
 @pytest.mark.campaign
-@pytest.mark.parametrize("name", list(pb.CORPUS))
+@pytest.mark.parametrize("name", list(pb.CANARY_AUDITED))
 def test_campaign_detection_rate(name):
     """100 audits of the mutant and 100 of the correct algorithm at the default budget.
 
@@ -240,7 +307,7 @@ def test_campaign_detection_rate(name):
     Correct algorithms: the auditor guarantees a false-refutation probability ≤ 0.05 per audit; the test fails
     only if the (1 − 1e-6) CP *lower* bound exceeds 0.05: false-failure probability ≤ 1e-6.
     """
-    b = pb.CORPUS[name]
+    b = pb.CANARY_AUDITED[name]
     c = pb.detection_rate(name, which="correct")
     from dpsco.verification.auditing.audit import clopper_pearson_lower
 

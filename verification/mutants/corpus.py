@@ -1,22 +1,24 @@
-"""The planted-bug corpus (issue 3): every mutant of ``dpsco.verification.mutants.bftt19`` with its canary, claim, exact
-true privacy and measured detection rate.
+"""The planted-bug corpus: every planted bug (mutant) of ``dpsco.verification.mutants``, with how it is caught.
 
-A privacy audit that never fails proves nothing (DESIGN.md).  Each entry of :data:`CORPUS` records
+A privacy audit that never fails proves nothing: each mutant copies one of our algorithms with one realistic
+bug and keeps the correct algorithm's privacy claim (now false); the audits and checks must catch it.
+:data:`CORPUS` holds every planted bug by name, each with its ``paper``, the bug and its precedent, the
+instance on which it shows, the audit or check that catches it (``caught_by``) and the tests that run that
+audit or check (``tests``, pytest ids).  Each catalogue entry (``dpsco.verification.papers``) names the
+planted bugs of the code it runs.  Two kinds of entry:
 
-* the bug and its realistic precedent (prior-art.md B.9, spec optimal-rates §9.1);
-* the neighbouring pair (canary instance, spec §7.3) on which it shows, and the claim (the correct
-  algorithm's, which the mutant keeps: that is the point);
-* the correct counterpart, run on the same pair for the false-refutation rate;
-* the TRUE ε of the mutant's *release* on that pair at the claim's δ, and of the correct algorithm's,
-  computed exactly (:func:`release_epsilon`: hockey-stick divergence of the 1-D released statistic,
-  including the projection's atoms), or ``inf`` with the reason;
-* the audit configuration (statistic or event placement) and the budget (runs per side), fixed in advance.
-
-:func:`detection_rate` runs ``audits`` independent audits (``dpsco.verification.auditing.audit.audit`` at
-:data:`DEFAULT_CONFIDENCE`, the entry's ``samples`` runs per side — :data:`DEFAULT_SAMPLES` unless stated;
-streams from independent ``SeedSequence`` children) and returns the refutation rate with its
-Clopper–Pearson interval.  :func:`fixed_event_refutation_probability` is the exact refutation probability of
-an audit whose event is fixed in advance (binomial counts, the auditor's own bound).
+* :class:`PlantedBug` (Bassily et al., ``mutants.bftt19``; :data:`CANARY_AUDITED`): audited by this module on
+  a canary pair, with the claim (the correct algorithm's, which the mutant keeps), the correct counterpart
+  (for the false-refutation rate), the TRUE ε of the mutant's and the correct release on that pair, computed
+  exactly (``dpsco.verification.mutants.exact.release_epsilon``, including the projection's atoms) or ``inf``
+  with the reason, and the audit configuration and budget, fixed in advance.  :func:`detection_rate` runs
+  ``audits`` independent audits (``dpsco.verification.auditing.audit.audit`` at :data:`DEFAULT_CONFIDENCE`, the
+  entry's ``samples`` runs per side, independent ``SeedSequence`` children) and returns the refutation rate
+  with its Clopper–Pearson interval (docs/planted-bugs.md).
+* :class:`PaperTestBug` (Lowy & Razaviyayn, ``mutants.lr21``, ``mutants.lr21_applications``;
+  :data:`PAPER_TEST_BUGS`): caught on a worst-case instance that the paper's own test files build (an
+  adversarial but certified α-accurate inner optimiser, which a generic canary cannot supply), by an audit,
+  an exact privacy curve or the certificate gate.
 
 Instances.  NSGD family: linear loss, W = B(0, 10), L = 1, n = 16, d = 1, ε = 1, δ = 1/n²; Theorem 3.2
 gives T = 1, m = 8, η = 10 and the printed σ² = 8 log(256)/256, which is not (1, 1/256)-DP on the one-sided
@@ -27,8 +29,9 @@ null (x_n = e₁ vs 0) and one-sided (``dpsco.verification.auditing.neighbours.c
 records e₁, x_n replaced by −e₁ — the worst pair known, on which the certified σ is tight, so σ-scaling bugs
 are audited there).  Printed calibration: n = 64, δ = 1/n², T = 1 (override), m = 32, η = 1, W = B(0, 10)
 (the projection is inactive: |g + G| ≤ 10 except with probability < 1e-300).  ObjP on the linear
-loss: n = 100, d = 1, W = B(0, 1000), δ = 1e-4 (the Gaussian mechanism Σ x_i + G, spec §3.3).  ObjP on the
-1-D logistic canary of spec §3.3: n = 100, W = [−1, 1], δ = 1e-4, canary (1, +1) vs the null record.
+loss: n = 100, d = 1, W = B(0, 1000), δ = 1e-4 (exactly the Gaussian mechanism Σ x_i + G: the minimiser is
+−(Σ x_i + G)/(2nλ)).  ObjP on a 1-D logistic canary: n = 100, W = [−1, 1], δ = 1e-4, canary (1, +1) vs the
+null record (0, +1).
 """
 
 from __future__ import annotations
@@ -39,19 +42,27 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 import numpy as np
-from scipy.optimize import brentq
-from scipy.special import logsumexp, ndtr
+from scipy.special import ndtr
 from scipy.stats import binom
 
 from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss
 import dpsco.reference.bftt19 as o
 from dpsco.reference.losses import LogisticLoss
+import dpsco.reference.lr21 as lr
 from dpsco.verification.mutants import bftt19 as mu
-from dpsco.verification.auditing.audit import audit, clopper_pearson_lower, clopper_pearson_upper, epsilon_lower_bound
+from dpsco.verification.mutants import lr21 as mlr
+from dpsco.verification.mutants import lr21_applications as mlr_app
+from dpsco.verification.auditing.audit import audit, clopper_pearson_lower, clopper_pearson_upper
 from dpsco.verification.auditing.neighbours import canary_pair
+from dpsco.verification.mutants.exact import (DEFAULT_CONFIDENCE, fixed_event_refutation_probability, release_delta,
+                                              release_epsilon)
 
 __all__ = [
+    "CANARY_AUDITED",
+    "CANARY_AUDIT_TESTS",
     "CORPUS",
+    "PAPER_TEST_BUGS",
+    "PaperTestBug",
     "DEFAULT_CONFIDENCE",
     "DEFAULT_SAMPLES",
     "DetectionRate",
@@ -65,7 +76,6 @@ __all__ = [
 
 #: the default audit budget: runs per side (selection + test halves) and confidence of one audit
 DEFAULT_SAMPLES = 50_000
-DEFAULT_CONFIDENCE = 0.95
 
 # ---- instances ------------------------------------------------------------------------------------------
 L = 1.0
@@ -111,7 +121,8 @@ def _one_sided_pair(n: int) -> tuple[Dataset, Dataset]:
 
 
 def _logistic_null_pair(n: int) -> tuple[Dataset, Dataset]:
-    """Spec §3.3/§7.3: n − 1 zero-feature records (label +1) plus the canary (1, +1) vs the null record (0, +1)."""
+    """ObjP's logistic canary: n − 1 zero-feature records (label +1) plus the canary (1, +1) vs the null record
+    (0, +1)."""
     X = np.zeros((n, 1))
     X[-1, 0] = 1.0
     y = np.ones(n)
@@ -170,66 +181,6 @@ def objp_logistic_batched(data: Mapping[str, np.ndarray], problem: ERMProblem, e
     lam = o.theorem_5_3_lambda(N, d, eps, delta, problem.lipschitz, problem.radius)
     G = math.sqrt(o.algorithm_2_noise_variance(problem.lipschitz, eps, delta)) * rng.standard_normal(n)
     return mu.objp_logistic_1d_argmin(X[:, 0], data["y"], problem.radius, lam, G)[:, None]
-
-
-# ---- exact privacy of a clamped 1-D release ---------------------------------------------------------------
-
-
-def _tail(tau: float, weights: np.ndarray, means: np.ndarray, s: float) -> float:
-    """P(X ≥ τ) for X ~ Σ w_k N(means_k, s²)."""
-    return float(weights @ ndtr((means - tau) / s))
-
-
-def _one_direction(eps: float, wp: np.ndarray, a: np.ndarray, wq: np.ndarray, b: np.ndarray, s: float,
-                   lo: float, hi: float) -> float:
-    """sup over events {clip(X, lo, hi) ≥ τ} of P − e^ε Q, for a pair whose likelihood ratio p/q increases in x."""
-    lwp, lwq = np.log(np.where(wp > 0, wp, 1e-300)), np.log(np.where(wq > 0, wq, 1e-300))
-
-    def h(x: float) -> float:
-        return float(logsumexp(lwp - (x - a) ** 2 / (2 * s * s)) - logsumexp(lwq - (x - b) ** 2 / (2 * s * s)) - eps)
-
-    if h(hi) <= 0:
-        tau = hi
-    elif h(lo) >= 0:
-        tau = lo
-    else:
-        tau = brentq(h, lo, hi, xtol=1e-14, rtol=1e-15)
-    return max(0.0, _tail(tau, wp, a, s) - math.exp(eps) * _tail(tau, wq, b, s))
-
-
-def release_delta(eps: float, weights_p: Any, means_p: Any, weights_q: Any, means_q: Any, s: float,
-                  lo: float = -math.inf, hi: float = math.inf) -> float:
-    """Exact δ(ε) = max over both directions of H_{e^ε} for the releases clip(X, lo, hi), X ~ P or Q.
-
-    P = Σ w_k N(a_k, s²), Q = Σ v_k N(b_k, s²) must have a likelihood ratio monotone in x (true for every pair
-    used here: the with-replacement canary mixtures, their null versions and the Gaussian mechanism).  Then the
-    optimal events of a monotone post-processing are half-lines, so the hockey-stick divergence of the clamped
-    release is the sup over thresholds τ ∈ (lo, hi] of P(X ≥ τ) − e^ε Q(X ≥ τ) (and the mirror direction),
-    attained at τ = the root of log p/q = ε clamped to [lo, hi]; the tails are exact normal CDF sums.
-    """
-    wp, a = np.asarray(weights_p, float), np.asarray(means_p, float)
-    wq, b = np.asarray(weights_q, float), np.asarray(means_q, float)
-    lo_, hi_ = (max(lo, -1e6), min(hi, 1e6))
-    fwd = _one_direction(eps, wp, a, wq, b, s, lo_, hi_)
-    bwd = _one_direction(eps, wq, -b, wp, -a, s, -hi_, -lo_)  # events {X ≤ τ} of Q vs P, mirrored
-    return max(fwd, bwd)
-
-
-def release_epsilon(delta: float, *args: Any, **kwargs: Any) -> float:
-    """Smallest ε with :func:`release_delta` ≤ δ (bisection to 1e-9, conservative end)."""
-    f = lambda e: release_delta(e, *args, **kwargs)  # noqa: E731
-    if f(0.0) <= delta:
-        return 0.0
-    hi = 1.0
-    while f(hi) > delta:
-        hi *= 2.0
-        if hi > 1e4:
-            return math.inf
-    lo = 0.0
-    while hi - lo > 1e-9:
-        mid = 0.5 * (lo + hi)
-        lo, hi = (lo, mid) if f(mid) <= delta else (mid, hi)
-    return hi
 
 
 def _canary_mixture(n: int, m: int, per_draw: float) -> tuple[np.ndarray, np.ndarray]:
@@ -306,10 +257,16 @@ def regulariser_dropped_mass() -> float:
 # ---- the corpus -----------------------------------------------------------------------------------------
 
 
+#: the corpus's own tests of a visible canary-audited bug: audits at the corpus budget, and detection rates
+CANARY_AUDIT_TESTS = ("tests/test_planted_bugs.py::test_default_budget_audits_refute_each_visible_mutant",
+                      "tests/test_planted_bugs.py::test_campaign_detection_rate")
+
+
 @dataclass(frozen=True)
 class PlantedBug:
-    """One entry of the corpus.  ``true_epsilon``/``correct_epsilon``: exact ε at the claim's δ on ``pair``
-    (``inf``: the mutant's δ(ε) exceeds δ for every ε; ``nan``: not computed here)."""
+    """A planted bug audited by this module on a canary pair.  ``true_epsilon``/``correct_epsilon``: exact ε at
+    the claim's δ on ``pair`` (``inf``: the mutant's δ(ε) exceeds δ for every ε; ``nan``: not computed here).
+    ``visible``: the canary audit catches it (else ``true_privacy_note`` says why no audit here can)."""
 
     name: str
     mutant: Algorithm
@@ -329,6 +286,24 @@ class PlantedBug:
     audit_kwargs: Mapping[str, Any] = field(default_factory=dict)
     visible: bool = True  # False: not a violation on any instance we could audit (documented)
     samples: int = DEFAULT_SAMPLES  # runs per side of one audit (the corpus budget unless stated)
+    paper: str = "bftt19"
+
+    @property
+    def caught_by(self) -> str:
+        """The audit that catches the bug, or why none here does."""
+        if not self.visible:
+            return f"not caught by a black-box audit here: {self.true_privacy_note}"
+        how = ", ".join(f"{k}={v!r}" for k, v in self.audit_kwargs.items())
+        return (f"black-box privacy audit (dpsco.verification.auditing.audit.audit, split-sample Clopper–Pearson, "
+                f"confidence {DEFAULT_CONFIDENCE}, {self.samples:,} runs per side{', ' + how if how else ''}) on "
+                f"{self.instance}; detection rate measured by detection_rate (docs/planted-bugs.md)")
+
+    @property
+    def tests(self) -> tuple[str, ...]:
+        """pytest ids of the tests that run the audit (or, for an invisible bug, check it is no violation)."""
+        if self.visible:
+            return CANARY_AUDIT_TESTS
+        return ("tests/test_planted_bugs.py::test_invisible_mutants_are_documented_non_violations",)
 
     def mechanism(self, which: str = "mutant") -> Mechanism:
         if which == "mutant":
@@ -344,15 +319,17 @@ NULL = "x_n = e₁ vs 0 (null record)"
 ONE_SIDED = "x_i = e₁ for all i vs x_n = −e₁ (one-sided: the worst pair known)"
 _nan = lambda: math.nan  # noqa: E731
 
-CORPUS: dict[str, PlantedBug] = {b.name: b for b in [
+CANARY_AUDITED: dict[str, PlantedBug] = {b.name: b for b in [
     PlantedBug(
         "nsgd_noise_divided_by_batch", mu.nsgd_noise_divided_by_batch, o.noisy_sgd,
-        "σ divided by the batch size m", "spec §9.1.2 ([ACG+16] sum-noise convention applied to the mean)",
+        "σ divided by the batch size m",
+        "[ACG+16]'s noise on the batch sum (noise multiplier × clip) applied to Algorithm 1's σ, which already "
+        "refers to the batch mean",
         f"{NSGD_INSTANCE}; {SYM}", lambda: _linear_pair(N_NSGD, L, -L), PROB_NSGD, EPS, DELTA_NSGD,
         lambda: _nsgd_symmetric(1.0 / NSGD_PARAMS.m), lambda: _nsgd_symmetric(1.0)),
     PlantedBug(
         "nsgd_noise_scaled_0p7", mu.nsgd_noise_scaled_0p7, o.noisy_sgd,
-        "σ × 0.7", "B.9 calibration search returns too small σ (Opacus #346)",
+        "σ × 0.7", "a noise-calibration search that returns too small a σ (Opacus issue #346)",
         f"{NSGD_INSTANCE}; {ONE_SIDED}", lambda: _one_sided_pair(N_NSGD), PROB_NSGD, EPS, DELTA_NSGD,
         lambda: _nsgd_one_sided(0.7), lambda: _nsgd_one_sided(1.0),
         true_privacy_note="on the symmetric canary 0.7σ gives ε = 0.87 < 1 (invisible there); the certified σ is "
@@ -360,37 +337,39 @@ CORPUS: dict[str, PlantedBug] = {b.name: b for b in [
     PlantedBug(
         "nsgd_sensitivity_without_factor_2", mu.nsgd_sensitivity_without_factor_2, o.noisy_sgd,
         "σ calibrated to sensitivity L instead of the replace-one 2L (σ/2)",
-        "B.9 sensitivity mis-computation (diffprivlib #34, #105); spec §3.1 add/remove vs replace-one",
+        "sensitivity mis-computed (diffprivlib issues #34, #105): the add/remove sensitivity L under a replace-one "
+        "claim, whose sensitivity is 2L",
         f"{NSGD_INSTANCE}; {ONE_SIDED}", lambda: _one_sided_pair(N_NSGD), PROB_NSGD, EPS, DELTA_NSGD,
         lambda: _nsgd_one_sided(0.5), lambda: _nsgd_one_sided(1.0),
         true_privacy_note="on the symmetric canary σ/2 gives ε = 1.43"),
     PlantedBug(
         "nsgd_clip_after_averaging", mu.nsgd_clip_after_averaging, lambda *a, **k: o.noisy_sgd(*a, clip=True, **k),
         "clip=True clips the batch mean instead of the records / per-sample gradients",
-        "B.9 sensitivity mis-computation (Tramèr et al. 2022 batch-size factor); spec §9.1.4",
+        "clipping in the wrong place changes the sensitivity by the batch size (Tramèr et al. 2022)",
         f"{NSGD_INSTANCE}; x_n = +100e₁ vs −100e₁ (outside the declared ‖x‖ ≤ 1)",
         lambda: _linear_pair(N_NSGD, 100 * L, -100 * L), PROB_NSGD, EPS, DELTA_NSGD,
         _true_eps_clip_after_averaging, lambda: _nsgd_symmetric(1.0)),
     PlantedBug(
         "nsgd_sampling_without_replacement", mu.nsgd_sampling_without_replacement, o.noisy_sgd,
         "m distinct indices per step under the with-replacement claim",
-        "B.9 sampling scheme ≠ accountant (Opacus #80, PR #128; TF-Privacy #19); spec §9.1.1",
+        "a sampling scheme other than the accountant's (Opacus issue #80, PR #128; TF-Privacy issue #19)",
         f"{NSGD_INSTANCE}; {SYM}", lambda: _linear_pair(N_NSGD, L, -L), PROB_NSGD, EPS, DELTA_NSGD,
         _true_eps_without_replacement, lambda: _nsgd_symmetric(1.0),
         true_privacy_note="not a violation at T = 1 (at most one canary copy per batch: more private than with "
                           "replacement; ε = 0.71 on the one-sided pair); the violating forms"
-                          " (shuffled epochs, cyclic batches, spec §3.1 ε ≈ 9) "
+                          " (shuffled epochs, cyclic batches) "
                           "need T ≫ n/m steps and a white-box trajectory audit", visible=False),
     PlantedBug(
         "nsgd_normalised_by_private_count", mu.nsgd_normalised_by_private_count, o.noisy_sgd,
         "batch sum divided by its number of non-null records instead of m",
-        "B.9 private n leaks through normalisation (Opacus #571, #819)",
+        "the private dataset size leaks through normalisation (Opacus issues #571, #819)",
         f"{NSGD_INSTANCE}; {NULL}", lambda: _linear_pair(N_NSGD, L, 0.0), PROB_NSGD, EPS, DELTA_NSGD,
         _true_eps_private_count, _nsgd_null_correct),
     PlantedBug(
         "nsgd_data_dependent_clipping", mu.nsgd_data_dependent_clipping, o.noisy_sgd,
         "clip threshold C = max_i ‖∇ℓ(w₀, z_i)‖ from the data, σ scaled by C/L",
-        "spec §9.1.4 (never estimate L from the data); DESIGN 'privacy never depends on data'",
+        "the Lipschitz constant (clip threshold) estimated from the data instead of declared: privacy must never "
+        "depend on the data",
         f"{NSGD_INSTANCE}; {NULL}", lambda: _linear_pair(N_NSGD, L, 0.0), PROB_NSGD, EPS, DELTA_NSGD,
         lambda: math.inf, _nsgd_null_correct,
         true_privacy_note="ε = ∞: on the null dataset C = 0, no noise, output w₀ = 0 surely; on the canary "
@@ -398,7 +377,7 @@ CORPUS: dict[str, PlantedBug] = {b.name: b for b in [
     PlantedBug(
         "nsgd_data_dependent_stopping", mu.nsgd_data_dependent_stopping, o.noisy_sgd,
         "early stop when the non-private ‖∇L̂(w_t)‖ ≤ 1e-6",
-        "spec §9.1.3 (stopping/tuning on data breaks or multiplies the budget)",
+        "stopping (or tuning) on the data spends privacy that the claim does not account for",
         f"{NSGD_INSTANCE}; {NULL}", lambda: _linear_pair(N_NSGD, L, 0.0), PROB_NSGD, EPS, DELTA_NSGD,
         lambda: math.inf, _nsgd_null_correct,
         true_privacy_note="ε = ∞: on the null dataset ∇L̂ ≡ 0, the run stops before step 1 and outputs w₀ = 0 "
@@ -406,7 +385,7 @@ CORPUS: dict[str, PlantedBug] = {b.name: b for b in [
     PlantedBug(
         "nsgd_noise_outside_step", mu.nsgd_noise_outside_step, o.noisy_sgd,
         "noise added to the iterate before the projection, not inside the η-scaled step (σ/η)",
-        "spec §9.1.2, negative control §8.4(c)",
+        "noise added outside the η-scaled step (Algorithm 1 perturbs the gradient, so the step scales the noise)",
         f"{NSGD_INSTANCE}; {SYM}", lambda: _linear_pair(N_NSGD, L, -L), PROB_NSGD, EPS, DELTA_NSGD,
         lambda: _nsgd_symmetric(1.0 / NSGD_PARAMS.eta), lambda: _nsgd_symmetric(1.0)),
     PlantedBug(
@@ -424,7 +403,8 @@ CORPUS: dict[str, PlantedBug] = {b.name: b for b in [
         audit_kwargs={"event_from_claim": "gaussian"}, samples=SAMPLES_PRINTED),
     PlantedBug(
         "objp_noise_scaled_by_n", mu.objp_noise_scaled_by_n, o.objective_perturbation,
-        "σ² divided by n² (output-perturbation scale in ObjP)", "spec §9.1.6(iv)",
+        "σ² divided by n² (output-perturbation scale in ObjP)",
+        "the 1/n² of output perturbation put into Algorithm 2's σ², whose 1/n is already in the objective's ⟨G, w⟩/n",
         "A_ObjP, linear loss, n=100, d=1, δ=1e-4, W=B(0,1000); x_n = +e₁ vs −e₁",
         lambda: _linear_pair(N_OBJP, L, -L), PROB_OBJP_LINEAR, EPS, DELTA_OBJP,
         lambda: _objp_linear(1.0 / N_OBJP), lambda: _objp_linear(1.0),
@@ -432,7 +412,8 @@ CORPUS: dict[str, PlantedBug] = {b.name: b for b in [
     PlantedBug(
         "objp_inexact_warm_start", mu.objp_inexact_warm_start, o.objective_perturbation,
         "inexact argmin: 2 GD steps (step 0.1/L_Q) warm-started at the non-private minimiser, no certificate",
-        "B.9 inexact minimiser (diffprivlib tol=1e-4; TF-Privacy Kifer with SGD epochs); spec §9.1.6(i)",
+        "an inexact minimiser without a certificate (diffprivlib's tol=1e-4; TF-Privacy's Kifer et al. variant "
+        "with SGD epochs): Theorem 5.2 holds for the exact minimiser",
         "A_ObjP, linear loss, n=100, d=1, δ=1e-4, W=B(0,1000); x_n = +e₁ vs −e₁",
         lambda: _linear_pair(N_OBJP, L, -L), PROB_OBJP_LINEAR, EPS, DELTA_OBJP,
         lambda: _objp_linear(1.0 - 0.9**2), lambda: _objp_linear(1.0),
@@ -441,15 +422,120 @@ CORPUS: dict[str, PlantedBug] = {b.name: b for b in [
     PlantedBug(
         "objp_regulariser_dropped", mu.objp_regulariser_dropped, o.objective_perturbation,
         "λ‖w‖² left out of the perturbed objective (Thm 5.2 needs β ≤ εnλ)",
-        "spec §3.3, §9.1.6(iii), negative control §8.4(d); B.9 loss/regulariser scaling drift (diffprivlib PR #98)",
+        "Theorem 5.2's condition β ≤ εnλ needs the regulariser; loss/regulariser scaling drift (diffprivlib PR #98)",
         "A_ObjP, 1-D logistic, n=100, δ=1e-4, W=[−1,1]; (x, y)_n = (1, +1) vs (0, +1) (null)",
         lambda: _logistic_null_pair(N_OBJP), PROB_OBJP_LOGISTIC, EPS, DELTA_OBJP,
         lambda: math.inf, _nan,
         true_privacy_note="ε = ∞: the null dataset's output is ±M surely, the canary's lies in (−M, M) with "
                           "probability P(G ∈ (σ(−1), σ(1))) ≈ 0.019 ≫ δ; correct algorithm not computed exactly "
-                          "here (spec §3.3: δ(1) < 1e-12 at the smallest admissible λ)",
+                          "here (Theorem 5.2 covers it: the algorithm checks its preconditions)",
         correct_batched=objp_logistic_batched, audit_kwargs={"statistic": "norm"}),
 ]}
+
+
+@dataclass(frozen=True)
+class PaperTestBug:
+    """A planted bug caught on a worst-case instance that its paper's test files build (not audited here).
+
+    ``true_privacy``: the exact privacy of the mutant (and of the correct release) on that instance, in words;
+    ``caught_by``: the audit or exact check that catches it; ``tests``: pytest ids of the tests that run it (the
+    first one runs the mutant itself); ``visible``: the listed audit or check catches it."""
+
+    name: str
+    mutant: Algorithm
+    correct: Algorithm
+    paper: str
+    bug: str
+    precedent: str
+    instance: str
+    true_privacy: str
+    caught_by: str
+    tests: tuple[str, ...]
+    visible: bool = True
+
+
+_OP = "tests/test_output_perturbation_audits.py::"
+_ALG3 = "tests/test_lr_algorithm_3.py::"
+_APP = "tests/test_lr_application_audits.py::"
+_ALG1_INSTANCE = ("Algorithm 1, linear loss, n = 10, d = 1, μ = 1, W = B(0, 2), α = 0.5, tight sensitivity mode, an "
+                  "adversarial but certified α-accurate inner optimiser; x_n = +1 vs −1")
+_AUDIT_40K = ("black-box privacy audit (split-sample Clopper–Pearson, 40,000 runs per side, confidence 1 − 1e-6) "
+              "refutes it")
+_FIXED_EVENT = ("privacy audit with the event {w_A ≥ w_T(S)} fixed in advance (40,000 runs per side, confidence "
+                "1 − 1e-6; miss probability ≤ 2e-12 from exact binomial tails) refutes it at δ = 0 and δ = 1e-3")
+
+PAPER_TEST_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
+    PaperTestBug(
+        "alg1_sensitivity_without_alpha_term", mlr.alg1_sensitivity_without_alpha_term, lr.algorithm_1, "lr21",
+        "noise calibrated to Δ_F alone, dropping the 2√(2α/μ) of Prop. 2.1's Δ_T",
+        "Prop. 2.1: an α-accurate w_T lies within √(2α/μ) of the minimiser, so two runs' centres are up to "
+        "Δ_F + 2√(2α/μ) apart; calibrating to the exact minimiser's sensitivity forgets the inner solver's error",
+        _ALG1_INSTANCE, "exact ε = 10.9 at δ = 0 (L2-Laplace; centres 2.18 apart against Δ_F = 0.2), > 10 at "
+        "δ = 1e-3 (Gaussian curve); the correct release: 0.991",
+        _AUDIT_40K + " at δ = 0 and δ = 1e-3", (_OP + "test_audit_refutes_sensitivity_without_alpha_term",)),
+    PaperTestBug(
+        "alg1_printed_alg3_term", mlr.alg1_printed_alg3_term, lr.algorithm_1, "lr21",
+        "Algorithm 1's line 2 with Algorithm 3's printed sensitivity Δ + 2α/μ instead of Δ + 2√(2α/μ)",
+        "ERRATA.md LR-E3", _ALG1_INSTANCE, "exact ε = 1.817 at δ = 0 (centres 2.18 apart against 1.2)",
+        _AUDIT_40K + " at δ = 0", (_OP + "test_audit_refutes_algorithm_3_printed_alpha_term",)),
+    PaperTestBug(
+        "alg1_uncertified_sgd", mlr.alg1_uncertified_sgd, lr.algorithm_1, "lr21",
+        "SGD stopped after T steps without a certificate, noise calibrated for α (accuracy only in expectation)",
+        "ERRATA.md LR-P1 (Thms 3.1–3.4 assume accuracy in expectation)",
+        "Algorithm 1, linear loss, n = 10, d = 1, μ = 1, α = 1e-4, T = 2, δ = 0; x_n = +1 vs −1",
+        "the proof's premise fails: coupled centres are 4/3 apart (> Δ_T = 0.228) on exactly 10 % of index paths "
+        "(the mixture over paths is still ε-DP on this instance, ERRATA.md LR-P1)",
+        "Algorithm 1's certificate gate: with method='sgd' the correct algorithm detects the uncertified iterate and "
+        "releases the certified solver's point (or refuses, fallback='refuse')",
+        (_OP + "test_uncertified_sgd_breaks_the_proof_premise_and_the_certificate_catches_it",)),
+    PaperTestBug(
+        "alg2_printed_gaussian", mlr.alg2_printed_gaussian, lr.algorithm_2, "lr21",
+        "Algorithm 2's printed δ > 0 noise density, σ_Zhao/√2", "ERRATA.md LR-E2",
+        "Algorithm 2, linear loss, n = 10, d = 1, λ = 1, α = 8, δ = 1e-3, an adversarial certified α-accurate "
+        "inner optimiser; the Gaussian mechanism at the worst-case shift Δ_T = 8.6",
+        "not (1, 1e-3)-DP at shift Δ_T (exact Gaussian curve); nominal (1, 1e-5) is really ε = 1.16",
+        "the exact Gaussian privacy curve at the worst-case shift Δ_T (a black-box audit of the test instance cannot "
+        "see it: its realised shift 4 < Δ_T leaves the printed σ private there)",
+        (_OP + "test_algorithm_2_exact_privacy_and_printed_sigma_erratum",
+         "tests/test_noise.py::test_erratum_alg2_printed_sigma_is_not_private")),
+    PaperTestBug(
+        "alg3_printed_alpha_term", mlr.alg3_printed_alpha_term, lr.algorithm_3, "lr21",
+        "Algorithm 3 with its printed line-2 sensitivity Δ + 2α/μ (for both δ)", "ERRATA.md LR-E3",
+        "Algorithm 3, linear adversarial game (μ = 1, r = 0.05), n = 10, d = 1, α = 0.02, tight mode, an adversarial "
+        "α-accurate saddle solver; x_n = +1 vs −1",
+        "exact ε = 2.384 at δ = 0 and 1.984 at δ = 1e-3; the correct release: 0.977 at δ = 0",
+        _AUDIT_40K + " at δ = 0 and δ = 1e-3", (_ALG3 + "test_audit_refutes_algorithm_3_printed_alpha_term",)),
+    PaperTestBug(
+        "alg3_uncertified_stochastic_eg", mlr.alg3_uncertified_stochastic_eg, lr.algorithm_3, "lr21",
+        "stochastic extragradient stopped after T steps without a certificate, noise calibrated for α",
+        "ERRATA.md LR-P2 (Algorithm 3 assumes an α-saddle point from its inner solver)",
+        "Algorithm 3, linear adversarial game, n = 100, d = 1, α = 1e-6, T = 1, η = 1/(2μ), δ = 0",
+        "ε ≥ 16.4 (exact Laplace-mixture tails over all 100 index paths)",
+        "black-box privacy audit (20,000 runs per side, confidence 1 − 1e-6) refutes it; the correct algorithm_3's "
+        "certificate gate falls back or refuses",
+        (_ALG3 + "test_audit_refutes_uncertified_stochastic_eg",
+         _ALG3 + "test_uncertified_stochastic_eg_is_not_private_and_the_gate_catches_it")),
+    PaperTestBug(
+        "tilted_erm_alg1_sensitivity", mlr_app.tilted_erm_alg1_sensitivity, lr.tilted_erm, "lr21",
+        "tilted ERM calibrated to Algorithm 1's ERM sensitivity Δ_F = 2L/(μn) instead of Lemma 0.5's 2LC_τ/(μn)",
+        "Props 4.1/4.2 with Lemma 0.5: F_τ is not an average of per-sample losses, so Algorithm 1's ERM "
+        "sensitivity does not apply (the tilt up-weights the replaced record)",
+        "tilted ERM, squared loss, n = 10, d = 1, τ = 40, μ = 9, R = 1/8, α = 1.125e-4, tight mode, an adversarial "
+        "certified α-accurate optimiser; y_n = +1 vs −1",
+        "exact ε = 5.97 (δ = 0) and 2.69 (δ = 1e-3, clamped release); the correct release: 0.803 / 0.204",
+        _FIXED_EVENT, (_APP + "test_tilted_audit_refutes_alg1_sensitivity_mutant",)),
+    PaperTestBug(
+        "robust_erm_printed_alpha_term", mlr_app.robust_erm_printed_alpha_term, lr.robust_erm, "lr21",
+        "ℓ2-robust model (Algorithm 3 with the exact inner max) with Algorithm 3's printed Δ + 2α/μ",
+        "ERRATA.md LR-E3",
+        "robust logistic, ρ = 0.05, n = 40, d = 1, μ = 1.5, α = 0.03, tight mode, an adversarial certified "
+        "α-accurate optimiser; x_n = +1 vs −1",
+        "exact ε = 4.80 (δ = 0) and 4.71 (δ = 1e-3); the correct release: 0.827 / 0.414",
+        _FIXED_EVENT, (_APP + "test_robust_audit_refutes_printed_alpha_term_mutant",)),
+]}
+
+#: every planted bug, by name: the canary-audited ones (this module), then those its papers' tests catch
+CORPUS: dict[str, PlantedBug | PaperTestBug] = {**CANARY_AUDITED, **PAPER_TEST_BUGS}
 
 
 # ---- detection rates ------------------------------------------------------------------------------------
@@ -481,7 +567,8 @@ def detection_rate(name: str, audits: int = 100, samples: int | None = None, see
                    interval_level: float = 0.95) -> DetectionRate:
     """Fraction of ``audits`` independent audits of ``name``'s mutant (or its correct counterpart,
     ``which="correct"``) that refute the claim, on the corpus pair, at ``samples`` runs per side (default:
-    the entry's budget, ``PlantedBug.samples``).
+    the entry's budget, ``PlantedBug.samples``).  ``name`` must be canary-audited (:data:`CANARY_AUDITED`;
+    ValueError otherwise).
 
     Audit i uses ``np.random.default_rng(SeedSequence(seed).spawn(audits)[i])``; the mutant and the correct
     algorithm use different children (spawned from ``SeedSequence(seed, spawn_key=(0|1,))``).  The interval is
@@ -489,7 +576,11 @@ def detection_rate(name: str, audits: int = 100, samples: int | None = None, see
     """
     import time
 
-    bug = CORPUS[name]
+    if name not in CANARY_AUDITED:
+        raise ValueError(f"{name!r} is not audited by the corpus (detection rates exist for {list(CANARY_AUDITED)}); "
+                         + ("its paper's tests catch it: " + ", ".join(CORPUS[name].tests) if name in CORPUS
+                            else "no such planted bug"))
+    bug = CANARY_AUDITED[name]
     samples = bug.samples if samples is None else int(samples)
     t0 = time.perf_counter()
     ds, nb = bug.pair()
@@ -506,31 +597,3 @@ def detection_rate(name: str, audits: int = 100, samples: int | None = None, see
     return DetectionRate(name, which, refuted, audits, samples, confidence, interval_level,
                          float(clopper_pearson_lower(refuted, audits, a)), float(clopper_pearson_upper(refuted, audits, a)),
                          float(np.median(lbs)), time.perf_counter() - t0)
-
-
-def fixed_event_refutation_probability(p: float, q: float, n: int, epsilon: float, delta: float,
-                                       confidence: float = DEFAULT_CONFIDENCE, *, tail_mass: float = 1e-15) -> float:
-    """Exact probability that ``audit(..., event=E)`` refutes an (ε, δ) claim, for a fixed event E.
-
-    With an event fixed in advance every run is a test run: the counts are K_p ~ Bin(n, p) on the numerator
-    side (p = its P(E)) and K_q ~ Bin(n, q) on the other, independent, and the audit refutes iff
-    ``epsilon_lower_bound(K_p, n, K_q, n, δ, confidence)`` > ε (the auditor's own bound, so the rule is the
-    audit's).  That bound increases in K_p and decreases in K_q, so the probability is
-    Σ_{k_q} P(K_q = k_q)·P(K_p ≥ k*(k_q)), summed over the central range of each binomial; the mass left out
-    (≤ ``tail_mass`` per tail and side) is counted as "not refuted", so the result is exact to within
-    4·``tail_mass`` below.
-
-    Parameters
-    ----------
-    p, q : float in [0, 1], the event's probability on the numerator and the denominator side.
-    n : int ≥ 1, runs per side.
-    epsilon : float ≥ 0, delta : float in [0, 1), the claim;  confidence : the audit's confidence.
-    """
-    n = int(n)
-    if n < 1 or not (0.0 <= p <= 1.0 and 0.0 <= q <= 1.0):
-        raise ValueError(f"need n >= 1 and p, q in [0, 1], got n={n}, p={p}, q={q}")
-    kp = np.arange(int(binom.ppf(tail_mass, n, p)), int(binom.isf(tail_mass, n, p)) + 2)
-    kq = np.arange(int(binom.ppf(tail_mass, n, q)), int(binom.isf(tail_mass, n, q)) + 2)
-    kp, kq = kp[(kp >= 0) & (kp <= n)], kq[(kq >= 0) & (kq <= n)]
-    refutes = epsilon_lower_bound(kp[:, None], n, kq[None, :], n, delta, confidence) > epsilon  # (|kp|, |kq|)
-    return float(binom.pmf(kp, n, p) @ refutes.astype(float) @ binom.pmf(kq, n, q))
