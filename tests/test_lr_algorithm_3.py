@@ -1,7 +1,7 @@
 """Algorithm 3 (adversarial training, Lowy & Razaviyayn Sec. 4): certified saddle solver, privacy audits (δ = 0 and
-δ > 0) beside planted-bug mutants (printed Δ + 2α/μ, LR-E3; uncertified stochastic extragradient, P9).
+δ > 0) beside planted-bug mutants (printed Δ + 2α/μ, LR-E3; uncertified stochastic extragradient).
 
-Worst-case instance (spec §7.4(b), d = 1).  H_D(w, v) = (1/n)Σ[(μ/2)w² − y_i w(x_i + v_i)], |v_i| ≤ r = 0.05, μ = 1,
+Worst-case instance (the linear game of docs/derivations.md#linear-adversarial-games, d = 1; docs/derivations.md#worst-case-instances-for-auditing-output-perturbation).  H_D(w, v) = (1/n)Σ[(μ/2)w² − y_i w(x_i + v_i)], |v_i| ≤ r = 0.05, μ = 1,
 n = 10, y ≡ 1, x ≡ 1 except x_n = +1 (S) / −1 (S').  G_D(w) = w²/2 − m w + r|w|, m = mean(x): w*(S) = 0.95,
 w*(S') = 0.75 (closed form, checked against the oracle).  Tight Δ = 2·y_max(x_max + r)/(μn) = 0.21 (Lemma 0.2 on
 G_D).  α = 0.02: Δ_T = 0.21 + 2√0.04 = 0.61.  The adversarial α-accurate 𝓜 returns w* ± 0.99√(2α/μ) (away from
@@ -145,7 +145,7 @@ def test_audit_refutes_algorithm_3_printed_alpha_term(delta):
     assert res.verdict == "refuted", res.summary()
 
 
-# -- uncertified early stop (P9) -------------------------------------------------------------------------------
+# -- uncertified early stop (saddle gap not verified) ------------------------------------------------------------
 NB, ALPHA_SEG, ETA = 100, 1e-6, 0.5
 
 

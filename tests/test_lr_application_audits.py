@@ -2,7 +2,7 @@
 Lemma 0.5) and the ℓ2-robust logistic model (Algorithm 3 with the exact inner maximisation) — for δ = 0 and δ > 0,
 each beside a planted-bug mutant (``dpsco.verification.mutants.lr21_applications``) that the same audit refutes.
 
-Instances (spec §3.5 "worst case allowed by the proof"): d = 1, an outlier replace-one pair, sensitivity_mode "tight",
+Instances (the worst case the privacy proof allows, docs/derivations.md#worst-case-instances-for-auditing-output-perturbation): d = 1, an outlier replace-one pair, sensitivity_mode "tight",
 and an *adversarial but α-accurate* black-box optimiser 𝓜 (Algorithm 1/3 accept any 𝓜): it returns the exact
 minimiser pushed away from the neighbour's by the largest step t that the release's own a-posteriori certificate
 still accepts (certified distance ≤ 0.99√(2α/μ); bisection on ``obj.certify``; ``fallback="refuse"`` proves it was
@@ -32,7 +32,7 @@ Exact ε on the pairs (claim ε = 1; δ = 1e-3 values are for the clamped releas
 
     release                                   δ = 0: exact / ε_lb     δ = 1e-3: exact / ε_lb
     tilted_erm (Lemma 0.5's Δ_Fτ)             0.803 / 0.740           0.204 / 0.146
-    mutant: Alg. 1's Δ_F, no C_τ (P8)         5.969 / 5.277           2.688 / 2.292
+    mutant: Alg. 1's Δ_F, no C_τ              5.969 / 5.277           2.688 / 2.292
     robust_erm (Δ + 2√(2α/μ))                 0.827 / 0.753           0.414 / 0.152
     mutant: printed Δ + 2α/μ (LR-E3)          4.795 / 4.399           4.708 / 1.731
 """
@@ -120,7 +120,7 @@ def _event_probabilities(shift: float, scale: float, delta: float) -> tuple[floa
 
 
 # ================================================================================================================
-# Tilted ERM (tilted_erm): P8 — Algorithm 1's Δ_F instead of Lemma 0.5's Δ_{F_τ}
+# Tilted ERM (tilted_erm): the mutant uses Algorithm 1's Δ_F instead of Lemma 0.5's Δ_{F_τ}
 # ================================================================================================================
 N_T, MU_T, TAU, R_T, ALPHA_T = 10, 9.0, 40.0, 0.125, 1.125e-4
 PROB_T = ERMProblem(SquaredLoss(), Ball(R_T), DataBounds(1.0, 1.0))
@@ -149,7 +149,7 @@ def _tilted_pair(fn, delta):
 def test_tilted_instance_constants_and_minimisers():
     """Hand derivation.  Squared loss ℓ = ½(w − y)² (x = 1), ‖x‖ ≤ 1, |y| ≤ 1, W = B(0, 1/8): L_ℓ = x_max(x_max R + y_max)
     = 9/8; the loss range on W × 𝒳 is [a_R, A_R] = [0, (9/8)²/2] so C_τ = e^{40·81/128} = e^{25.3} ≫ n and Lemma 0.5
-    (tight) gives Δ_{F_τ} = (2L_ℓ/μ)min{1, C_τ/n} = 2·(9/8)/9 = 0.25; Algorithm 1's Δ_F = 2L_ℓ/(μn) = 0.025 (the P8
+    (tight) gives Δ_{F_τ} = (2L_ℓ/μ)min{1, C_τ/n} = 2·(9/8)/9 = 0.25; Algorithm 1's Δ_F = 2L_ℓ/(μn) = 0.025 (the
     mutant).  √(2α/μ) = √(2.5e-5) = 0.005: Δ_T = 0.26, mutant Δ_T = 0.035.
     Minimisers: ∇F_τ(w) = Σ v_i(w − y_i) + μw = 0 with Σv_i = 1 gives w* = v_n y_n/(1 + μ), v_n the outlier's tilted
     weight 1/(1 + 9e^{−τ(ℓ_n − ℓ_0)}), ℓ_n − ℓ_0 = ½(1 − w)² − ½w² = ½ − w = 0.4 at w = 0.1: v_n = 1/(1 + 9e^{−16}),
@@ -221,7 +221,7 @@ def test_tilted_audit_does_not_refute_tilted_erm(delta):
 
 @pytest.mark.parametrize("delta", [0.0, DELTA])
 def test_tilted_audit_refutes_alg1_sensitivity_mutant(delta):
-    """Mutant (P8), exact ε 5.97 (δ = 0) / 2.69 (δ = 1e-3).  Event probabilities: ½ vs ½e^{−5.97} = 1.3e-3 (δ = 0),
+    """Mutant (Alg. 1's Δ_F), exact ε 5.97 (δ = 0) / 2.69 (δ = 1e-3).  Event probabilities: ½ vs ½e^{−5.97} = 1.3e-3 (δ = 0),
     ½ vs Φ(−0.2089/0.1214) = 0.043 (δ = 1e-3): ε_lb at the 1e-12-pessimistic counts 4.71 and 2.14 > 1; measured with
     the fixed seeds 5.28, 2.29."""
     _, _, wa, shift = _tilted_pair(op.tilted_erm, delta)
@@ -276,7 +276,7 @@ def _robust_stationary(sign: float) -> float:
 
 
 def test_robust_instance_constants_and_minimisers():
-    """Hand derivation (spec §7.4(a)).  Robust logistic, ρ = 0.05: L_ℓ = x_max + ρ = 1.05, tight Δ = 2L_ℓ/(μn) = 2.1/60
+    """Hand derivation (docs/derivations.md#closed-form-inner-maximisation-of-robust-glms).  Robust logistic, ρ = 0.05: L_ℓ = x_max + ρ = 1.05, tight Δ = 2L_ℓ/(μn) = 2.1/60
     = 0.035; √(2α/μ) = √0.04 = 0.2: Δ_T = 0.035 + 0.4 = 0.435, printed (LR-E3) Δ + 2α/μ = 0.035 + 0.04 = 0.075.
     w*(S): all records equal, margin (1 − ρ)w, so 1.5w = 0.95σ(−0.95w): w* = 0.2755.  w*(S'): the outlier's margin is
     −(1 + ρ)w, so 1.5w = (39/40)·0.95σ(−0.95w) − (1/40)·1.05σ(1.05w): w* = 0.2608 (both > 0, off the kink at 0; the

@@ -198,11 +198,11 @@ def test_bad_inputs_and_refusal():
     assert r.diagnostics["inner_path"].startswith("certified solver")
 
 
-# -- Theorem 4.1: premises that fail (spec E11) -----------------------------------------------------------------------
+# -- Theorem 4.1: premises that fail (ERRATA.md LR-E9, LR-E10) ------------------------------------------------------
 
 
 def test_theorem_4_1_G_D_is_not_smooth_although_each_H_is():
-    """§7.4(b): H_D(·, V) is μ-smooth for every V, but G_D(w) = μw²/2 − m w + r|w| (d = 1) has one-sided derivatives
+    """Linear game (docs/derivations.md#linear-adversarial-games): H_D(·, V) is μ-smooth for every V, but G_D(w) = μw²/2 − m w + r|w| (d = 1) has one-sided derivatives
     −m + r and −m − r at 0 (a jump of 2r): G_D is β-smooth for no β, so Thm 0.3 (hence Thm 4.1's 26κ/13.5κ forms)
     does not apply as claimed ("immediate consequence of Theorem 0.3")."""
     P = op.LinearAdversarialProblem(mu=1.0, r=0.05)

@@ -1,7 +1,8 @@
-"""Lowy & Razaviyayn: the four spec hypotheses that ERRATA.md listed as "not yet tested", each turned into a
+"""Lowy & Razaviyayn: four suspected errata that ERRATA.md listed as "not yet tested", each turned into a
 finding (ERRATA.md LR-E11 … LR-E14).
 
-* LR-E11  Thm 0.3 / 0.5 proof step E⟨∇F(w_T), Π(w_T + z) − w_T⟩ = 0 (spec E2 / MB2): false; the first
+* LR-E11  Thm 0.3 / 0.5 proof step E⟨∇F(w_T), Π(w_T + z) − w_T⟩ = 0 (MB2 of
+          docs/derivations.md#master-bounds-for-output-perturbation): false; the first
           statements (any α) of Thm 0.3 and Thm 0.5-1b fail for d ≥ 2; the final constants of Thms 0.3 and 0.5
           survive (so do Thm 2.2, Prop. 4.2, Thm 4.1, which print only prescribed-α statements).
 * LR-E12  Thm 0.4-2b: the first statement drops its proof's factor (1 + 2s_δ); both statements of 2b are false.
@@ -10,7 +11,7 @@ finding (ERRATA.md LR-E11 … LR-E14).
 
 Everything is deterministic: closed forms (chi / chi² tails, Gaussian privacy curve), a trapezoid rule on a
 periodic analytic integrand cross-checked against adaptive 2-D quadrature, and finite grids.  No Monte Carlo.
-Golden values come from the paper, the spec or the hand derivations in the docstrings.
+Golden values come from the paper, ERRATA.md or the hand derivations in the docstrings.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from dpsco.reference import noise
 import dpsco.reference.lr21 as op
 
 # =============================================================================================================
-# LR-E11: the projection step of Thm 0.3 / 0.5 (spec §4.0 MB2, §8.2 E2)
+# LR-E11: the projection step of Thm 0.3 / 0.5 (MB2 of docs/derivations.md#master-bounds-for-output-perturbation)
 # =============================================================================================================
-# Spec instance: d = 2, R = 1, F(w) = ½(w − w*)ᵀA(w − w*), A = 1000vvᵀ + uuᵀ, v = (0.6, 0.8), u = (−0.8, 0.6),
+# Counterexample instance (ERRATA.md LR-E11): d = 2, R = 1, F(w) = ½(w − w*)ᵀA(w − w*), A = 1000vvᵀ + uuᵀ, v = (0.6, 0.8), u = (−0.8, 0.6),
 # w* = (0.9, 0.4) (‖w*‖ = √0.97 < 1: the global minimiser is inside the ball), w_T = (1, 0) on the sphere.
 V = np.array([0.6, 0.8])
 U = np.array([-0.8, 0.6])
@@ -39,9 +40,9 @@ W_STAR = np.array([0.9, 0.4])
 W_T = np.array([1.0, 0.0])
 BETA, MU = 1000.0, 1.0  # eigenvalues of A
 # hand: w_T − w* = (0.1, −0.4); v·(w_T − w*) = −0.26, u·(w_T − w*) = −0.32
-ALPHA_SPEC = 0.5 * (1000.0 * 0.26**2 + 0.32**2)  # = 33.8512 = F(w_T) − F*
+ALPHA_CE = 0.5 * (1000.0 * 0.26**2 + 0.32**2)  # = 33.8512 = F(w_T) − F*
 GRAD_NORM = math.hypot(1000.0 * 0.26, 0.32)  # ‖∇F(w_T)‖ = ‖A(w_T − w*)‖ = 260.000197
-L_SPEC = 1000.0 * (1.0 + math.sqrt(0.97))  # ‖A‖(R + ‖w*‖) ≥ ‖∇F‖ on B(0, 1): a valid Lipschitz constant
+L_CE = 1000.0 * (1.0 + math.sqrt(0.97))  # ‖A‖(R + ‖w*‖) ≥ ‖∇F‖ on B(0, 1): a valid Lipschitz constant
 
 
 def _F(w: np.ndarray) -> float:
@@ -107,10 +108,10 @@ def _adaptive_expected_F(sigma: float) -> float:
 
 
 def test_LR_E11_spec_counterexample_numbers_and_rigorous_replacements():
-    """Spec MB2 counterexample, Gaussian z with σ = 0.05 per coordinate (E‖z‖² = 2σ² = 0.005).
+    """The LR-E11 counterexample to the projection step (MB2), Gaussian z with σ = 0.05 per coordinate (E‖z‖² = 2σ² = 0.005).
 
     Hand: α = F(w_T) − F* = ½(1000·0.26² + 0.32²) = 33.8512; the paper's bound (β/2)E‖z‖² + α = 2.5 + 33.8512
-    = 36.3512 (spec: 36.35 ✓).  Computed: E F(Π(w_T + z)) − F* = 38.0448 (spec: 38.04 ✓) > 36.3512, so the
+    = 36.3512 (ERRATA.md: 36.35 ✓).  Computed: E F(Π(w_T + z)) − F* = 38.0448 (ERRATA.md: 38.04 ✓) > 36.3512, so the
     step "E⟨∇F(w_T), Π(w_T + z) − w_T⟩ = 0" is false: −∇F(w_T) = (155.7, 208.2) points out of the ball at
     (1, 0), and the projection removes the outward half of the noise's first-order descent.
     Without projection E F(w_T + z) − F* = α + ½tr(A)σ² = 35.1025 — the bound holds there.
@@ -122,20 +123,20 @@ def test_LR_E11_spec_counterexample_numbers_and_rigorous_replacements():
     mean_F, overshoot = _polar_terms(sigma)
     adaptive = _adaptive_expected_F(sigma)
     assert mean_F == pytest.approx(adaptive, rel=1e-9, abs=1e-9)  # two independent quadratures agree
-    assert ALPHA_SPEC == pytest.approx(33.8512, abs=1e-12) and _F(W_T) == pytest.approx(ALPHA_SPEC, rel=1e-13)
-    paper = 0.5 * BETA * 2 * sigma**2 + ALPHA_SPEC
+    assert ALPHA_CE == pytest.approx(33.8512, abs=1e-12) and _F(W_T) == pytest.approx(ALPHA_CE, rel=1e-13)
+    paper = 0.5 * BETA * 2 * sigma**2 + ALPHA_CE
     assert paper == pytest.approx(36.3512, abs=1e-9)
     excess = mean_F - 0.0  # F* = F(w*) = 0
-    assert excess == pytest.approx(38.04, abs=0.005)  # spec's value
+    assert excess == pytest.approx(38.04, abs=0.005)  # ERRATA.md LR-E11's value
     assert excess > paper + 1.6  # violated by 1.69
     assert _F(W_T) + 0.5 * np.trace(A) * sigma**2 <= paper  # the unprojected point obeys the bound
     # MB2(i) and MB2(ii)
-    assert GRAD_NORM <= math.sqrt(2 * BETA * ALPHA_SPEC)
-    mb2_i = ALPHA_SPEC + 0.5 * BETA * 2 * sigma**2 + GRAD_NORM * overshoot
+    assert GRAD_NORM <= math.sqrt(2 * BETA * ALPHA_CE)
+    mb2_i = ALPHA_CE + 0.5 * BETA * 2 * sigma**2 + GRAD_NORM * overshoot
     assert excess <= mb2_i and mb2_i == pytest.approx(41.70, abs=0.01)
     mb2_ii_sharp = 0.5 * BETA * (float((W_T - W_STAR) @ (W_T - W_STAR)) + 2 * sigma**2)
     assert mb2_ii_sharp == pytest.approx(87.5, rel=1e-12) and excess <= mb2_ii_sharp
-    assert excess <= op.master_bound_smooth_alg1(BETA, ALPHA_SPEC, MU, 2 * sigma**2)
+    assert excess <= op.master_bound_smooth_alg1(BETA, ALPHA_CE, MU, 2 * sigma**2)
 
 
 def test_LR_E11_theorem_0_3_first_statement_fails_for_d2_and_the_default_holds():
@@ -148,7 +149,7 @@ def test_LR_E11_theorem_0_3_first_statement_fails_for_d2_and_the_default_holds()
     E F(w_A) − F* − α = 0.67 > 2000σ² = 0.2.  The default (MB2(i), exact moments) α + βD²s² + min{L, √(2βα)}√2Ds
     = α + 0.1 + 3.68 holds."""
     sigma, delta = 0.01, 1e-5
-    delta_T = 2 * (L_SPEC / MU + math.sqrt(2 * ALPHA_SPEC / MU))
+    delta_T = 2 * (L_CE / MU + math.sqrt(2 * ALPHA_CE / MU))
     k = sigma * math.sqrt(2) / delta_T
     c = noise.c_delta(delta)
     eps = (1 + 2 * k * c) / k**2
@@ -156,12 +157,12 @@ def test_LR_E11_theorem_0_3_first_statement_fails_for_d2_and_the_default_holds()
     assert noise.noise_factor(2, eps, delta) <= 1.0  # the theorem's condition s_δ ≤ 1
     excess = _polar_terms(sigma)[0]
     assert excess == pytest.approx(_adaptive_expected_F(sigma), rel=1e-9)
-    printed = op.theorem_0_3_bound(L_SPEC, MU, BETA, 1, 2, eps, delta, ALPHA_SPEC, erm=False, printed=True)
-    assert printed == pytest.approx(ALPHA_SPEC + 2000 * sigma**2, rel=1e-7)
-    assert excess - ALPHA_SPEC > 3.0 * (printed - ALPHA_SPEC)  # 0.67 vs 0.2
-    rigorous = op.theorem_0_3_bound(L_SPEC, MU, BETA, 1, 2, eps, delta, ALPHA_SPEC, erm=False)
+    printed = op.theorem_0_3_bound(L_CE, MU, BETA, 1, 2, eps, delta, ALPHA_CE, erm=False, printed=True)
+    assert printed == pytest.approx(ALPHA_CE + 2000 * sigma**2, rel=1e-7)
+    assert excess - ALPHA_CE > 3.0 * (printed - ALPHA_CE)  # 0.67 vs 0.2
+    rigorous = op.theorem_0_3_bound(L_CE, MU, BETA, 1, 2, eps, delta, ALPHA_CE, erm=False)
     assert excess <= rigorous
-    assert rigorous == pytest.approx(ALPHA_SPEC + 1000 * sigma**2 + math.sqrt(2 * BETA * ALPHA_SPEC)
+    assert rigorous == pytest.approx(ALPHA_CE + 1000 * sigma**2 + math.sqrt(2 * BETA * ALPHA_CE)
                                      * math.sqrt(2) * sigma, rel=1e-7)
 
 
@@ -192,7 +193,7 @@ def test_LR_E11_theorem_0_3_final_constants_survive():
 
 def test_LR_E11_theorem_0_5_final_constants_survive():
     """Thm 0.5 (Alg. 2, β-smooth convex) at its λ and α under (s[/n])² ≤ L/(Rβ) and L ≤ Rβ.  Rigorous route
-    (spec MB4 with the projection term of MB2(i), exact moments, F_λ (β+λ)-smooth, its unconstrained minimiser
+    (MB4 with the projection term of MB2(i) of docs/derivations.md#master-bounds-for-output-perturbation, exact moments, F_λ (β+λ)-smooth, its unconstrained minimiser
     w*_λ has ‖w*_λ‖ ≤ ‖w*‖ ≤ R, Δ_T = Δ_λ + 2√(2α/λ)):
         λR²/2 + α + ((β+λ)/2)E‖z‖² + min{L + λR, √(2(β+λ)α)}·E‖z‖,
     capped by 2LR (F is L-Lipschitz on B(0, R) ∋ w_A, w*).  On the grid its ratio to β^{1/3}L^{2/3}R^{4/3}(s[/n])^{2/3}
@@ -222,7 +223,7 @@ def test_LR_E11_theorem_0_5_final_constants_survive():
 
 
 # =============================================================================================================
-# LR-E12: Thm 0.4-2b, the (1 + 2s_δ) factor (spec E3, §4.2)
+# LR-E12: Thm 0.4-2b, the (1 + 2s_δ) factor
 # =============================================================================================================
 def _norm_instance_excess_lower_bound(sigma: float, d: int, L: float = 1.0, R: float = 1.0) -> float:
     """F(w) = L‖w‖ (ERM form with g(w, x) = L‖w‖; convex, L-Lipschitz, minimiser 0 inside B(0, R)).
@@ -242,8 +243,7 @@ def test_LR_E12_theorem_0_4_2b_statements_are_false_for_large_s():
     """Thm 0.4-2b (ERM, δ > 0, condition s_δ/n ≤ 1) prints the first statement 13LR√(s/n) + 12√(αLR)(n/s)^{1/4}.
     Its proof (MB3 with E‖z‖ ≤ s_δΔ_T) gives the α-term (L + λR)√(2α/λ)(1 + 2s_δ) ≤ 2√2·2^{1/4}(1 + 2s_δ)
     √(αLR)(n/s)^{1/4} = 3.36(1 + 2s_δ)·(…): the factor (1 + 2s_δ) is dropped.  (The non-ERM parts absorb it:
-    12 = 4(1 + 2·1) and 32 = 16(1 + 1) at their condition s ≤ 1; 2a keeps 16(1 + s₀) — not (1 + 2s) as the
-    spec's wording says.)  On F = L‖w‖, L = R = 1, (n, d, ε, δ) = (10⁷, 100, 1, 10⁻⁵), s_δ = 10·(3.18224 +
+    12 = 4(1 + 2·1) and 32 = 16(1 + 1) at their condition s ≤ 1; 2a keeps 16(1 + s₀), not (1 + 2s).)  On F = L‖w‖, L = R = 1, (n, d, ε, δ) = (10⁷, 100, 1, 10⁻⁵), s_δ = 10·(3.18224 +
     3.33567) = 65.179 (hand):
     * printed α = LR(s/n)^{3/2}: exact excess 0.336 (lower bound 0.307) > 25LR√(s/n) = 0.0638 — the final
       statement is false, not merely unproven (LR-E5 showed only that MB3 exceeds 25);
@@ -310,7 +310,7 @@ def test_LR_E12_grid_printed_fails_corrected_dominates_MB3():
 
 
 # =============================================================================================================
-# LR-E13: Thm 3.1-2, printed T and bound (spec E6)
+# LR-E13: Thm 3.1-2, printed T and bound
 # =============================================================================================================
 def test_LR_E13_printed_T_does_not_reach_alpha():
     """Thm 3.1-2: α = (L²/(μn))min{1/n, s_δ}; the SGD guarantee 2L²/(μ(T+1)) ≤ α needs T + 1 ≥ 2n·max{n, 1/s_δ}
@@ -386,7 +386,7 @@ def test_LR_E13_printed_bound_is_a_sqrt_scope_garble_and_false_as_typeset():
 
 
 # =============================================================================================================
-# LR-E14: the supplement's c_δ (spec §2.0, P3)
+# LR-E14: the supplement's c_δ
 # =============================================================================================================
 def test_LR_E14_supplement_c_is_never_real_and_its_real_readings_are_not_private():
     """Main text (Notation) and Zhao et al. Thm 5: c_δ = √log(2/(√(16δ + 1) − 1)).  Supplement Thm 0.1 prints
@@ -442,8 +442,8 @@ def _thm_0_5_1b_first_statement_printed(L: float, R: float, beta: float, d: int,
 def test_LR_E11_theorem_0_5_first_statement_fails_for_d2_and_MB4_holds():
     """Alg. 2 analogue of the LR-E11 counterexample, for Thm 0.5-1b's first statement (any α).
 
-    Instance: the spec's F above (d = 2, R = 1, w* = (0.9, 0.4) ∈ B(0, 1)), read as a member of 𝒥_{β,L,R} with
-    β = 2000 (F is 1000-smooth, so also 2000-smooth) and L = L_SPEC = 1000(1 + √0.97) = 1984.9 (‖∇F‖ ≤ ‖A‖(R + ‖w*‖)
+    Instance: the LR-E11 counterexample's F above (d = 2, R = 1, w* = (0.9, 0.4) ∈ B(0, 1)), read as a member of 𝒥_{β,L,R} with
+    β = 2000 (F is 1000-smooth, so also 2000-smooth) and L = L_CE = 1000(1 + √0.97) = 1984.9 (‖∇F‖ ≤ ‖A‖(R + ‖w*‖)
     on B(0, 1)); then L ≤ Rβ (the proof's "L ≤ Rβ") and s² ≤ L/(Rβ) hold.  δ = 1e-5, ε = 1e18 (extreme, but the
     theorem claims every ε under its condition): s_δ = √2(c + √(c² + ε))/ε = 1.4142e-9,
     λ = (βL²/R²)^{1/3}s^{2/3} = 2.5071e-3 (the theorem's λ).  𝓜 returns w_T = (1, 0) on the sphere; it is α-accurate
@@ -458,10 +458,10 @@ def test_LR_E11_theorem_0_5_first_statement_fails_for_d2_and_MB4_holds():
     a first-order loss ≈ 155.7·E(z₁)_+ = 155.7σ/√(2π) = 0.070 against the printed second-order slack 16.5λR² ∝ s^{2/3},
     while σ ∝ s^{1/3}: every small enough s breaks the statement.
     Rigorous bounds hold: λR²/2 + α + ((β+λ)/2)E‖z‖² + min{L + λR, √(2(β+λ)α)}·E(‖w_T + z‖ − 1)_+
-    = 0.00125 + 33.85124 + 0.00251 + 367.97·4.4707e-4 = 34.0195, and MB4 (spec §4.0) = λR²/2 + (β+λ)α/λ + … ≈ 2.7e7.
+    = 0.00125 + 33.85124 + 0.00251 + 367.97·4.4707e-4 = 34.0195, and MB4 = λR²/2 + (β+λ)α/λ + … ≈ 2.7e7.
     Thm 0.5's final constants (prescribed α; LR-E11 above) are not affected."""
     beta, R, d, delta, eps = 2000.0, 1.0, 2, 1e-5, 1e18
-    L = L_SPEC
+    L = L_CE
     assert np.linalg.eigvalsh(A).max() <= beta and L <= R * beta and float(W_STAR @ W_STAR) <= R * R
     s = noise.noise_factor(d, eps, delta)
     assert s == pytest.approx(1.4142135e-9, rel=1e-6) and s * s <= L / (R * beta)
@@ -506,25 +506,25 @@ def test_LR_E11_thm_2_2_prop_4_2_thm_4_1_print_only_prescribed_alpha_statements(
     with H_D(w, v) = F(w) independent of v (G_D = F)."""
     beta, mu, d, delta = BETA, MU, 2, 1e-5
     sigma11 = 0.01
-    delta_T11 = 2 * (L_SPEC / mu + math.sqrt(2 * ALPHA_SPEC / mu))
+    delta_T11 = 2 * (L_CE / mu + math.sqrt(2 * ALPHA_CE / mu))
     k = sigma11 * math.sqrt(2) / delta_T11
     eps11 = (1 + 2 * noise.c_delta(delta) * k) / k**2
     s11 = noise.noise_factor(d, eps11, delta)
-    alpha11 = L_SPEC**2 / mu * min(beta / mu * s11**2, 1.0)
-    assert alpha11 == pytest.approx(0.0992, abs=1e-4) and alpha11 < ALPHA_SPEC  # counterexample not admissible
+    alpha11 = L_CE**2 / mu * min(beta / mu * s11**2, 1.0)
+    assert alpha11 == pytest.approx(0.0992, abs=1e-4) and alpha11 < ALPHA_CE  # counterexample not admissible
     eps = 1e8
     s = noise.noise_factor(d, eps, delta)
-    alpha = L_SPEC**2 / mu * min(beta / mu * s * s, 1.0)
-    assert alpha == pytest.approx(78.846, abs=1e-3) and alpha >= ALPHA_SPEC  # w_T = (1, 0) admissible
-    delta_T = 2 * (L_SPEC / mu + math.sqrt(2 * alpha / mu))
+    alpha = L_CE**2 / mu * min(beta / mu * s * s, 1.0)
+    assert alpha == pytest.approx(78.846, abs=1e-3) and alpha >= ALPHA_CE  # w_T = (1, 0) admissible
+    delta_T = 2 * (L_CE / mu + math.sqrt(2 * alpha / mu))
     sigma = s * delta_T / math.sqrt(2 * d)
     assert sigma == pytest.approx(0.28257, abs=1e-5)
     excess = _polar_terms(sigma)[0]
     assert excess == pytest.approx(_adaptive_expected_F(sigma), rel=1e-9)
     assert excess == pytest.approx(81.089, abs=1e-3)
-    hand = 13.5 * (beta / mu) * L_SPEC**2 * s * s / mu
+    hand = 13.5 * (beta / mu) * L_CE**2 * s * s / mu
     assert hand == pytest.approx(1064.4, abs=0.1)
-    assert excess <= op.theorem_2_2_bound(L_SPEC, mu, beta, d, eps, delta) == pytest.approx(hand, rel=1e-12)
-    assert excess <= op.proposition_4_2_bound(L_SPEC, mu, beta, 1, d, eps, delta, 1.0) == pytest.approx(hand, rel=1e-12)
-    assert excess <= op.theorem_4_1_bound(L_SPEC, mu, beta, 1, d, eps, delta, erm=False) == pytest.approx(hand,
+    assert excess <= op.theorem_2_2_bound(L_CE, mu, beta, d, eps, delta) == pytest.approx(hand, rel=1e-12)
+    assert excess <= op.proposition_4_2_bound(L_CE, mu, beta, 1, d, eps, delta, 1.0) == pytest.approx(hand, rel=1e-12)
+    assert excess <= op.theorem_4_1_bound(L_CE, mu, beta, 1, d, eps, delta, erm=False) == pytest.approx(hand,
                                                                                                          rel=1e-12)

@@ -1,7 +1,7 @@
 """The objectives `dpsco verify` measures Lowy & Razaviyayn's algorithms on (dpsco.verification.papers.objectives).
 
 Deterministic tests (no stochastic assertion).  Golden values come from independent solvers (cvxpy/Clarabel,
-the closed form of spec §7.4(b)) and from hand derivations written here:
+the closed form of docs/derivations.md#linear-adversarial-games) and from hand derivations written here:
 
 * per-sample losses: for ERM-form objectives F(w) = (1/n)Σ f(w, z_i), so the mean of ``sample_losses`` over the
   dataset must equal ``build(...).value``; the tilted risk lies between the mean and the max (Jensen);
@@ -60,7 +60,7 @@ def test_erm_form_objectives_are_means_of_their_sample_losses(name):
 def test_tilted_risk_lies_between_mean_and_max_of_the_sample_losses():
     X, y = _data()
     spec = SPECS["tilted"]
-    assert not spec.erm_form  # not an average: no population form (spec U7)
+    assert not spec.erm_form  # not an average of per-sample losses: no population form
     obj = spec.build(X, y, PARAMS)
     W = np.random.default_rng(2).normal(size=(7, 3)) * 0.6
     f = spec.sample_losses(W, X, y, PARAMS)
@@ -105,7 +105,7 @@ def test_oracles_agree_with_independent_solvers():
         assert status == "optimal"
         wc = project_ball(wc, 2.0)
         assert m.value <= obj.value(wc) + 1e-12 and obj.value(wc) - m.value <= 1e-6 and m.gap_bound <= 1e-9
-    # linear game: closed form ((‖m‖ − r)₊/μ)·m/‖m‖ (spec §7.4(b)) against the certified first-order solver of G_D
+    # linear game: closed form ((‖m‖ − r)₊/μ)·m/‖m‖ (docs/derivations.md#linear-adversarial-games) against the certified first-order solver of G_D
     game = SPECS["game"].build(X, y, PARAMS)
     mg = SPECS["game"].minimum(game)
     wf, cf = op.certified_first_order(op.adversarial_objective(game.game), 1e-5)

@@ -1,7 +1,7 @@
 """Privacy audits of Algorithms 1 and 2 (δ = 0 and δ > 0), each beside planted-bug mutants
 (dpsco.verification.mutants.lr21) that the same audit or the exact curve refutes.
 
-Instance (spec §3.5 "worst case allowed by the proof").  d = 1, linear loss ℓ(w, x) = x·w, n = 10 records,
+Instance: the worst case the privacy proof allows (docs/derivations.md#worst-case-instances-for-auditing-output-perturbation).  d = 1, linear loss ℓ(w, x) = x·w, n = 10 records,
 x = 0 except x_n = +1 (S) or −1 (S'), F(w) = mean(x)·w + (μ/2)w², μ = 1, W = B(0, 2), α = 0.5 (a public
 utility choice), sensitivity_mode "tight" (Δ_F = 2L_ℓ/(μn) = 0.2, exactly the minimisers' distance).  The
 inner method is an *adversarial but α-accurate* black-box optimiser (Algorithm 1 accepts any 𝓜): it returns
@@ -142,7 +142,7 @@ def test_audit_does_not_refute_algorithm_2():
     assert res.verdict == "not refuted", res.summary()
 
 
-# -- optimiser stopped early without certificate (P1 / NC5) ----------------------------------------------------
+# -- optimiser stopped early without certificate (α-accurate only in expectation) -------------------------------
 def test_uncertified_sgd_breaks_the_proof_premise_and_the_certificate_catches_it():
     """SGD with T = 2 on the δ = 0 instance with α = 1e-4: with coupled index paths (same seed), the first
     index hits the differing record with probability 1/10 and then w_2 = −x_n/μ, so the weighted average

@@ -40,7 +40,9 @@ of the certified solver (which certifies its own distance), or (``fallback="refu
 :class:`dpsco.reference.certificates.UncertifiedError` is raised.  The noise is calibrated with the public α
 before the data is read, so the released distribution never depends on which path was taken; the claim records
 the certificate.  (Which path was taken, the iteration count and the exception are side channels outside
-the claim; with the theorem's T for the deterministic methods the certificate normally passes.)
+the claim; with the theorem's T for the deterministic methods the certificate normally passes.)  For δ > 0 the
+claim also carries the noise as a ``dp_accounting`` event, ``GaussianDpEvent(σ/Δ_T)`` under ADD_OR_REMOVE_ONE
+(:func:`noise_event`), so that ε can be re-derived and composed; the ℓ2-Laplace noise of δ = 0 has no event.
 
 Departures from the printed text (each also in ERRATA.md's LR section, with the test that shows it)
 ---------------------------------------------------------------------------------------------------
@@ -94,7 +96,7 @@ from dpsco.reference.lr21.inner_solvers import (
     InnerResult, certified_inner, extragradient_step_size, extragradient_iterations, extragradient,
 )
 from dpsco.reference.lr21.algorithms import (
-    PAPER, algorithm_1_parameters, algorithm_1, algorithm_2_parameters, algorithm_2, tilted_erm, robust_erm,
+    PAPER, noise_event, algorithm_1_parameters, algorithm_1, algorithm_2_parameters, algorithm_2, tilted_erm, robust_erm,
     algorithm_3_parameters, algorithm_3,
 )
 from dpsco.reference.solvers import certified_first_order
@@ -168,6 +170,7 @@ __all__ = [
     "extragradient_iterations",
     "extragradient",
     "PAPER",
+    "noise_event",
     "algorithm_1_parameters",
     "algorithm_1",
     "algorithm_2_parameters",

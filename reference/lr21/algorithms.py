@@ -31,8 +31,8 @@ from dpsco.reference.solvers import certified_first_order, strictly_inside
 from dpsco.reference.validation import (as_float_vector, check_bool, check_calibration_budget, check_choice,
                                         check_iterations, check_positive, check_positive_int, check_rng)
 
-__all__ = ["PAPER", "algorithm_1_parameters", "algorithm_1", "algorithm_2_parameters", "algorithm_2", "tilted_erm",
-           "robust_erm", "algorithm_3_parameters", "algorithm_3"]
+__all__ = ["PAPER", "noise_event", "algorithm_1_parameters", "algorithm_1", "algorithm_2_parameters", "algorithm_2",
+           "tilted_erm", "robust_erm", "algorithm_3_parameters", "algorithm_3"]
 
 PAPER = "Lowy & Razaviyayn (AAAI 2021)"
 
@@ -55,14 +55,35 @@ def _check_inputs(problem: ERMProblem, X: Any, y: Any, epsilon: Any, delta: Any,
     return Xa, ya, n_clipped, eps, dl, rng
 
 
+def noise_event(cal: NoiseCalibration) -> tuple[Any, str | None]:
+    """The line-2 noise ``cal`` as a ``dp_accounting`` event and the NeighboringRelation it is composed under.
+
+    Gaussian noise of standard deviation σ (per coordinate) calibrated to the L2 sensitivity Δ = Δ_T:
+    (``GaussianDpEvent(σ/Δ)``, "ADD_OR_REMOVE_ONE").  dp_accounting's Gaussian event compares two outputs whose
+    means are at L2 distance 1 with noise multiplier z; the centres w_T(X), w_T(X') of replace-one neighbours are
+    at distance ≤ Δ, so z = σ/Δ under ADD_OR_REMOVE_ONE (shift 1 in both directions) is exactly the privacy curve
+    of the worst pair; the projection onto B(0, R) is post-processing.  The ℓ2-Laplace (Gamma-radius) noise of
+    δ = 0 has no dp_accounting event: (None, None).
+    """
+    if not isinstance(cal, NoiseCalibration):
+        raise TypeError(f"cal must be a NoiseCalibration, got {type(cal).__name__}")
+    if cal.mechanism != "gaussian":
+        return None, None
+    from dp_accounting import dp_event
+
+    return dp_event.GaussianDpEvent(cal.scale / cal.sensitivity), "ADD_OR_REMOVE_ONE"
+
+
 def _claim(eps: float, dl: float, source: str, assumptions: dict[str, Any], inner: InnerResult,
-           alpha: float, modulus: float) -> PrivacyClaim:
+           alpha: float, modulus: float, cal: NoiseCalibration) -> PrivacyClaim:
     cert = inner.certificate
     cond = (f"‖w_T − w*‖ ≤ √(2α/modulus) = {math.sqrt(2 * alpha / modulus):.6g} certified a posteriori "
             f"({cert.method}; distance ≤ {cert.distance_bound:.3g}; path: {inner.path})",
             "w* = argmin over B(0, R) (Lemma 0.2 on W = B(0, R)); replace-one neighbours with n fixed")
+    event, relation = noise_event(cal)
     return PrivacyClaim(notion="pure-DP" if dl == 0 else "approx-DP", epsilon=eps, delta=dl,
-                        neighbouring="replace-one", source=source, assumptions=assumptions, conditions=cond)
+                        neighbouring="replace-one", source=source, assumptions=assumptions, conditions=cond,
+                        event=event, event_neighbouring=relation)
 
 
 def _release_noise(w_T: np.ndarray, cal: NoiseCalibration, R: float, rng: np.random.Generator,
@@ -151,7 +172,8 @@ def algorithm_1(
 
     Returns
     -------
-    Release: output Π_{B(0,R)}(w_T + ẑ) (d,), claim (Prop. 2.1), gradient evaluations (per-sample) counted.
+    Release: output Π_{B(0,R)}(w_T + ẑ) (d,), claim (Prop. 2.1; for δ > 0 it carries the Gaussian noise as a
+    dp_accounting event, :func:`noise_event`; δ = 0 has none), gradient evaluations (per-sample) counted.
 
     Raises
     ------
@@ -180,7 +202,7 @@ def algorithm_1(
                    "data_clipping": f"{n_clipped} row(s) clipped" if n_clipped else "none"}
     claim = _claim(eps, dl, f"{PAPER}, Proposition 2.1 (Algorithm 1)"
                    + ("; Theorem 0.1 (Zhao et al. 2019)" if dl > 0 and gaussian == "zhao" else ""),
-                   assumptions, inner, p["alpha"], mu_)
+                   assumptions, inner, p["alpha"], mu_, cal)
     return Release(output=out, claim=claim, gradient_evaluations=inner.gradient_evaluations,
                    parameters={**p, "method": method if isinstance(method, str) else "callable",
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
@@ -275,7 +297,7 @@ def algorithm_2(
     assumptions = {**problem.assumptions(), **{k: v for k, v in p.items() if k != "s"}, "noise": cal.to_dict(),
                    "data_clipping": f"{n_clipped} row(s) clipped" if n_clipped else "none"}
     claim = _claim(eps, dl, f"{PAPER}, Proposition 2.2 (Algorithm 2; noise with α and Zhao's σ, ERRATA LR-E1/E2)",
-                   assumptions, inner, p["alpha"], p["lam"])
+                   assumptions, inner, p["alpha"], p["lam"], cal)
     return Release(output=out, claim=claim, gradient_evaluations=inner.gradient_evaluations,
                    parameters={**p, "method": method if isinstance(method, str) else "callable",
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
@@ -317,7 +339,8 @@ def tilted_erm(
 
     Returns
     -------
-    Release with output (d,) or (replicates, d), claim "Prop. 4.1/4.2 (Alg. 1 with Lemma 0.5)".
+    Release with output (d,) or (replicates, d), claim "Prop. 4.1/4.2 (Alg. 1 with Lemma 0.5)" (its event as
+    :func:`algorithm_1`'s).
 
     Raises
     ------
@@ -364,7 +387,7 @@ def tilted_erm(
     assumptions = {**problem.assumptions(), **p, "noise": cal.to_dict(),
                    "data_clipping": f"{n_clipped} row(s) clipped" if n_clipped else "none"}
     claim = _claim(eps, dl, f"{PAPER}, Propositions 4.1/4.2 (Algorithm 1 on F_τ with Lemma 0.5's Δ_Fτ)",
-                   assumptions, inner, alpha, m_)
+                   assumptions, inner, alpha, m_, cal)
     return Release(output=out, claim=claim, gradient_evaluations=inner.gradient_evaluations,
                    parameters={**p, "method": method if isinstance(method, str) else "callable",
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
@@ -400,7 +423,7 @@ def robust_erm(
         non-smooth G_D with the smoothness of the data term away from 0; certified anyway) or a callable.
     alpha : default (L²/(μn))min{1/n, s} (Thm 0.2/3.1's ERM choice).  Others as :func:`algorithm_1`.
 
-    Returns Release (claim: Alg. 3 / Prop. 2.1 applied to G_D).  Raises ValueError/TypeError on bad inputs, as
+    Returns Release (claim: Alg. 3 / Prop. 2.1 applied to G_D; its event as :func:`algorithm_1`'s).  Raises ValueError/TypeError on bad inputs, as
     :func:`algorithm_1` (unknown ``fallback``, complex data, ``epsilon``/``delta`` outside the calibration range,
     ``T`` above ``dpsco.reference.validation.MAX_ITERATIONS``, ...), UncertifiedError.
     """
@@ -445,7 +468,7 @@ def robust_erm(
     assumptions = {**p, "x_max": xm, "y_max": float(y_max), "perturbation_set": f"B(0, {c['rho']})",
                    "noise": cal.to_dict()}
     claim = _claim(eps, dl, f"{PAPER}, Algorithm 3 with exact inner maximisation (Prop. 2.1 applied to G_D; "
-                   "noise Δ + 2√(2α/μ), ERRATA LR-E3)", assumptions, inner, alpha, m_)
+                   "noise Δ + 2√(2α/μ), ERRATA LR-E3)", assumptions, inner, alpha, m_, cal)
     return Release(output=out, claim=claim, gradient_evaluations=inner.gradient_evaluations,
                    parameters={**p, "method": method if isinstance(method, str) else "callable",
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
@@ -524,7 +547,8 @@ def algorithm_3(
 
     Returns
     -------
-    Release: output (d,) or (replicates, d), claim ("same arguments" as Prop. 2.1, Sec. 4), diagnostics with
+    Release: output (d,) or (replicates, d), claim ("same arguments" as Prop. 2.1, Sec. 4; its event as
+    :func:`algorithm_1`'s), diagnostics with
     the certificate and V_T.
 
     Raises
@@ -575,7 +599,7 @@ def algorithm_3(
     claim = _claim(eps, dl, f"{PAPER}, Algorithm 3 (privacy by the arguments of Prop. 2.1 applied to G_D; noise "
                    "Δ + 2√(2α/μ), ERRATA LR-E3)" + ("; Theorem 0.1 (Zhao et al. 2019)" if dl > 0 and gaussian == "zhao"
                                                     else ""),
-                   {**p, "noise": cal.to_dict(), "perturbation_set": f"B(0, {problem.r})"}, inner, a, mu)
+                   {**p, "noise": cal.to_dict(), "perturbation_set": f"B(0, {problem.r})"}, inner, a, mu, cal)
     return Release(output=out, claim=claim, gradient_evaluations=game.gradient_evaluations,
                    parameters={**p, "method": method if isinstance(method, str) else "callable",
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
