@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import platform
 import subprocess
@@ -287,7 +286,7 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
     else:
         record["population_not_applicable"] = (
             f"{spec.name if spec else 'this objective'} is not an average of a per-sample loss: the paper states "
-            "only empirical bounds for it (Props 4.1, 4.2; spec U7), so there is no population claim to check")
+            "only empirical bounds for it (Props 4.1, 4.2), so there is no population claim to check")
     # 4. rate in n on the synthetic instance
     if entry.rate_exponent is None:
         record["rate_not_applicable"] = "no rate exponent declared for this configuration"

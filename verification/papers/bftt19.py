@@ -122,7 +122,8 @@ def _nsgd_stability(r: Release, x: PublicInputs) -> tuple[float, float | None, s
     L_env = Lp - xi
     corrected = x.L * eta * (T + 1) * (L_env / x.n + xi)
     printed = x.L * L_env * eta * T / x.n if xi == 0.0 else None
-    return corrected, printed, "Lemma 3.4 (corrected (T+1), ERRATA E2)" + (" + inexact prox, spec §4.5" if xi else "")
+    return corrected, printed, "Lemma 3.4 (corrected (T+1), ERRATA E2)" + (
+        " + inexact prox (docs/derivations.md#proxgd-with-inexact-envelope-gradients)" if xi else "")
 
 
 def _objp_stability(r: Release, x: PublicInputs) -> tuple[float, float | None, str]:
@@ -130,7 +131,8 @@ def _objp_stability(r: Release, x: PublicInputs) -> tuple[float, float | None, s
     docs/derivations.md#uniform-stability-of-objective-perturbation), so |Δℓ| ≤ L²/(λn); Lemma 5.5 as printed
     gives 2ρ²/(λn) with ρ ≥ L."""
     lam = r.parameters["lambda"]
-    return x.L**2 / (lam * x.n), 2 * x.L**2 / (lam * x.n), "Lemma 5.5 (corrected: ρ²/(λn) with ρ = L, spec §4.6)"
+    return (x.L**2 / (lam * x.n), 2 * x.L**2 / (lam * x.n),
+            "Lemma 5.5 (corrected: ρ²/(λn) with ρ = L, docs/derivations.md#uniform-stability-of-objective-perturbation)")
 
 
 def _eff_stability(r: Release, x: PublicInputs) -> tuple[float, float | None, str]:
@@ -201,18 +203,18 @@ def nsgd_sweep_checks(inputs: ExtraCheckInputs) -> dict[str, Any]:
     s_tight, s_d, s_eps = inputs.seed.spawn(3)
     nb = PRIVACY_SWEEP_N
     checks: dict[str, Any] = {}
-    checks["tight_rate"] = rate_check("bftt19.nsgd: tight 1/√n instance (spec T-3.2c)",
+    checks["tight_rate"] = rate_check("bftt19.nsgd: tight 1/√n instance",
                                       "Thm 3.2 is attained: excess ∝ n^-1/2", -0.5, inputs.rate_grid,
                                       inputs.rate_runs, tight_instance_draw, s_tight, kind="tight",
                                       bounds=lambda m: o.theorem_3_2_bound(m, 1, 1.0, 1.0 / m**2, 1.0, 1.0),
                                       value_range=(0.0, 2.0))
     checks["rate_d"] = rate_check(
-        "bftt19.nsgd: growth in d (spec T-3.2d)", "Thm 3.2, privacy term √(d log(1/δ))/(εn)", 0.5,
+        "bftt19.nsgd: growth in d", "Thm 3.2, privacy term √(d log(1/δ))/(εn)", 0.5,
         PRIVACY_SWEEP_D_GRID, inputs.rate_runs,
         lambda dd, rng: privacy_term_draw(nb, int(dd), 0.5, rng), s_d, kind="upper", variable="d",
         bounds=lambda dd: o.theorem_3_2_bound(nb, int(dd), 0.5, 1.0 / nb**2, 1.0, 1.0), value_range=(0.0, 2.0))
     checks["rate_eps"] = rate_check(
-        "bftt19.nsgd: growth as ε → 0 (spec T-3.2d)", "Thm 3.2, privacy term √(d log(1/δ))/(εn)", -1.0,
+        "bftt19.nsgd: growth as ε → 0", "Thm 3.2, privacy term √(d log(1/δ))/(εn)", -1.0,
         PRIVACY_SWEEP_EPS_GRID, inputs.rate_runs,
         lambda e, rng: privacy_term_draw(nb, 64, float(e), rng), s_eps, kind="lower", variable="ε",
         bounds=lambda e: o.theorem_3_2_bound(nb, 64, float(e), 1.0 / nb**2, 1.0, 1.0), value_range=(0.0, 2.0))
