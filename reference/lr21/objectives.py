@@ -92,7 +92,7 @@ class GLMObjective(_DataShape):
         return self.data_sample_grad(w, i) + self.reg * w
 
     def certify(self, w: np.ndarray) -> Certificate:
-        """A-posteriori certificate over B(0, R) (dpsco.reference.certified; its lam is reg/2)."""
+        """A-posteriori certificate over B(0, R) (dpsco.reference.glm_certificate.certify; its lam is reg/2)."""
         return certify(self.loss, self.X, self.y, Ball(self.radius), w, lam=0.5 * self.reg)
 
     def certified_solution(self, tol: float) -> tuple[np.ndarray, Certificate]:
@@ -109,8 +109,8 @@ class GLMObjective(_DataShape):
 # with h convex, so F is μ-strongly convex and for every g ∈ ∂F(w), w ∈ W:
 #     F(w) − F* ≤ Γ_μ(g) := max_{v ∈ W} ⟨g, w − v⟩ − (μ/2)‖v − w‖²          (strong convexity at w)
 #     (μ/2)‖w − w*‖² ≤ F(w) − F*                                             (optimality of w* over W)
-# (the projected strong-convexity gap of dpsco.reference.certified, bounded by its `_reg_gap`).  The (sub)gradient
-# is computed in floating point; `_reg_gap` takes an allowance e ≥ ‖fl(g) − g‖.  We use the generous
+# (the projected strong-convexity gap of dpsco.reference.certificates, bounded by its `regulariser_gap`).  The
+# (sub)gradient is computed in floating point; `regulariser_gap` takes an allowance e ≥ ‖fl(g) − g‖.  We use the generous
 # allowance e = 64·u·(n + d + 16)·(1 + τ·max|ℓ_i|)·Σ_i|c_i|‖x_i‖ + 64u·μ‖w‖ (u = 2⁻⁵³; the (1 + τ max|ℓ|)
 # factor covers the relative error of the tilted weights exp(τℓ_i − max)), a rounding allowance — not a
 # machine-checked error analysis — which is ~1e-12 relative, six or more orders below every radius √(2α/μ)
