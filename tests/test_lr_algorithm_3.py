@@ -192,3 +192,27 @@ def test_audit_refutes_uncertified_stochastic_eg():
     res = audit(mech, data(-1, NB), data(+1, NB), (EPS, 0.0), 20_000,
                 np.random.default_rng(np.random.SeedSequence(5301)), confidence=CONF)
     assert res.verdict == "refuted", res.summary()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_inner_max_is_exact_for_labels_of_any_magnitude(seed):
+    # γ = 0: max over ‖v_i‖ ≤ r of −y_i⟨w, v_i⟩ is r|y_i|‖w‖ (Cauchy–Schwarz, attained at v_i = −r sign(y_i) w/‖w‖),
+    # so G_D(w) = (μ/2)‖w‖² − (1/n)Σ y_i⟨w, x_i⟩ + r·mean|y_i|·‖w‖ by hand.  Labels with |y_i| ≠ 1 once gave
+    # v_i = −r y_i w/‖w‖ (outside the ball for |y_i| > 1, short of the max for |y_i| < 1), so the certificate
+    # of Algorithm 3 rested on a wrong G_D.  Deterministic.
+    rng = np.random.default_rng(seed)
+    n, d = 12, 3
+    X = rng.normal(size=(n, d))
+    X /= np.maximum(1.0, np.linalg.norm(X, axis=1))[:, None]
+    y = rng.uniform(-1.0, 1.0, size=n)
+    P = op.LinearAdversarialProblem(mu=0.5, r=0.3, gamma=0.0)
+    game = P.game(X, y)
+    w = rng.normal(size=d)
+    V, value, _ = game.inner_max(w)
+    by_hand = 0.5 * P.mu * (w @ w) - np.mean(y * (X @ w)) + P.r * np.mean(np.abs(y)) * np.linalg.norm(w)
+    assert value == pytest.approx(by_hand, rel=1e-12)
+    assert np.all(np.linalg.norm(V, axis=1) <= P.r * (1 + 1e-12))  # feasible
+    for _ in range(200):  # no feasible V does better
+        U = rng.normal(size=(n, d))
+        U *= P.r * rng.uniform(size=(n, 1)) / np.linalg.norm(U, axis=1, keepdims=True)
+        assert game.value(w, U) <= value + 1e-12

@@ -464,7 +464,7 @@ class LinearAdversarialGame(_DataShape):
         return V * np.minimum(1.0, self.problem.r / np.where(nv > 0, nv, 1.0))
 
     def inner_max(self, w: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
-        """Exact max_V H(w, V): V* (per block: Π_{B(0,r)}(−x_i − y_iw/γ) if γ > 0, −r y_i w/‖w‖ if γ = 0 — at
+        """Exact max_V H(w, V): V* (per block: Π_{B(0,r)}(−x_i − y_iw/γ) if γ > 0, −r sign(y_i) w/‖w‖ if γ = 0 — at
         w = 0 with γ = 0 every V is a maximiser and the one giving the minimum-norm Danskin gradient is used),
         G_D(w), and g = ∇_w H(w, V*) ∈ ∂G_D(w) (H(·, V*) ≤ G_D with equality at w)."""
         P = self.problem
@@ -473,7 +473,8 @@ class LinearAdversarialGame(_DataShape):
         else:
             nw = float(np.linalg.norm(w))
             if nw > 0:
-                V = -P.r * self.y[:, None] * (w / nw)[None, :]
+                # v_i maximises −y_i⟨w, v_i⟩ over ‖v_i‖ ≤ r: v_i = −r·sign(y_i)·w/‖w‖ (value r|y_i|‖w‖)
+                V = -P.r * np.sign(self.y)[:, None] * (w / nw)[None, :]
             else:
                 m = self.X.T @ self.y / self.n
                 my = float(np.mean(np.abs(self.y)))
