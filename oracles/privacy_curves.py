@@ -1,28 +1,24 @@
-"""Exact privacy curves of noise-addition mechanisms.
+"""Exact privacy curves of Gaussian mixtures and of noisy SGD's sampling, and composed subsampled Gaussians.
 
-A privacy curve (privacy profile) of a mechanism M is δ(ε) = sup_{S ~ S'} H_{e^ε}(M(S) ‖ M(S')), with the
-hockey-stick divergence H_γ(P ‖ Q) = ∫ (p − γ q)_+.  M is (ε, δ)-DP iff δ(ε) ≤ δ.  This module computes
+A privacy curve of a mechanism M is δ(ε) = sup_{S ~ S'} H_{e^ε}(M(S) ‖ M(S')) (hockey-stick divergence
+H_γ(P ‖ Q) = ∫ (p − γ q)_+); M is (ε, δ)-DP iff δ(ε) ≤ δ.  This module computes
 
-* the Gaussian mechanism's curve in closed form (Balle & Wang 2018, Theorem 8), its inverse ε(δ) and the
-  calibration σ(ε, δ) ("analytic Gaussian mechanism"), and the μ-GDP ↔ (ε, δ) conversion, which is the same
-  formula with sensitivity/σ = μ (Dong, Roth & Su 2022, Corollary 2.13);
-* the Laplace mechanism's ε and its exact curve, and binary randomized response's ε;
 * the exact hockey-stick divergence of two 1-D Gaussian mixtures with common σ (numerical, see
   :func:`mixture_gaussian_delta` for the error analysis), and on top of it the exact curve of one step of
   with-replacement subsampled noisy SGD on the linear canary (Bassily, Feldman, Talwar & Thakurta 2019,
-  Algorithm 1 with T = 1; spec optimal-rates §3.1, §8.3);
+  Algorithm 1 with T = 1) and of one or two steps on its worst-case pair
+  (``docs/derivations.md#the-one-sided-worst-case-pair-of-algorithm-1``);
 * the (ε, δ) of the Poisson-subsampled Gaussian mechanism composed over T steps, through Google's
   ``dp_accounting`` (RDP or PLD accountant).
 
-Everything here is an *oracle*: it depends on public parameters only and never on data.  Natural logarithms
-throughout.  Functions that return ε for a target δ return the *conservative* end of a root bracket: the
-returned ε always satisfies δ(ε) ≤ δ as evaluated by this module.
+The closed-form curves of the Gaussian, Laplace and randomized-response mechanisms are in
+``dpsco.oracles.mechanism_curves``; they are re-exported here, so ``dpsco.oracles.privacy_curves`` offers
+every exact privacy curve of the project.  Everything here is an *oracle*: it depends on public parameters
+only and never on data.  Natural logarithms throughout.  Functions that return ε for a target δ return the
+*conservative* end of a root bracket: the returned ε always satisfies δ(ε) ≤ δ as evaluated by this module.
 
 References
 ----------
-* B. Balle, Y.-X. Wang. Improving the Gaussian mechanism for differential privacy: analytical calibration
-  and optimal denoising. ICML 2018.
-* J. Dong, A. Roth, W. Su. Gaussian differential privacy. JRSS-B 2022.
 * I. Mironov, K. Talwar, L. Zhang. Rényi differential privacy of the sampled Gaussian mechanism. 2019.
 * B. Balle, G. Barthe, M. Gaboardi. Privacy amplification by subsampling: tight analyses via couplings and
   divergences. NeurIPS 2018 (advanced joint convexity, used for the replace-one convention below).
@@ -33,18 +29,21 @@ References
 from __future__ import annotations
 
 import math
-from numbers import Real
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Literal, Sequence
 
 import numpy as np
 from scipy.integrate import quad
 from scipy.optimize import brentq
-from scipy.special import log_ndtr, logsumexp, ndtr, ndtri
+from scipy.special import logsumexp, ndtr
 from scipy.stats import binom
 
+from dpsco.oracles.mechanism_curves import (check_epsilon_array, gaussian_delta, gaussian_epsilon, gaussian_sigma,
+                                            gdp_epsilon_to_delta, gdp_mu_to_epsilon, laplace_delta, laplace_epsilon,
+                                            randomized_response_epsilon, scalar_or_array, smallest_feasible)
 from dpsco.reference.validation import check_delta, check_positive, check_positive_int
 
 __all__ = [
+    # re-exported from dpsco.oracles.mechanism_curves
     "gaussian_delta",
     "gaussian_epsilon",
     "gaussian_sigma",
@@ -53,6 +52,7 @@ __all__ = [
     "laplace_delta",
     "laplace_epsilon",
     "randomized_response_epsilon",
+    # defined here
     "mixture_gaussian_delta",
     "mixture_gaussian_delta_max",
     "nsgd_one_step_canary_delta",
@@ -63,318 +63,6 @@ __all__ = [
 
 #: binomial tail mass below which the canary mixture is truncated (the mass is added to δ, conservatively)
 _CANARY_TAIL_MASS = 1e-40
-
-
-# ---------------------------------------------------------------------------------------------------------
-# validation helpers
-# ---------------------------------------------------------------------------------------------------------
-def _check_epsilon_array(epsilon: Any, name: str = "epsilon") -> tuple[np.ndarray, bool]:
-    """ε as a float array with every entry >= 0 (``inf`` allowed); also whether the input was a scalar."""
-    if isinstance(epsilon, bool):
-        raise TypeError(f"{name} must be a real number or an array of reals, got bool")
-    try:
-        arr = np.asarray(epsilon, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a real number or an array of reals, got {type(epsilon).__name__}") from None
-    if np.any(np.isnan(arr)):
-        raise ValueError(f"{name} contains NaN")
-    if np.any(arr < 0):
-        raise ValueError(f"{name} must be >= 0 (a privacy curve is evaluated at ε >= 0), got min {arr.min()}")
-    return arr, arr.ndim == 0
-
-
-def _scalar_or_array(values: np.ndarray, scalar: bool) -> float | np.ndarray:
-    return float(values) if scalar else values
-
-
-def _smallest_feasible(
-    fn: Callable[[float], float], target: float, *, lo: float = 0.0, hi: float = 1.0, log_scale: bool = False
-) -> float:
-    """Smallest x >= lo with fn(x) <= target for a nonincreasing fn, returned as the upper end of a bracket.
-
-    Bisection with the invariant fn(hi) <= target < fn(lo); stops at relative width 1e-13 (or 1e-300
-    absolute).  The returned value always satisfies fn(x) <= target: it is conservative.
-    """
-    if fn(lo) <= target:
-        return lo
-    for _ in range(2000):
-        if fn(hi) <= target:
-            break
-        lo, hi = hi, hi * 2.0
-    else:  # pragma: no cover - fn never reaches the target on any finite x
-        return math.inf
-    for _ in range(400):
-        if log_scale and lo > 0:
-            mid = math.sqrt(lo * hi)
-        else:
-            mid = 0.5 * (lo + hi)
-        if not (lo < mid < hi):
-            break
-        if fn(mid) <= target:
-            hi = mid
-        else:
-            lo = mid
-        if hi - lo <= 1e-13 * max(1.0, abs(hi)) or hi - lo <= 1e-300:
-            break
-    return hi
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Gaussian mechanism and Gaussian DP
-# ---------------------------------------------------------------------------------------------------------
-def _log1mexp(x: np.ndarray) -> np.ndarray:
-    """log(1 − e^x) for x <= 0, accurately (Mächler 2012); −inf at x = 0."""
-    x = np.asarray(x, dtype=np.float64)
-    out = np.full_like(x, -np.inf)
-    neg = x < 0
-    small = neg & (x > -math.log(2.0))
-    big = neg & ~small
-    with np.errstate(divide="ignore"):
-        out[small] = np.log(-np.expm1(x[small]))
-        out[big] = np.log1p(-np.exp(x[big]))
-    return out
-
-
-def _gaussian_log_delta(eps: np.ndarray, mu: float) -> np.ndarray:
-    """log δ(ε) of the μ-Gaussian pair N(μ, 1) vs N(0, 1); −inf where δ = 0 (or underflows)."""
-    eps = np.asarray(eps, dtype=np.float64)
-    if mu == 0.0:
-        return np.full_like(eps, -np.inf)
-    if math.isinf(mu):
-        return np.zeros_like(eps)  # disjoint supports: δ(ε) = 1 for every finite ε
-    out = np.full_like(eps, -np.inf)
-    fin = np.isfinite(eps)
-    e = eps[fin]
-    a = mu / 2.0 - e / mu
-    b = -mu / 2.0 - e / mu
-    la = log_ndtr(a)
-    lb = log_ndtr(b)
-    # δ = Φ(a) − e^ε Φ(b) = Φ(a)·(1 − exp(ε + log Φ(b) − log Φ(a))); the exponent is <= 0 mathematically.
-    x = np.minimum(e + lb - la, 0.0)
-    out[fin] = la + _log1mexp(x)
-    return out
-
-
-def gaussian_delta(epsilon: Any, sensitivity: float, sigma: float) -> float | np.ndarray:
-    """Exact privacy curve δ(ε) of the Gaussian mechanism.
-
-    δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ),  μ = sensitivity/σ (Balle & Wang 2018, Theorem 8).  This is
-    the hockey-stick divergence H_{e^ε}(N(Δ, σ²) ‖ N(0, σ²)) (both directions are equal), i.e. the tight δ
-    for every ε of the mechanism f(S) + N(0, σ² I) with L2 sensitivity Δ = sup ‖f(S) − f(S')‖.
-
-    Parameters
-    ----------
-    epsilon : float or array of floats, each >= 0 (``inf`` gives 0)
-    sensitivity : float >= 0
-        L2 sensitivity Δ of the released function under the neighbouring relation of interest
-        (0 gives δ ≡ 0).
-    sigma : float > 0
-        Standard deviation of the noise in each coordinate.
-
-    Returns
-    -------
-    float or ndarray of the shape of ``epsilon``, values in [0, 1].
-        Computed in log space (``scipy.special.log_ndtr``), so tiny δ (down to ~1e-300) keep full relative
-        accuracy and large ε does not overflow.
-
-    Raises
-    ------
-    ValueError, TypeError
-        ε < 0 or NaN; sensitivity < 0; σ <= 0; non-numeric input.
-    """
-    eps, scalar = _check_epsilon_array(epsilon)
-    delta_sens = check_positive(sensitivity, "sensitivity", allow_zero=True)
-    s = check_positive(sigma, "sigma")
-    mu = delta_sens / s
-    with np.errstate(over="ignore"):
-        out = np.exp(_gaussian_log_delta(np.atleast_1d(eps), mu)).reshape(eps.shape)
-    return _scalar_or_array(np.clip(out, 0.0, 1.0), scalar)
-
-
-def gaussian_epsilon(delta: float, sensitivity: float, sigma: float) -> float:
-    """Smallest ε >= 0 with δ(ε) <= ``delta`` for the Gaussian mechanism (inverse of :func:`gaussian_delta`).
-
-    δ(ε) is continuous and strictly decreasing where positive, so the root is unique; it is bracketed and
-    bisected to relative width 1e-13 and the *upper* end of the bracket is returned, so
-    ``gaussian_delta(result, ...) <= delta`` always holds (conservative).
-
-    Parameters
-    ----------
-    delta : float in [0, 1)
-        ``delta = 0`` returns ``inf`` (the Gaussian mechanism is not (ε, 0)-DP for any finite ε), unless the
-        sensitivity is 0.
-    sensitivity : float >= 0
-    sigma : float > 0
-
-    Returns
-    -------
-    float >= 0
-
-    Raises
-    ------
-    ValueError, TypeError
-        δ outside [0, 1); sensitivity < 0; σ <= 0.
-
-    Examples
-    --------
-    Objective perturbation with a linear loss is the Gaussian mechanism with sensitivity 2L and
-    σ² = 10 L² log(1/δ)/ε² (spec optimal-rates §3.3): for ε = 1, δ = 1e-8 the exact ε is 0.7403.
-    """
-    d = check_delta(delta)
-    delta_sens = check_positive(sensitivity, "sensitivity", allow_zero=True)
-    s = check_positive(sigma, "sigma")
-    mu = delta_sens / s
-    if mu == 0.0:
-        return 0.0
-    if d == 0.0:
-        return math.inf
-    log_target = math.log(d)
-
-    def log_delta(e: float) -> float:
-        return float(_gaussian_log_delta(np.array([e]), mu)[0])
-
-    # Upper bracket: δ(ε) <= Φ(μ/2 − ε/μ) <= d once ε >= μ²/2 + μ Φ⁻¹(1 − d).
-    hi = max(mu * mu / 2.0 - mu * float(ndtri(d)), 1e-6)
-    return _smallest_feasible(log_delta, log_target, lo=0.0, hi=hi)
-
-
-def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
-    """Smallest σ with δ_σ(ε) <= δ for the Gaussian mechanism ("analytic Gaussian mechanism", Balle & Wang 2018).
-
-    Returned conservatively (upper end of a bisection bracket of relative width 1e-13), so
-    ``gaussian_delta(epsilon, sensitivity, result) <= delta``.
-
-    Parameters
-    ----------
-    epsilon : float > 0
-    delta : float in (0, 1)
-    sensitivity : float > 0
-
-    Returns
-    -------
-    float > 0
-        E.g. 3.7306 for (ε, δ) = (1, 1e-5), sensitivity 1 (prior-art §A.0).
-
-    Raises
-    ------
-    ValueError, TypeError
-    """
-    e = check_positive(epsilon, "epsilon")
-    d = check_delta(delta)
-    if d == 0.0:
-        raise ValueError("delta must be > 0: the Gaussian mechanism is never (ε, 0)-DP")
-    sens = check_positive(sensitivity, "sensitivity")
-    log_target = math.log(d)
-
-    def log_delta_of_sigma(s: float) -> float:
-        return float(_gaussian_log_delta(np.array([e]), sens / s)[0])
-
-    # δ is decreasing in σ; start from a small σ and double.
-    lo = sens * 1e-6
-    if log_delta_of_sigma(lo) <= log_target:  # pragma: no cover - only for absurd (ε, δ)
-        return lo
-    return _smallest_feasible(log_delta_of_sigma, log_target, lo=lo, hi=sens, log_scale=True)
-
-
-def gdp_epsilon_to_delta(epsilon: Any, mu: float) -> float | np.ndarray:
-    """δ(ε) of a μ-GDP mechanism: the Gaussian curve with sensitivity/σ = μ (Dong, Roth & Su 2022, Cor. 2.13).
-
-    Parameters
-    ----------
-    epsilon : float or array, >= 0
-    mu : float >= 0
-
-    Returns
-    -------
-    float or ndarray in [0, 1]
-    """
-    m = check_positive(mu, "mu", allow_zero=True)
-    return gaussian_delta(epsilon, m, 1.0)
-
-
-def gdp_mu_to_epsilon(mu: float, delta: float) -> float:
-    """Smallest ε with a μ-GDP mechanism (ε, δ)-DP (inverse of :func:`gdp_epsilon_to_delta`, conservative).
-
-    Parameters
-    ----------
-    mu : float >= 0
-    delta : float in [0, 1)
-
-    Returns
-    -------
-    float >= 0 (``inf`` for δ = 0 and μ > 0)
-    """
-    m = check_positive(mu, "mu", allow_zero=True)
-    return gaussian_epsilon(delta, m, 1.0)
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Laplace and randomized response
-# ---------------------------------------------------------------------------------------------------------
-def laplace_epsilon(sensitivity: float, scale: float) -> float:
-    """ε = Δ/b of the Laplace mechanism f(S) + Lap(b) with L1 sensitivity Δ (Dwork et al. 2006); pure DP.
-
-    Parameters
-    ----------
-    sensitivity : float >= 0
-    scale : float > 0
-
-    Returns
-    -------
-    float >= 0
-    """
-    return check_positive(sensitivity, "sensitivity", allow_zero=True) / check_positive(scale, "scale")
-
-
-def laplace_delta(epsilon: Any, sensitivity: float, scale: float) -> float | np.ndarray:
-    """Exact privacy curve of the 1-D Laplace mechanism: δ(ε) = max(0, 1 − exp((ε − ε₀)/2)), ε₀ = Δ/b.
-
-    Derivation: for P = Lap(Δ, b), Q = Lap(0, b) and 0 <= ε < ε₀, the set {p > e^ε q} is {x > t} with
-    t = (Δ + bε)/2, so H = P(X > t) − e^ε Q(X > t) = 1 − ½e^{−(t−Δ)/b} − ½e^{ε − t/b} = 1 − e^{(ε−ε₀)/2}.
-    Both directions are equal by symmetry.
-
-    Parameters
-    ----------
-    epsilon : float or array, >= 0
-    sensitivity : float >= 0
-    scale : float > 0
-
-    Returns
-    -------
-    float or ndarray in [0, 1)
-    """
-    eps, scalar = _check_epsilon_array(epsilon)
-    eps0 = laplace_epsilon(sensitivity, scale)
-    with np.errstate(invalid="ignore"):
-        out = np.where(eps < eps0, -np.expm1(np.minimum(eps - eps0, 0.0) / 2.0), 0.0)
-    return _scalar_or_array(np.asarray(out, dtype=np.float64), scalar)
-
-
-def randomized_response_epsilon(p: float) -> float:
-    """ε of binary randomized response that reports the true bit with probability p and flips it otherwise.
-
-    ε = |log(p/(1 − p))| (Warner 1965; pure DP, tight).
-
-    Parameters
-    ----------
-    p : float in (0, 1)
-        Probability of a truthful report.
-
-    Returns
-    -------
-    float >= 0
-
-    Raises
-    ------
-    ValueError
-        p not in the open interval (0, 1) (p ∈ {0, 1} is not private: ε = ∞).
-    """
-    if isinstance(p, bool) or not isinstance(p, Real):
-        raise TypeError(f"p must be a real number, got {type(p).__name__}")
-    pf = float(p)
-    if not (0.0 < pf < 1.0):
-        raise ValueError(f"p must lie in the open interval (0, 1), got {pf}")
-    return abs(math.log(pf) - math.log1p(-pf))
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -568,12 +256,12 @@ def mixture_gaussian_delta(
     ValueError, TypeError
         Bad ε, weights not a probability vector, mismatched lengths, non-finite means, σ <= 0.
     """
-    eps, scalar = _check_epsilon_array(epsilon)
+    eps, scalar = check_epsilon_array(epsilon)
     w, a, b, s = _check_mixture(weights, means_p, means_q, sigma)
     with np.errstate(divide="ignore"):
         logw = np.log(w)
     out = np.array([_hockey_stick(float(e), logw, a, logw, b, s) if np.isfinite(e) else 0.0 for e in eps.ravel()])
-    return _scalar_or_array(out.reshape(eps.shape), scalar)
+    return scalar_or_array(out.reshape(eps.shape), scalar)
 
 
 def mixture_gaussian_delta_max(
@@ -618,7 +306,7 @@ def nsgd_one_step_canary_delta(
 ) -> float | np.ndarray:
     """Exact δ(ε) of one step of with-replacement subsampled noisy SGD on the linear canary.
 
-    Setting (Bassily et al. 2019, Algorithm 1, one step; spec optimal-rates §3.1, §7.3, §8.3): the loss is
+    Setting (Bassily et al. 2019, Algorithm 1, one step; the audits' linear canary): the loss is
     ℓ(w, z) = ⟨w, z⟩, the dataset is n − 1 zero records plus the canary z_n = L e₁; the step draws m indices
     i.i.d. uniformly *with replacement*, averages their gradients and adds N(0, σ² I).  The canary is drawn
     k ~ Binomial(m, 1/n) times, so the noisy mean gradient's first coordinate is distributed as
@@ -642,7 +330,7 @@ def nsgd_one_step_canary_delta(
     m : int >= 1
         Mini-batch size (indices drawn with replacement).
     sigma : float > 0
-        Standard deviation of the noise added to the *mean* gradient (spec §9.1.2 convention).
+        Standard deviation of the noise added to the *mean* gradient (Algorithm 1's σ).
     lipschitz : float > 0
         L, the canary's gradient norm.
     neighbour : "symmetric" | "null"
@@ -657,10 +345,11 @@ def nsgd_one_step_canary_delta(
 
     Notes
     -----
-    Spec §3.1 golden values (T = 1, σ² = 8TL² log(1/δ)/(n²ε²), m = ⌈n √(ε/(4T))⌉): δ(0.1) ≈ 3.2e-12 for
-    n = 10⁴, ε = 0.1, δ = 1e-8 (m = 1582), and ≈ 9.4e-11 for n = 2000, ε = 0.1, δ = 2.5e-7 (m = 317).
+    Golden values (``docs/derivations.md#accountants-for-the-printed-calibration-of-algorithm-1``; T = 1,
+    σ² = 8TL² log(1/δ)/(n²ε²), m = ⌈n √(ε/(4T))⌉): δ(0.1) ≈ 3.2e-12 for n = 10⁴, ε = 0.1, δ = 1e-8 (m = 1582),
+    and ≈ 9.4e-11 for n = 2000, ε = 0.1, δ = 2.5e-7 (m = 317).
     """
-    eps, scalar = _check_epsilon_array(epsilon)
+    eps, scalar = check_epsilon_array(epsilon)
     n_ = check_positive_int(n, "n")
     m_ = check_positive_int(m, "m")
     s = check_positive(sigma, "sigma")
@@ -683,7 +372,7 @@ def nsgd_one_step_canary_delta(
         return min(1.0, h + tail)
 
     out = np.array([one(float(e)) for e in eps.ravel()]).reshape(eps.shape)
-    return _scalar_or_array(out, scalar)
+    return scalar_or_array(out, scalar)
 
 
 def nsgd_one_step_canary_epsilon(
@@ -719,7 +408,7 @@ def nsgd_one_step_canary_epsilon(
     def fn(e: float) -> float:
         return float(nsgd_one_step_canary_delta(e, n, m, sigma, lipschitz, neighbour=neighbour))
 
-    return _smallest_feasible(fn, d, lo=0.0, hi=1.0)
+    return smallest_feasible(fn, d, lo=0.0, hi=1.0)
 
 
 def nsgd_worst_pair_delta_quadrature(
@@ -755,7 +444,7 @@ def nsgd_worst_pair_delta_quadrature(
     ------
     ValueError, TypeError for out-of-range parameters, or ``steps`` not in {1, 2}.
     """
-    eps_arr, _ = _check_epsilon_array(epsilon)
+    eps_arr, _ = check_epsilon_array(epsilon)
     if eps_arr.size != 1:
         raise ValueError("epsilon must be a scalar")
     eps = float(eps_arr.ravel()[0])
@@ -828,7 +517,8 @@ def subsampled_gaussian_epsilon(
     Each step includes every record independently with probability q, sums the included per-record
     vectors (each of L2 norm <= C) and adds N(0, (zC)² I); z is the noise multiplier (ACG+16 convention:
     noise std on the *sum* divided by the per-record norm bound).  For Algorithm 1 of Bassily et al. 2019
-    with mean-gradient noise σ and batch size m, z = mσ/L and q = m/n (spec §3.1) — note that Algorithm 1
+    with mean-gradient noise σ and batch size m, z = mσ/L and q = m/n
+    (``docs/derivations.md#accountants-for-the-printed-calibration-of-algorithm-1``) — note that Algorithm 1
     samples *with replacement*, so this Poisson accountant is a proxy for it, not its exact accountant.
 
     Parameters
@@ -843,7 +533,7 @@ def subsampled_gaussian_epsilon(
         δ = 0 returns ``inf``.
     neighbouring : "add/remove" | "replace-one"
         ``"add/remove"``: the accountants' native relation.  ``"replace-one"``: the **conservative
-        convention** of spec §3.1 — the mechanism is accounted as the add/remove one with sensitivity 2C,
+        convention** — the mechanism is accounted as the add/remove one with sensitivity 2C,
         i.e. noise multiplier z/2 (RDP needs this: dp_accounting's RDP accountant supports Poisson
         sampling only under add/remove).  Justification for *one* step: the replace-one pair is
         P = (1−q)A + qB, Q = (1−q)A + qB' with A = N(0, z²C²I) the common part and B, B' shifts of A by
@@ -853,13 +543,13 @@ def subsampled_gaussian_epsilon(
         composes it is the convention's assumption, not proved here; the tests check that the result is
         never below dp_accounting's native replace-one PLD (which composes the symmetric Poisson pair
         (1−q)A + qN(±C)).  This convention can exceed the target ε of Bassily et al.'s calibration by up to
-        ~20 % at tiny T (spec §3.1 table).
+        ~20 % at tiny T (table in ``docs/derivations.md#accountants-for-the-printed-calibration-of-algorithm-1``).
     accountant : "rdp" | "pld"
         ``"rdp"``: ``RdpAccountant`` with the Balle et al. 2020 RDP→DP conversion, minimised over
         ``orders`` (default: dp_accounting's default orders ∪ {2, …, 256}).  ``"pld"``: ``PLDAccountant``
         (pessimistic connect-the-dots discretisation, an upper bound), tighter than RDP.
     orders : sequence of floats > 1, optional
-        RDP orders (``accountant="rdp"`` only).  Spec §3.1's table uses the integers 2..256.
+        RDP orders (``accountant="rdp"`` only).  That table uses the integers 2..256.
     value_discretization_interval : float > 0
         PLD discretisation (``accountant="pld"`` only); smaller is tighter and slower.
 

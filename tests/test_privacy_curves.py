@@ -1,8 +1,9 @@
-"""Tests of dpsco.oracles.privacy_curves: exact privacy curves of noise mechanisms.
+"""Tests of dpsco.oracles.privacy_curves and dpsco.oracles.mechanism_curves: exact privacy curves of noise
+mechanisms.
 
 Everything here is deterministic (no sampling), so there is no false-failure probability to budget; golden
-values come from the specs (cited), from hand derivations in the test, or from an independent computation
-(mpmath at 50 digits, scipy quad, dp_accounting).
+values come from docs/derivations.md (cited), from hand derivations in the test, or from an independent
+computation (mpmath at 30 or 50 digits, scipy quad, dp_accounting).
 """
 
 from __future__ import annotations
@@ -46,8 +47,9 @@ from dpsco.oracles.privacy_curves import (
 )
 @pytest.mark.parametrize("L", [1.0, 3.0])
 def test_objective_perturbation_linear_loss_golden(n: int, eps: float, delta: float, expected: float, L: float) -> None:
-    # Spec optimal-rates §3.3: ObjP with a linear loss is the Gaussian mechanism with sensitivity 2L and
-    # σ² = 10 L² log(1/δ)/ε² (n does not enter); exact ε at the target δ, tolerance 1e-4.
+    # docs/derivations.md#objective-perturbation-with-a-linear-loss: ObjP with a linear loss is the Gaussian
+    # mechanism with sensitivity 2L and σ² = 10 L² log(1/δ)/ε² (n does not enter); exact ε at the target δ
+    # (30-digit mpmath: 0.740337, 0.701198, 0.342509), tolerance 1e-4.
     sigma = math.sqrt(10 * L**2 * math.log(1 / delta) / eps**2)
     got = gaussian_epsilon(delta, 2 * L, sigma)
     assert abs(got - expected) <= 1e-4
@@ -86,7 +88,8 @@ def test_gaussian_delta_vectorised_and_edge_cases() -> None:
 
 
 def test_gaussian_sigma_golden_and_conservative() -> None:
-    # prior-art §A.0: analytic-GM calibration of (1, 1e-5) with sensitivity 1 is σ = 3.7306.
+    # Analytic-GM calibration of (1, 1e-5) with sensitivity 1 is σ = 3.7306 (Balle & Wang 2018, Theorem 8,
+    # solved independently in 30-digit mpmath: 3.730632).
     s = gaussian_sigma(1.0, 1e-5)
     assert abs(s - 3.7306) < 1e-4
     assert gaussian_delta(1.0, 1.0, s) <= 1e-5
@@ -245,7 +248,7 @@ def test_mixture_validation() -> None:
 
 
 # ------------------------------------------------------------------------------------------------------
-# One step of with-replacement subsampled noisy SGD on the linear canary (spec §3.1)
+# One step of with-replacement subsampled noisy SGD on the linear canary
 # ------------------------------------------------------------------------------------------------------
 def _canary_mpmath(eps: float, n: int, m: int, sigma: float) -> float:
     """Independent 50-digit computation: root of the (monotone) log-likelihood ratio, then CDF tails."""
@@ -268,19 +271,19 @@ def _canary_mpmath(eps: float, n: int, m: int, sigma: float) -> float:
 
 
 @pytest.mark.parametrize(
-    "n, delta, spec_value",
+    "n, delta, reference_value",
     [(10_000, 1e-8, 3.2e-12), (2_000, 2.5e-7, 9.4e-11)],
 )
-def test_nsgd_one_step_canary_golden(n: int, delta: float, spec_value: float) -> None:
-    # Spec §3.1 (last row and the bullet below the table): T = 1, ε = 0.1, L = 1,
+def test_nsgd_one_step_canary_golden(n: int, delta: float, reference_value: float) -> None:
+    # docs/derivations.md#accountants-for-the-printed-calibration-of-algorithm-1 (T = 1 rows): ε = 0.1, L = 1,
     # m = ceil(n sqrt(ε/(4T))), σ² = 8 T L² log(1/δ)/(n² ε²); exact δ(0.1) of the symmetric pair.
     eps, T = 0.1, 1
     m = math.ceil(n * math.sqrt(eps / (4 * T)))
     assert m == {10_000: 1582, 2_000: 317}[n]
     sigma = math.sqrt(8 * T * math.log(1 / delta) / (n**2 * eps**2))
     got = nsgd_one_step_canary_delta(eps, n, m, sigma, 1.0)
-    # spec gives two significant digits
-    assert abs(got / spec_value - 1) < 0.02
+    # the reference values have two significant digits
+    assert abs(got / reference_value - 1) < 0.02
     # independent 50-digit computation (binomial truncated at k < 40: tail < 1e-40 here)
     assert got == pytest.approx(_canary_mpmath(eps, n, m, sigma), rel=1e-6)
     assert got <= delta  # so Theorem 3.1's target (0.1, δ) holds exactly for T = 1
@@ -313,10 +316,11 @@ def test_nsgd_canary_null_neighbour_is_weaker_than_symmetric() -> None:
 
 
 # ------------------------------------------------------------------------------------------------------
-# Poisson-subsampled Gaussian via dp_accounting (spec §3.1 table)
+# Poisson-subsampled Gaussian via dp_accounting (the table of
+# docs/derivations.md#accountants-for-the-printed-calibration-of-algorithm-1)
 # ------------------------------------------------------------------------------------------------------
 # (n, d, ε, δ, T, m, ratio add/remove (z), ratio replace-one as sensitivity 2L (z/2))
-SPEC_TABLE = [
+ACCOUNTANT_TABLE = [
     (1000, 10, 1.0, 1e-6, 125, 45, 0.428, 0.964),
     (10000, 10, 1.0, 1e-8, 1250, 142, 0.436, 0.934),
     (100000, 10, 1.0, 1e-10, 12500, 448, 0.444, 0.931),
@@ -325,23 +329,24 @@ SPEC_TABLE = [
     (10000, 20000, 1.0, 1e-8, 8, 1768, 0.492, 1.194),
     (10000, 1000, 0.1, 1e-8, 1, 1582, 0.562, 1.012),
 ]
-SPEC_ORDERS = list(range(2, 257))  # the spec's accountant: integer orders 2..256, Balle et al. 2020 conversion
+INTEGER_ORDERS = list(range(2, 257))  # the table's accountant: integer orders 2..256, Balle et al. 2020 conversion
 
 
-@pytest.mark.parametrize("row", SPEC_TABLE, ids=lambda r: f"n{r[0]}-T{r[4]}")
-def test_subsampled_gaussian_reproduces_spec_table(row: tuple) -> None:
+@pytest.mark.parametrize("row", ACCOUNTANT_TABLE, ids=lambda r: f"n{r[0]}-T{r[4]}")
+def test_subsampled_gaussian_reproduces_the_accountant_table(row: tuple) -> None:
     n, d, eps, delta, T, m, r_ar, r_ro = row
     z = math.sqrt(2 * math.log(1 / delta) / eps)  # z = mσ/L with σ² = 8TL² log(1/δ)/(n²ε²), q²T = ε/4
     q = m / n
-    got_ar = subsampled_gaussian_epsilon(z, q, T, delta, orders=SPEC_ORDERS) / eps
-    got_ro = subsampled_gaussian_epsilon(z, q, T, delta, neighbouring="replace-one", orders=SPEC_ORDERS) / eps
+    got_ar = subsampled_gaussian_epsilon(z, q, T, delta, orders=INTEGER_ORDERS) / eps
+    got_ro = subsampled_gaussian_epsilon(z, q, T, delta, neighbouring="replace-one", orders=INTEGER_ORDERS) / eps
     assert abs(got_ar - r_ar) <= 0.01
     assert abs(got_ro - r_ro) <= 0.01
     # More RDP orders can only lower the bound (min over a superset).
     assert subsampled_gaussian_epsilon(z, q, T, delta) <= got_ar * eps * (1 + 1e-12)
 
 
-@pytest.mark.parametrize("row", [SPEC_TABLE[0], SPEC_TABLE[4], SPEC_TABLE[6]], ids=["T125", "T8", "T1"])
+@pytest.mark.parametrize("row", [ACCOUNTANT_TABLE[0], ACCOUNTANT_TABLE[4], ACCOUNTANT_TABLE[6]],
+                         ids=["T125", "T8", "T1"])
 def test_replace_one_convention_is_conservative(row: tuple) -> None:
     # The documented replace-one convention (add/remove with z/2) must never be below dp_accounting's
     # native replace-one PLD of the Poisson-subsampled Gaussian (symmetric pair (1−q)N(0)+qN(±1)).
