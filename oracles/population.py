@@ -1,8 +1,8 @@
 """Synthetic distributions with exactly known population risk and certified population minimisers.
 
-Bassily, Feldman, Talwar, Thakurta (2019), "Private Stochastic Convex Optimization with Optimal Rates",
-NeurIPS; engineering spec ``optimal-rates-bassily-feldman-talwar-thakurta.md`` §7.2 (D1–D5).  Every
-distribution gives
+The test distributions for the utility theorems of Bassily, Feldman, Talwar, Thakurta (2019), "Private
+Stochastic Convex Optimization with Optimal Rates", NeurIPS (Theorems 3.2, 4.4 and 5.3), each with the derivation
+of its population loss and minimiser below.  Every distribution gives
 
 * ``sample(n, rng) -> (X, y)``: i.i.d. draws (randomness only from the explicit generator);
 * ``bounds``: the declared :class:`dpsco.reference.problem.DataBounds` (‖x‖ ≤ x_max, |y| ≤ y_max), which hold by
@@ -43,8 +43,8 @@ For an even function f that is a polynomial Σ_k a_k |c|^k on each piece [c_j, c
     E f(a u) = Σ_j Σ_k a_k a^k E[|u|^k ; c_j ≤ a|u| < c_{j+1}],
     E[|u|^k ; p ≤ |u| < q] = B((k+1)/2, b)/B(1/2, b) · (I_{q²}((k+1)/2, b) − I_{p²}((k+1)/2, b)),  b = (d−1)/2,
 
-with I the regularised incomplete beta function (for d = 1, |u| = 1).  This replaces the 1-D quadrature
-of the spec by closed forms; the tests check them against 30-digit mpmath quadrature.
+with I the regularised incomplete beta function (for d = 1, |u| = 1).  These closed forms replace a 1-D
+quadrature over u; the tests check them against 30-digit mpmath quadrature.
 """
 
 from __future__ import annotations
@@ -300,7 +300,7 @@ def _logistic_model(loss: GLMLoss, d: int, K: int, x_max: float, radius: float,
 
 def d1_logistic(d: int, *, K: int = 200, x_max: float = 1.0, radius: float = 1.0,
                 rng: np.random.Generator, w_star: Any | None = None, tol: float = 1e-10) -> FiniteSupportBinary:
-    """D1 (spec §7.2): logistic loss, K atoms uniform on the sphere of radius x_max (drawn from ``rng``),
+    """D1 (module docstring): logistic loss, K atoms uniform on the sphere of radius x_max (drawn from ``rng``),
     P(y = 1 | x_k) = σ(⟨w⋆, x_k⟩) with ‖w⋆‖ = radius/2 (random direction unless ``w_star`` given).
 
     The population minimiser over B(0, radius) is w⋆ itself (well-specified model; module docstring),
@@ -311,7 +311,7 @@ def d1_logistic(d: int, *, K: int = 200, x_max: float = 1.0, radius: float = 1.0
 
 def d5_hinge(d: int, *, K: int = 200, x_max: float = 1.0, radius: float = 1.0,
              rng: np.random.Generator, w_star: Any | None = None, tol: float = 1e-10) -> FiniteSupportBinary:
-    """D5 (spec §7.2): as :func:`d1_logistic` with the hinge loss; minimiser certified by duality gap."""
+    """D5 (module docstring): as :func:`d1_logistic` with the hinge loss; minimiser certified by duality gap."""
     return _logistic_model(HingeLoss(), d, K, x_max, radius, rng, w_star, tol)
 
 
@@ -501,13 +501,13 @@ def _sphere_model(loss: GLMLoss, d: int, x_max: float, radius: float, w0: Any | 
 
 def d2_least_squares(d: int, *, x_max: float = 1.0, radius: float = 1.0, noise: float = 0.5,
                      w0: Any | None = None, rng: np.random.Generator | None = None) -> SphereRegression:
-    """D2 (spec §7.2): squared loss; L(w) = (X²/2d)‖w − w0‖² + s²/6 exactly."""
+    """D2 (module docstring): squared loss; L(w) = (X²/2d)‖w − w0‖² + s²/6 exactly."""
     return _sphere_model(SquaredLoss(), d, x_max, radius, w0, noise, rng)
 
 
 def d3_absolute(d: int, *, x_max: float = 1.0, radius: float = 1.0, noise: float = 0.5,
                 w0: Any | None = None, rng: np.random.Generator | None = None) -> SphereRegression:
-    """D3 (spec §7.2): absolute loss with uniform (symmetric) noise; minimiser w0, closed-form excess."""
+    """D3 (module docstring): absolute loss with uniform (symmetric) noise; minimiser w0, closed-form excess."""
     return _sphere_model(AbsoluteLoss(), d, x_max, radius, w0, noise, rng)
 
 

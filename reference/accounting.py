@@ -18,16 +18,18 @@ the dataset's step: after the common shift, the first coordinate of the noisy me
 and every other coordinate is pure noise, the same under both.  This *one-sided* pair is far worse than the
 symmetric pair with a zero background (x_n = ±L e₁, other records 0), whose two sides are both mixtures:
 at n = 1000, m = 500, T = 1, σ = 0.010513 (Theorem 3.1's calibration for ε = 1, δ = 10⁻⁶) the one-sided
-pair has δ(1) = 2.02·10⁻⁴, the symmetric one 8.8·10⁻⁸.  It dominates every pair whose records share one
-gradient value (tests/test_accounting.py checks this exactly over generated pairs); that it dominates
-every pair of datasets is not proved here, so the claims say "the worst-case pair known".
+pair has δ(1) = 2.02·10⁻⁴, the symmetric one 8.8·10⁻⁸.  No pair whose other records share one gradient
+value was found worse (tests/test_accounting.py compares exact curves over generated one-dimensional pairs);
+that it dominates every pair of datasets is not proved, so the claims say "the worst-case pair known"
+(docs/derivations.md#the-one-sided-worst-case-pair-of-algorithm-1).
 
 The T steps compose adaptively, each step's pair being this same (P, Q) whatever the current iterate, so
 the T-fold product P^⊗T vs Q^⊗T is what a release of the whole trajectory exposes and what the proof of
 Theorem 3.1 bounds.  Its privacy curve δ(ε) = max(H_{e^ε}(P^⊗T ‖ Q^⊗T), H_{e^ε}(Q^⊗T ‖ P^⊗T)) is computed with
 Google's ``dp_accounting`` PLD accountant (``MixtureOfGaussiansDpEvent``, both adjacency directions,
 pessimistic connect-the-dots discretisation: an upper bound of the exact curve).  The oracle
-``dpsco.oracles.privacy_curves.nsgd_worst_pair_delta`` cross-checks it by quadrature at T = 1 and T = 2.
+``dpsco.oracles.privacy_curves.nsgd_worst_pair_delta_quadrature`` cross-checks it by quadrature at T = 1 and
+T = 2.
 
 Calibration
 -----------

@@ -23,7 +23,7 @@ from dpsco.verification.mutants.bftt19 import nsgd_noise_divided_by_batch, objp_
 
 CONFIDENCE = 1 - 1e-6
 
-# -- A_NSGD on the linear canary (spec §7.3): n − 1 zero records and z_n = +L vs −L --------------------------
+# -- A_NSGD on the linear canary: n − 1 zero records and z_n = +L vs −L (the symmetric pair) -----------------
 N_NSGD, EPS, L = 16, 1.0, 1.0
 DELTA_NSGD = 1.0 / N_NSGD**2
 PROB_NSGD = ERMProblem(LinearLoss(), Ball(10.0), DataBounds(L, 1.0))
@@ -79,7 +79,8 @@ def test_nsgd_audit_refutes_the_noise_divided_by_batch_mutant():
     assert res.epsilon_lower > 1.5 * EPS
 
 
-# -- A_ObjP on the linear loss: exactly the Gaussian mechanism with sensitivity 2L (spec §3.3) -------------
+# -- A_ObjP on the linear loss: exactly the Gaussian mechanism with sensitivity 2L --------------------------
+# (docs/derivations.md#objective-perturbation-with-a-linear-loss)
 N_OBJP, D_OBJP = 100, 2
 DELTA_OBJP = 1.0 / N_OBJP**2
 PROB_OBJP = ERMProblem(LinearLoss(), Ball(1e3), DataBounds(L, 1.0))

@@ -25,13 +25,14 @@ P_THRESHOLD = 1e-7  # per KS/chi-square test; ≤ 4 tests per function ⇒ ≤ 4
 
 
 def test_c_delta_and_sigma_golden_values():
-    """Spec §2.0 (verified values): δ = 1e-5, ε = 1, Δ = 1: c_δ = 3.1822, σ_Zhao = 4.609; ε = 5: σ = 1.000;
-    ε = 50: 0.1547.  Independent: c_δ in 50-digit mpmath (√log(2/(√1.00016 − 1)) = 3.1822431 ...)."""
+    """δ = 1e-5, ε = 1, Δ = 1: c_δ = 3.1822, σ_Zhao = 4.609; ε = 5: σ = 1.000; ε = 50: 0.1547 (Zhao et al.'s
+    formula evaluated independently in 30-digit mpmath: 3.18224, 4.60886, 1.00007, 0.154664).  c_δ is also
+    recomputed here in 50-digit mpmath (√log(2/(√1.00016 − 1)) = 3.1822431 ...)."""
     import mpmath as mp
     mp.mp.dps = 50
     c_ref = float(mp.sqrt(mp.log(2 / (mp.sqrt(16 * mp.mpf("1e-5") + 1) - 1))))
     assert noise.c_delta(1e-5) == pytest.approx(c_ref, rel=1e-13)
-    assert c_ref == pytest.approx(3.1822, abs=1e-4)  # spec's rounded value
+    assert c_ref == pytest.approx(3.1822, abs=1e-4)
     assert noise.zhao_sigma(1.0, 1.0, 1e-5) == pytest.approx(4.609, abs=5e-4)
     assert noise.zhao_sigma(1.0, 5.0, 1e-5) == pytest.approx(1.000, abs=5e-4)
     assert noise.zhao_sigma(1.0, 50.0, 1e-5) == pytest.approx(0.1547, abs=5e-5)
@@ -39,7 +40,7 @@ def test_c_delta_and_sigma_golden_values():
     assert noise.zhao_sigma(1.0, 1.0, 1e-5, printed_alg2=True) == pytest.approx((c + math.sqrt(c * c + 1)) / 2,
                                                                                rel=1e-15)
     assert noise.c_delta(0.5 - 1e-12) == pytest.approx(0.0, abs=1e-5)
-    # classical σ = √(2 log(1.25e5)) = 4.8448 (spec: 4.845); analytic 3.731 (spec)
+    # classical σ = √(2 log(1.25e5)) = 4.84481; analytic 3.73063 (Balle & Wang's Theorem 8 in mpmath)
     assert noise.classical_gaussian_sigma(1.0, 0.5, 1e-5) == pytest.approx(2 * 4.84481, abs=1e-4)
     assert noise.analytic_gaussian_sigma(1.0, 1.0, 1e-5) == pytest.approx(3.731, abs=2e-3)
 
@@ -113,13 +114,14 @@ def test_zhao_sigma_is_private_on_the_exact_curve(delta, eps):
 
 
 def test_erratum_alg2_printed_sigma_is_not_private():
-    """LR-E2: Algorithm 2's printed density has σ_Zhao/√2.  Exact curve (spec §2.2, verified there): nominal
-    (1, 1e-5) is really ε ≈ 1.16 at δ = 1e-5, i.e. δ(1) ≈ 7.4e-5 > 1e-5; nominal 5 → 6.57."""
+    """ERRATA.md LR-E2: Algorithm 2's printed density has σ_Zhao/√2.  Exact Gaussian curve (checked
+    independently in 30-digit mpmath): nominal (1, 1e-5) is really ε ≈ 1.16 at δ = 1e-5, i.e. δ(1) ≈ 7.4e-5 >
+    1e-5; nominal 5 → 6.57; Zhao's own σ realises 0.793 at nominal 1."""
     assert printed_alg2_exact_epsilon(1.0, 1e-5) == pytest.approx(1.16, abs=0.01)
     assert printed_alg2_exact_epsilon(5.0, 1e-5) == pytest.approx(6.57, abs=0.01)
     s = noise.zhao_sigma(1.0, 1.0, 1e-5, printed_alg2=True)
     assert gaussian_exact_delta(1.0, 1.0, s) == pytest.approx(7.4e-5, rel=0.02)
-    assert zhao_exact_epsilon(1.0, 1e-5) == pytest.approx(0.793, abs=2e-3)  # spec: realised 0.793
+    assert zhao_exact_epsilon(1.0, 1e-5) == pytest.approx(0.793, abs=2e-3)
 
 
 def test_l2_laplace_exact_privacy_loss_is_attained():

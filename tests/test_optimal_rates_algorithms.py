@@ -42,7 +42,7 @@ def test_nsgd_release_and_claim():
     r = o.noisy_sgd(X, y, problem(), EPS, DELTA, np.random.default_rng(1))
     p = o.theorem_3_2_parameters(N, D, EPS, DELTA, 1.0, 1.0)
     assert r.output.shape == (D,) and np.linalg.norm(r.output) <= 1.0 + 1e-12
-    assert r.gradient_evaluations == p.T * p.m  # spec §5: exactly T·m per-sample gradient calls
+    assert r.gradient_evaluations == p.T * p.m  # exactly T·m per-sample gradient calls (Algorithm 1)
     assert r.parameters["T"] == p.T and r.parameters["m"] == p.m
     c = r.claim
     assert (c.notion, c.epsilon, c.delta, c.neighbouring) == ("approx-DP", EPS, DELTA, "replace-one")
@@ -101,10 +101,11 @@ def test_nsgd_explicit_clipping_is_recorded():
 def test_stability_erratum_lemma_3_4():
     """ERRATA E2: Lemma 3.4's α = L²Tη/n is too small for the averaged iterate; the tight value is L²η(T+1)/n.
 
-    Instance (spec T-3.4a): linear loss ℓ(w, z) = ⟨w, z⟩ in d = 1, W = [−10⁶, 10⁶] (projection inactive),
-    n = 10, S has z_n = +L, S' has z_n = −L, other points 0, probe z = −L, T = 1, η = 0.01.  Coupled runs
-    (same seed → same indices and noise) give ℓ(w̄, z) − ℓ(w̄', z) = 2L²η r/m with r ~ Bin(m, 1/n), so each
-    difference lies in [0, 2L²η] and its mean is exactly 2L²η/n = L²η(T+1)/n, twice the printed L²Tη/n.
+    Instance (docs/derivations.md#stability-of-the-averaged-iterate): linear loss ℓ(w, z) = ⟨w, z⟩ in d = 1,
+    W = [−10⁶, 10⁶] (projection inactive), n = 10, S has z_n = +L, S' has z_n = −L, other points 0, probe
+    z = −L, T = 1, η = 0.01.  Coupled runs (same seed → same indices and noise) give ℓ(w̄, z) − ℓ(w̄', z) =
+    2L²η r/m with r ~ Bin(m, 1/n), so each difference lies in [0, 2L²η] and its mean is exactly
+    2L²η/n = L²η(T+1)/n, twice the printed L²Tη/n.
 
     Statistics: R coupled pairs; one-sided Hoeffding bounds with range 2L²η at α = 1e-7 each (two
     assertions below share the 1e-6 budget: false-failure ≤ 2e-7).
@@ -158,8 +159,8 @@ def test_moreau_nsgd_release():
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), beta=st.floats(0.5, 20), xi=st.floats(0.05, 1.0))
 def test_approximate_envelope_gradient_is_within_xi(loss, seed, beta, xi):
-    """T-PG1 (spec §4.5): ApproxEnvGrad's error is ≤ ξ against the closed-form envelope gradient
-    (R^d prox, localised), deterministically, for K = prox_inner_iterations(L, β, ξ)."""
+    """ApproxEnvGrad's error (docs/derivations.md#reconstruction-of-proxgd) is ≤ ξ against the closed-form
+    envelope gradient (R^d prox, localised), deterministically, for K = prox_inner_iterations(L, β, ξ)."""
     rng = np.random.default_rng(seed)
     k, d = 20, 3
     X = rng.normal(size=(k, d))
@@ -182,7 +183,7 @@ def test_prox_noisy_sgd_small_instance_counts():
     assert K == math.ceil(4 * (2 * 1.0) ** 2 / 0.25**2)  # localised G_φ = 2L
     assert r.gradient_evaluations == r.parameters["T"] * r.parameters["m"] * (K - 1)
     assert r.claim.assumptions["lipschitz_used_for_noise"] == 2.0 + 0.25  # L' = L_env + ξ
-    # paper's count with the default accuracy ξ = L/√(nT), non-localised: ≈ n²T²m (spec §5: ratio in [0.5, 4])
+    # paper's count with the default accuracy ξ = L/√(nT), non-localised: ≈ n²T²m (Sec. 4; ratio in [0.5, 4])
     T = math.floor(o.theorem_3_2_T(n, d, EPS, delta))
     beta = o.theorem_4_4_beta(n, d, EPS, delta, 1.0, 1.0)
     xi = 1.0 / math.sqrt(n * T)
@@ -205,9 +206,9 @@ def test_objp_logistic_release_is_certified():
 
 
 def test_objp_linear_loss_matches_closed_form():
-    """Spec §3.3 [N]: with ℓ(w, z) = ⟨w, z⟩ the minimiser is Proj_B(−(Σ z_i/n + G/n)/(2λ)) (hand derivation:
-    the objective ⟨z̄ + G/n, w⟩ + λ‖w‖² is minimised over the ball at the projection of its unconstrained
-    minimiser, because it is isotropic around that point)."""
+    """docs/derivations.md#objective-perturbation-with-a-linear-loss: with ℓ(w, z) = ⟨w, z⟩ the minimiser is
+    Proj_B(−(Σ z_i/n + G/n)/(2λ)) (hand derivation: the objective ⟨z̄ + G/n, w⟩ + λ‖w‖² is minimised over the
+    ball at the projection of its unconstrained minimiser, because it is isotropic around that point)."""
     n, d = 50, 3
     rng = np.random.default_rng(5)
     X = rng.normal(size=(n, d))
@@ -262,10 +263,11 @@ def test_efficient_objp_certificate_and_claim():
 
 
 def test_efficient_objp_output_is_near_the_exact_objp_minimiser():
-    """T-EO1/T-EO2 (spec §4.7): the pre-noise point is within r of the exact minimiser of the same perturbed
-    objective, so the released point is within r + ‖N(0, σ2² I)‖ of it.  Both runs draw G first from the
-    same seed, so the exact minimiser is reproducible.  ‖N‖ ≤ σ2(√d + √(2 log(1/α))) with probability ≥ 1 − α
-    (Gaussian concentration of the norm, Lipschitz 1); α = 1e-7."""
+    """docs/derivations.md#reconstruction-of-efficient-objective-perturbation: the pre-noise point is within r
+    of the exact minimiser of the same perturbed objective, so the released point is within r + ‖N(0, σ2² I)‖
+    of it.  Both runs draw G first from the same seed, so the exact minimiser is reproducible.
+    ‖N‖ ≤ σ2(√d + √(2 log(1/α))) with probability ≥ 1 − α (Gaussian concentration of the norm, Lipschitz 1);
+    α = 1e-7."""
     X, y = logistic_data(N, D)
     p = o.efficient_objp_parameters(N, D, EPS, DELTA, 1.0, 1.0)
     r = o.efficient_objective_perturbation(X, y, problem(), EPS, DELTA, np.random.default_rng(21))

@@ -1,8 +1,8 @@
 """Golden values of every parameter formula of Bassily et al. (2019).
 
-The golden numbers are the spec's independent numerical table (specs/optimal-rates-...md §7.4, computed
-with scipy scratch scripts, L = M = 1) and, where noted, hand derivations written here.  Tolerance: 1e-9
-relative on quantities the spec prints to 10 significant digits, else the printed precision.
+The golden numbers (L = M = 1) are the paper's formulas evaluated independently of this code, in 30-digit
+arithmetic (mpmath), and printed here to 6–11 significant digits; where noted, hand derivations written here
+or in docs/derivations.md.  Tolerance: half a unit of the last printed digit.
 """
 
 from __future__ import annotations
@@ -55,7 +55,8 @@ def test_theorem_3_2_parameters_golden(case, T, m, sigma2, eta):
     if p.printed_is_private:
         assert p.sigma2 == p.sigma2_printed
     assert_printed(p.eta, eta)
-    # β_max with the integer T is 2/η (spec §2.1: Lemma 3.4's η ≤ 2/β), by definition 2L√T/M
+    # β_max with the integer T is 2/η (Lemma 3.4's condition η ≤ 2/β), by definition 2L√T/M
+    # (docs/derivations.md#algorithm-1-parameter-identities)
     assert math.isclose(p.smoothness_max, 2 * math.sqrt(T), rel_tol=1e-12)
 
 
@@ -82,7 +83,7 @@ def test_lemma_3_4_golden(case, printed, corrected):
 
 
 def test_lemma_3_3_golden():
-    # spec §4.1: RHS = 0.0288052868 for n=1e4, d=10, eps=1, delta=1e-8, L=M=1 with Theorem 3.2's parameters
+    # Lemma 3.3's RHS = 0.0288052868 for n=1e4, d=10, eps=1, delta=1e-8, L=M=1 with Theorem 3.2's parameters
     n, d, eps, delta = CASES[0]
     p = o.theorem_3_2_parameters(n, d, eps, delta, 1.0, 1.0)
     assert_printed(o.lemma_3_3_bound(n, d, eps, delta, 1.0, 1.0, p.eta, p.T), "0.0288052868")
@@ -104,7 +105,7 @@ def test_theorem_4_4_golden(case, beta, gap, bound):
 @pytest.mark.parametrize(
     "case, lam, sigma2, cap, printed, corrected",
     [
-        # the spec prints 0.0576012 = 2 × 0.0288006 (doubling a rounded value); 4·ML·√(·) = 2 × 0.02880057446
+        # 4·ML·√(·) = 2 × 0.02880057446 (not 2 × 0.0288006 = 0.0576012, which doubles a rounded value)
         # = 0.0576011489, which rounds to 0.0576011 at the printed precision.
         (CASES[0], "0.0288005745", "184.20680744", "288.005745", "0.0288006", "0.0576011"),
         (CASES[1], "0.4972211567", "608.07219676", "497.221157", "0.4972212", "0.9944423"),
@@ -122,7 +123,7 @@ def test_objective_perturbation_golden(case, lam, sigma2, cap, printed, correcte
 
 
 def test_gradient_count_golden():
-    # spec §5: n=1e4, d=10, eps=1, delta=1e-8 -> T m = 1250*142 = 177,500; n=1000, d=5 -> 125*45 = 5625
+    # T·m gradient evaluations: n=1e4, d=10, eps=1, delta=1e-8 -> 1250*142 = 177,500; n=1000, d=5 -> 125*45 = 5625
     p = o.theorem_3_2_parameters(10_000, 10, 1.0, 1e-8, 1.0, 1.0)
     assert p.T * p.m == 177_500
     p = o.theorem_3_2_parameters(1_000, 5, 1.0, 1e-6, 1.0, 1.0)
@@ -143,8 +144,9 @@ def test_vacuous_regime_refused():
     log_inv_delta_extra=st.floats(0.0, 30.0),
 )
 def test_algorithm_1_identities(n, d, eps, log_inv_delta_extra):
-    """Hand derivations of spec §2.1 [D]: q²T ≥ ε/4 with ⌈m⌉, z = mσ/L ≥ √(2 log(1/δ)/ε), β_max(T_real) = 2/η(T_real),
-    and the Theorem 3.2 smoothness bound ≥ 2/η with the integer T (flooring T only raises 2L√T/M... downwards)."""
+    """docs/derivations.md#algorithm-1-parameter-identities: q²T ≥ ε/4 with ⌈m⌉, z = mσ/L ≥ √(2 log(1/δ)/ε),
+    β_max(T_real) = 2/η(T_real), and the Theorem 3.2 smoothness bound ≥ 2/η with the integer T (flooring T
+    only lowers 2L√T/M)."""
     delta = math.exp(-(2 * math.log(n) + log_inv_delta_extra))  # delta <= 1/n^2
     T_real = o.theorem_3_2_T(n, d, eps, delta)
     if T_real < 1:
@@ -158,10 +160,10 @@ def test_algorithm_1_identities(n, d, eps, log_inv_delta_extra):
     assert q**2 * T >= eps / 4 * (1 - 1e-12) or m == n
     z = m * math.sqrt(sigma2)
     assert z >= math.sqrt(2 * math.log(1 / delta) / eps) * (1 - 1e-12) or m == n
-    # β_max of Theorem 3.2 equals 2L√T_real/M exactly (spec §2.1 [D])
+    # β_max of Theorem 3.2 equals 2L√T_real/M exactly
     assert math.isclose(o.theorem_3_2_smoothness_max(n, d, eps, delta, 1.0, 1.0), 2 * math.sqrt(T_real), rel_tol=1e-9)
     assert 2.0 / (1.0 / math.sqrt(T)) <= 2 * math.sqrt(T_real) * (1 + 1e-12)  # 2/η with η = M/(L√T)
-    # Theorem 5.3's exact privacy condition β ≤ εnλ equals (2L/M)√(2nε² + 4d log(1/δ)) (spec §2.4 [D])
+    # Theorem 5.3's exact privacy condition β ≤ εnλ equals (2L/M)√(2nε² + 4d log(1/δ)) (ERRATA.md E6)
     lam = o.theorem_5_3_lambda(n, d, eps, delta, 1.0, 1.0)
     assert math.isclose(eps * n * lam, 2 * math.sqrt(2 * n * eps**2 + 4 * d * math.log(1 / delta)), rel_tol=1e-9)
     # Lemma 5.4 at Theorem 5.3's λ is ≤ the corrected Theorem 5.3 bound minus the stability term
@@ -181,12 +183,13 @@ def test_theorem_5_3_printed_constant_is_the_lambda_M2_term_alone():
 
 
 def test_efficient_objp_budget_composes_within_target():
-    # spec §2.5 [D]: the recommended split gives at most (eps, 0.71 delta) for eps <= 1
+    # docs/derivations.md#reconstruction-of-efficient-objective-perturbation: the split gives at most
+    # (eps, 0.71 delta) for eps <= 1
     for eps in (0.1, 0.5, 1.0):
         p = o.efficient_objp_parameters(10_000, 10, eps, 1e-8, 1.0, 1.0)
         assert math.isclose(p.epsilon_total, eps, rel_tol=1e-12)
         assert p.delta_total <= 0.71 * 1e-8
-        # σ2 √d = M/√n (spec §2.5: "then σ2√d = M/√n")
+        # σ2 √d = M/√n (same derivation)
         assert math.isclose(p.sigma2 * math.sqrt(10), 1 / math.sqrt(10_000), rel_tol=1e-12)
 
 

@@ -138,7 +138,7 @@ def test_golden_small_deviation_closed_forms():
     """Hand derivations for ‖Δ‖ small, Δ = w − w0, a = X‖Δ‖, E⟨Δ, x⟩² = a²/d:
     D3: if a ≤ s, h(c) = c²/(2s) on the whole range, so excess = a²/(2 s d).
     Huber: if a + s ≤ h, every residual stays in the quadratic zone: excess = a²/(2d) (as least squares).
-    D2: excess = a²/(2d) always (spec §7.2)."""
+    D2: excess = a²/(2d) always (module docstring of dpsco.oracles.population)."""
     d, X, s = 5, 1.0, 0.5
     w0 = np.array([0.1, 0.2, -0.1, 0.0, 0.3])
     delta = np.array([0.01, -0.02, 0.0, 0.03, 0.01])

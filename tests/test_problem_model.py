@@ -101,7 +101,8 @@ def test_lipschitz_constant_bounds_gradients_on_declared_domain(loss, data):
 
 
 def test_declared_constants_hand_derived():
-    # spec §7.1 table: logistic L = X, β = X²/4; squared L = X(XM + Y), β = X²; hinge/absolute L = X
+    # docs/derivations.md#lipschitz-and-smoothness-constants-of-the-losses:
+    # logistic L = X, β = X²/4; squared L = X(XM + Y), β = X²; hinge/absolute L = X
     assert LogisticLoss().lipschitz(2.0, 1.0, 3.0) == 2.0 and LogisticLoss().smoothness(2.0) == 1.0
     assert SquaredLoss().lipschitz(2.0, 1.5, 3.0) == 2.0 * (2.0 * 3.0 + 1.5) and SquaredLoss().smoothness(2.0) == 4.0
     assert HingeLoss().lipschitz(2.0, 1.0, 3.0) == 2.0 and HingeLoss().smoothness(2.0) is None
@@ -119,7 +120,8 @@ def test_prox_optimality_and_envelope_properties(loss, data):
 
     * prox optimality: β(w − v) ∈ ∂ℓ(v, z) — checked through the 1-D condition on s = ⟨v, x⟩;
     * f_β ≤ f ≤ f_β + L²/(2β) (property 2);
-    * ‖∇f_β‖ ≤ L (sharp, spec §1.6) ≤ 2L (property 1 as printed);
+    * ‖∇f_β‖ ≤ L (sharp, docs/derivations.md#moreau-envelope-gradients-are-bounded-by-l) ≤ 2L (property 1 as
+      printed);
     * ∇f_β is β-Lipschitz (property 1) and matches finite differences of f_β (property 3).
     """
     d = 3
@@ -159,7 +161,8 @@ def test_prox_optimality_and_envelope_properties(loss, data):
 
 
 def test_hinge_envelope_closed_form_hand_derived():
-    # spec §7.1: hinge envelope = 0 (a ≥ 1); β(1−a)²/(2r) (1 − r/β < a < 1); 1 − a − r/(2β) (a ≤ 1 − r/β)
+    # docs/derivations.md#lipschitz-and-smoothness-constants-of-the-losses: hinge envelope = 0 (a ≥ 1);
+    # β(1−a)²/(2r) (1 − r/β < a < 1); 1 − a − r/(2β) (a ≤ 1 − r/β)
     loss, beta = HingeLoss(), 2.0
     x, y = np.array([[1.0, 0.0]]), np.array([1.0])  # r = 1
     for a, expected in [(1.5, 0.0), (0.75, beta * 0.25**2 / 2), (-1.0, 1 - (-1.0) - 1 / (2 * beta))]:

@@ -4,9 +4,9 @@
   replacing one record moves the batch-mean gradient by at most 2L·r/m (r = draws of that record), and the
   full-data mean gradient by at most 2L/n.
 * Moreau envelope (Theorem 4.4): the same with ‖∇ℓ_β‖ ≤ L (sharp) ≤ 2L (as printed).
-* ObjP (spec T-5.5, the corrected Lemma 5.5): for a fixed noise vector G, the exact minimisers on
-  neighbouring datasets satisfy ‖ŵ_S − ŵ_S'‖ ≤ L/(λn) — checked with certified minimisers (their certified
-  distance bounds are added to the tolerance, nothing else).
+* ObjP (the corrected Lemma 5.5, docs/derivations.md#uniform-stability-of-objective-perturbation): for a
+  fixed noise vector G, the exact minimisers on neighbouring datasets satisfy ‖ŵ_S − ŵ_S'‖ ≤ L/(λn) — checked
+  with certified minimisers (their certified distance bounds are added to the tolerance, nothing else).
 
 All tests are deterministic (hypothesis-generated inputs).
 """
@@ -71,7 +71,8 @@ def test_envelope_gradient_replace_one_sensitivity(seed, beta, n, d):
 def test_objp_minimiser_sensitivity_for_fixed_noise(seed, n, d, lam, M, g_scale):
     """‖ŵ_S − ŵ_S'‖ ≤ L/(λn) for F_S(w) = L̂(w; S) + ⟨G, w⟩/n + λ‖w‖² (2λ-strongly convex; the objectives
     differ by (ℓ(·, z) − ℓ(·, z'))/n, whose gradient is ≤ 2L/n: strong convexity on both sides gives
-    2λ‖Δ‖² ≤ (2L/n)‖Δ‖).  No ‖G‖ dependence, unlike the paper's Lemma 5.5 route (spec §4.6)."""
+    2λ‖Δ‖² ≤ (2L/n)‖Δ‖).  No ‖G‖ dependence, unlike the paper's Lemma 5.5 route
+    (docs/derivations.md#uniform-stability-of-objective-perturbation)."""
     loss = LogisticLoss()
     rng = np.random.default_rng(seed)
     bounds = DataBounds(1.0, 1.0)

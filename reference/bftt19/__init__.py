@@ -1,6 +1,10 @@
 """Bassily, Feldman, Talwar and Thakurta (2019), "Private Stochastic Convex Optimization with Optimal Rates"
 (NeurIPS 2019, arXiv:1908.09970): noisy SGD (A_NSGD, Algorithm 1), its Moreau-envelope and proximal
 variants (Sections 3–4), and objective perturbation (A_ObjP, Algorithm 2, and its efficient variant).
+
+Modules: ``theorems`` (the paper's parameter formulas and bounds as plain functions), ``claims`` (the privacy
+claim of each algorithm, with its ``dp_accounting`` event where one exists) and ``algorithms`` (the algorithms,
+as pseudo-code).  Every public name is re-exported here; import from this package, not from its modules.
 """
 
 from dpsco.reference.bftt19.theorems import (

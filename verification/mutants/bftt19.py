@@ -1,8 +1,9 @@
 """Planted bugs: deliberately wrong variants of our algorithms that a privacy audit must catch.
 
-A privacy audit that never fails proves nothing (DESIGN.md).  Each mutant here reproduces a realistic bug
-(prior-art.md B.9, spec optimal-rates §9.1) in a copy of the real algorithm, with everything else identical,
-and documents its *true* privacy so that tests can state the margin by which it violates its claim.
+A privacy audit that never fails proves nothing.  Each mutant here reproduces a realistic bug (a bug class
+seen in public DP libraries, cited where there is a public precedent, or a way to misread the paper's
+pseudo-code) in a copy of the real algorithm, with everything else identical, and documents its *true*
+privacy so that tests can state the margin by which it violates its claim (docs/planted-bugs.md).
 The mutants keep the correct algorithm's claim: that is the point — the claim is now false.
 
 **Never use these for anything but testing auditors.**
@@ -27,7 +28,8 @@ __all__ = ["nsgd_noise_divided_by_batch", "objp_noise_scaled_by_n"]
 def nsgd_noise_divided_by_batch(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
                                 rng: np.random.Generator, *, replicates: int | None = None) -> Release:
     """A_NSGD with σ divided by the batch size m (the "noise multiplier × clip / batch" convention of
-    [ACG+16] applied to Algorithm 1's σ, which already refers to the mean gradient; spec §9.1 item 2).
+    [ACG+16] applied to Algorithm 1's σ, which already refers to the mean gradient: Algorithm 1, line 6 adds
+    G_t ~ N(0, σ²I) to the *mean* of the m gradients).
 
     True privacy: one step on the linear canary is the with-replacement mixture pair with σ/m
     (``dpsco.oracles.privacy_curves.nsgd_one_step_canary_epsilon`` with ``sigma / m``).
@@ -36,8 +38,8 @@ def nsgd_noise_divided_by_batch(X: Any, y: Any, problem: ERMProblem, epsilon: fl
     p = correct.parameters
     Xa, ya, _ = problem.check(X, y)
     n, d = Xa.shape
-    wbar, _ = o.nsgd_core(o.glm_gradient_oracle(problem, Xa, ya), n, d, problem.domain, T=p["T"], m=p["m"], eta=p["eta"],
-                          sigma2=p["sigma2"] / p["m"] ** 2,  # BUG: σ/m instead of σ
+    wbar, _ = o.nsgd_core(o.glm_gradient_oracle(problem, Xa, ya), n, d, problem.domain, T=p["T"], m=p["m"],
+                          eta=p["eta"], sigma2=p["sigma2"] / p["m"] ** 2,  # BUG: σ/m instead of σ
                           clip_norm=problem.lipschitz, rng=rng, replicates=1 if replicates is None else replicates)
     return Release(output=wbar[0] if replicates is None else wbar, replicates=replicates, claim=correct.claim,
                    gradient_evaluations=p["T"] * p["m"], parameters={**p, "sigma2": p["sigma2"] / p["m"] ** 2},
@@ -47,7 +49,7 @@ def nsgd_noise_divided_by_batch(X: Any, y: Any, problem: ERMProblem, epsilon: fl
 def objp_noise_scaled_by_n(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
                            rng: np.random.Generator) -> Release:
     """A_ObjP with σ² = 10L² log(1/δ)/(ε²n²): the 1/n² of output perturbation put into Algorithm 2's σ², whose
-    1/n is already in the objective's ⟨G, w⟩/n (spec §9.1 item 6(iv)).
+    1/n is already in the objective's ⟨G, w⟩/n (Algorithm 2, lines 1–2).
 
     True privacy on the linear loss: the Gaussian mechanism with replace-one sensitivity 2L on Σ z_i and noise
     standard deviation σ/n, i.e. μ = 2Ln/σ (``dpsco.oracles.privacy_curves.gaussian_epsilon(δ, 2L, σ/n)``).
@@ -183,7 +185,7 @@ def _nsgd_mutant(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: flo
 def nsgd_noise_scaled_0p7(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
                           rng: np.random.Generator, *, replicates: int | None = None) -> Release:
     """A_NSGD with σ × 0.7 (a calibration off by a constant, e.g. a σ search returning the wrong end of
-    its bracket: prior-art B.9 "calibration search", Opacus #346; spec §9.1.2).
+    its bracket; public precedent: Opacus issue #346).
 
     Not a violation on the T = 1 symmetric canary (exact ε 0.87 < 1: the correct algorithm's ε there is only
     0.54), but the certified σ is tight on the one-sided pair (exact ε 0.998 at claim 1), where 0.7σ gives an
@@ -195,7 +197,8 @@ def nsgd_sensitivity_without_factor_2(X: Any, y: Any, problem: ERMProblem, epsil
                                       rng: np.random.Generator, *, replicates: int | None = None) -> Release:
     """A_NSGD with σ calibrated to the add/remove sensitivity L of one record's gradient instead of the
     replace-one sensitivity 2L of the difference of two (σ/2), under the replace-one claim
-    (prior-art B.9 "sensitivity mis-computation"; spec §3.1: [ACG+16] is add/remove, the claim replace-one)."""
+    (sensitivity mis-computation: [ACG+16], behind Theorem 3.1, is stated for add/remove neighbours, the claim
+    for replace-one)."""
     return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "σ/2 (sensitivity L, not 2L)",
                         sigma_factor=0.5)
 
@@ -204,8 +207,9 @@ def nsgd_clip_after_averaging(X: Any, y: Any, problem: ERMProblem, epsilon: floa
                               rng: np.random.Generator, *, replicates: int | None = None) -> Release:
     """``noisy_sgd(clip=True)`` implemented by clipping the batch *mean* gradient to L instead of clipping
     the records (equivalently every per-sample gradient): one out-of-bound record then moves the mean by up
-    to 2L instead of 2L/m (prior-art B.9 "sensitivity mis-computation", Tramèr et al. 2022 batch-size
-    factor; spec §9.1.4).  The claim is the one ``noisy_sgd(clip=True)`` makes."""
+    to 2L instead of 2L/m (sensitivity mis-computation by the batch-size factor, cf. Tramèr et al. 2022,
+    "Debugging differential privacy: a case study for privacy auditing").  The claim is the one
+    ``noisy_sgd(clip=True)`` makes."""
     return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "mean-gradient clipping",
                         data_clip=True, clip="mean")
 
@@ -213,12 +217,13 @@ def nsgd_clip_after_averaging(X: Any, y: Any, problem: ERMProblem, epsilon: floa
 def nsgd_sampling_without_replacement(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
                                       rng: np.random.Generator, *, replicates: int | None = None) -> Release:
     """A_NSGD drawing m *distinct* indices per step (fixed-size batch without replacement) under the
-    with-replacement claim (prior-art B.9 "sampling scheme ≠ accountant", Opacus #80; spec §9.1.1).
+    with-replacement claim (a sampling scheme other than the accountant's; public precedent: Opacus issue #80).
 
     Not a violation on the T = 1 canaries (exact ε 0.53 < 0.54 of the correct algorithm on the symmetric pair,
     0.71 on the one-sided pair: at most one copy of the canary per batch).  The violating variants of this bug
-    class (shuffled epochs, cyclic batches: spec §3.1 ε ≈ 9) need many steps and a trajectory (white-box)
-    audit."""
+    class (shuffled epochs, cyclic batches: ε ≈ 8.3 instead of 1 at n = 10⁴, d = 10,
+    ``docs/derivations.md#accountants-for-the-printed-calibration-of-algorithm-1``) need many steps and a
+    trajectory (white-box) audit."""
     return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "sampling without replacement",
                         sampling="without-replacement")
 
@@ -226,8 +231,8 @@ def nsgd_sampling_without_replacement(X: Any, y: Any, problem: ERMProblem, epsil
 def nsgd_normalised_by_private_count(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
                                      rng: np.random.Generator, *, replicates: int | None = None) -> Release:
     """A_NSGD whose batch mean divides by the number of *non-null* records in the batch (padding rows
-    x = 0 excluded) instead of the public m: a private count in the normaliser (prior-art B.9 "private
-    dataset size leaks through normalisation", Opacus #571, #819).  On the null canary the mean is the
+    x = 0 excluded) instead of the public m: a private count in the normaliser (public precedents: Opacus
+    issues #571 and #819).  On the null canary the mean is the
     canary's full gradient whenever it is drawn at all."""
     return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "mean over non-null records",
                         normaliser="non-null")
@@ -236,8 +241,8 @@ def nsgd_normalised_by_private_count(X: Any, y: Any, problem: ERMProblem, epsilo
 def nsgd_data_dependent_clipping(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
                                  rng: np.random.Generator, *, replicates: int | None = None) -> Release:
     """A_NSGD with the clipping threshold C = max_i ‖∇ℓ(w_0, z_i)‖ taken from the data ("tight clipping")
-    and σ scaled by C/L (spec §9.1.4 "do not estimate L from the data"; DESIGN "privacy never depends on
-    data").  On the null canary C = 0 on the neighbour: no noise at all."""
+    and σ scaled by C/L: the Lipschitz constant estimated from the data, where Algorithm 1 takes L as a public
+    input.  On the null canary C = 0 on the neighbour: no noise at all."""
     return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "clip threshold from the data",
                         clip_to_data_max=True)
 
@@ -246,7 +251,8 @@ def nsgd_data_dependent_stopping(X: Any, y: Any, problem: ERMProblem, epsilon: f
                                  rng: np.random.Generator, *, replicates: int | None = None,
                                  tol: float = 1e-6) -> Release:
     """A_NSGD that stops early when the non-private full gradient norm ‖∇L̂(w_t)‖ ≤ tol ("converged"),
-    returning the average of the iterates so far (spec §9.1.3: hyper-parameters/stopping from data)."""
+    returning the average of the iterates so far: a stopping time chosen from the data, where Algorithm 1's T is
+    a public input."""
     return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, f"early stopping at ‖∇L̂‖ ≤ {tol:g}",
                         stop_tol=tol)
 
@@ -255,7 +261,7 @@ def nsgd_noise_outside_step(X: Any, y: Any, problem: ERMProblem, epsilon: float,
                             rng: np.random.Generator, *, replicates: int | None = None) -> Release:
     """A_NSGD with w_{t+1} = Proj_W(w_t − ηg + G_t): the noise is added to the iterate before the projection
     instead of to the gradient inside the η-scaled step, so the effective gradient noise is σ/η
-    (spec §9.1.2, negative control §8.4(c))."""
+    (Algorithm 1, line 6 puts G_t inside the η-scaled step)."""
     return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "noise on the iterate (σ/η)",
                         noise="iterate")
 
@@ -337,8 +343,8 @@ def objp_inexact_warm_start(X: Any, y: Any, problem: ERMProblem, epsilon: float,
     """A_ObjP whose perturbed objective J is minimised *inexactly*: ``iterations`` steps of projected
     gradient descent with the safe step 0.1/L_Q (L_Q = β + 2λ, as in our Prox-SVRG), warm-started at the
     non-private minimiser of L̂ + λ‖w‖² (a common speed-up), released without a certificate or output noise
-    (prior-art B.9 "inexact minimiser where the proof needs the exact argmin", diffprivlib tol, TF-Privacy
-    Kifer with SGD epochs; spec §9.1.6(i)).
+    (an inexact minimiser where Theorem 5.2's proof needs the exact argmin; public precedents: objective
+    perturbation solved to a solver tolerance or by a few SGD epochs in diffprivlib and TF-Privacy).
 
     On the linear loss the iterate is w_K = ŵ_G + ρ^K (w_np − ŵ_G), ρ = 1 − 0.2λ/L_Q, i.e. the output of
     ObjP with G scaled by 1 − ρ^K (0.19 at K = 2): the warm start keeps the data and forgets the noise.
@@ -367,8 +373,8 @@ def objp_regulariser_dropped(X: Any, y: Any, problem: ERMProblem, epsilon: float
                              rng: np.random.Generator, *, replicates: int | None = None) -> Release:
     """A_ObjP with the regulariser λ‖w‖² left out of the perturbed objective (the bounded W taken as
     "regularisation enough"), keeping Theorem 5.2's claim — whose proof needs λ twice: strong convexity for a
-    unique minimiser, and the Jacobian-ratio bound 1 + β/(2nλ) ≤ e^{ε/2}, i.e. β ≤ εnλ (spec §3.3, §9.1.6(iii),
-    negative control §8.4(d); prior-art B.9 "loss/regulariser scaling drift", diffprivlib PR #98).
+    unique minimiser, and the Jacobian-ratio bound 1 + β/(2nλ) ≤ e^{ε/2}, i.e. β ≤ εnλ (Theorem 5.2; a
+    loss/regulariser scaling drift, public precedent: diffprivlib pull request #98).
 
     1-D logistic only (the batched exact solver ``objp_logistic_1d_argmin``)."""
     correct = o.objective_perturbation(X, y, problem, epsilon, delta, np.random.default_rng(0))
