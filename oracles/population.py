@@ -16,7 +16,7 @@ Distributions
 -------------
 D1  :func:`d1_logistic`   K atoms on the sphere of radius X, P(y = 1 | x_k) = σ(⟨w⋆, x_k⟩), ‖w⋆‖ = M/2,
     logistic loss.  Finite support: L is an exact weighted sum over 2K (atom, label) pairs and its
-    minimiser over B_M comes from :func:`dpsco.reference.certified.certified_minimize` on those pairs.  Since
+    minimiser over B_M comes from :func:`dpsco.reference.solvers.certified_minimize` on those pairs.  Since
     the model is well specified, ∇L(w⋆) = Σ_k π_k x_k (σ(⟨w⋆, x_k⟩) − p_k) = 0, so w* = w⋆ (an exact
     cross-check of the certified solver; the constraint is inactive because ‖w⋆‖ = M/2).
 D2  :func:`d2_least_squares`   x ~ Unif(sphere of radius X), y = ⟨w0, x⟩ + ξ, ξ ~ Unif[−s, s].
@@ -59,7 +59,8 @@ import numpy as np
 from numpy.polynomial import Polynomial
 from scipy.special import betainc, betaln, expit
 
-from dpsco.reference.certified import Certificate, certified_minimize
+from dpsco.reference.certificates import Certificate
+from dpsco.reference.solvers import certified_minimize
 from dpsco.reference.domains import Ball
 from dpsco.reference.losses import AbsoluteLoss, GLMLoss, HingeLoss, HuberLoss, LinearLoss, LogisticLoss, SquaredLoss
 from dpsco.reference.problem import DataBounds
@@ -181,7 +182,7 @@ class FiniteSupportBinary(SyntheticDistribution):
 
     The population loss is the exact finite sum L(w) = Σ_k π_k [p_k φ(⟨w, x_k⟩, 1) + (1 − p_k) φ(⟨w, x_k⟩, −1)]
     (correctly rounded ``fsum``; ``loss_accuracy`` is a first-order rounding bound).  The minimiser
-    over B_M is certified by :func:`dpsco.reference.certified.certified_minimize` on the 2K weighted pairs.
+    over B_M is certified by :func:`dpsco.reference.solvers.certified_minimize` on the 2K weighted pairs.
     """
 
     loss: GLMLoss

@@ -30,7 +30,7 @@ discovered from ``__all__`` and must match ``BASE`` below, so a new algorithm ca
    inner iteration count grows to MAX_ITERATIONS (robust_erm at ε = 1e4: 21 s; the cap's documented minutes)
    and beyond ε ≈ 1e12 α falls below what the certificate reaches (tilted ERM, Algorithm 3 at ε = 1e15, δ = 0:
    UncertifiedError after 25–55 s); and an unreachable ``solver_tol`` raises UncertifiedError (documented in
-   ``dpsco.reference.certified``) at once, which is allowed.
+   ``dpsco.reference.certificates``) at once, which is allowed.
 
 3. **No release with a false claim**: tests/test_fuzz_claims.py (which shares ``tests/_fuzz.py`` with this
    file).
@@ -72,7 +72,7 @@ from _fuzz import ALGORITHMS, BFTT, CALL_SECONDS, LR, D, N, check_sane, dataset,
 from dpsco.reference import Ball, DataBounds, ERMProblem, HingeLoss, LogisticLoss, Release
 import dpsco.reference.bftt19 as o
 import dpsco.reference.lr21 as op
-from dpsco.reference.certified import UncertifiedError
+from dpsco.reference.certificates import UncertifiedError
 from dpsco.reference.validation import DELTA_MIN, EPSILON_MAX, EPSILON_MIN, MAX_ITERATIONS
 
 # -- the algorithms and a valid small call of each ----------------------------------------------------------
@@ -415,7 +415,7 @@ def test_extreme_numbers_give_a_release_or_a_clear_error(name, param, value):
     assume(not (param == "epsilon" and name in LR and 100.0 < value <= EPSILON_MAX))
     allowed: tuple[type[BaseException], ...] = (ValueError, TypeError)
     if param == "solver_tol":
-        allowed += (UncertifiedError,)  # an unreachable certificate target (dpsco.reference.certified)
+        allowed += (UncertifiedError,)  # an unreachable certificate target (dpsco.reference.certificates)
     try:
         r = _call(name, **{param: value})
     except allowed:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from dpsco.reference import Ball, DataBounds, ERMProblem, HingeLoss, HuberLoss, LinearLoss, LogisticLoss, SquaredLoss
 import dpsco.reference.bftt19 as o
-from dpsco.reference.certified import certified_minimize
+from dpsco.reference.solvers import certified_minimize
 
 
 def logistic_data(n: int, d: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

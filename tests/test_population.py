@@ -29,7 +29,7 @@ from dpsco.oracles.population import (
     huber_symmetric,
     linear_mean,
 )
-from dpsco.reference.certified import objective_gradient
+from dpsco.reference.glm_objective import objective_gradient
 from dpsco.reference.domains import Ball
 
 MP_DPS = 30  # mp computations run under mp.workdps(MP_DPS) (mpmath precision is global)

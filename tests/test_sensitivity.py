@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpsco.reference import Ball, DataBounds, ERMProblem, HingeLoss, HuberLoss, LogisticLoss, SquaredLoss
-from dpsco.reference.certified import certified_minimize
+from dpsco.reference.solvers import certified_minimize
 from dpsco.verification.auditing.neighbours import replace_one_extreme
 
 

@@ -55,7 +55,9 @@ from dpsco.reference.bftt19.theorems import (PAPER, PaperRegimeError, algorithm_
                                              check_paper_regime, efficient_objp_parameters, prox_inner_iterations,
                                              theorem_3_2_parameters, theorem_3_2_T, theorem_4_4_beta,
                                              theorem_5_3_lambda)
-from dpsco.reference.certified import certified_minimize, certify, objective_gradient
+from dpsco.reference.glm_certificate import certify
+from dpsco.reference.glm_objective import objective_gradient
+from dpsco.reference.solvers import certified_minimize
 from dpsco.reference.domains import Ball
 from dpsco.reference.privacy import Release
 from dpsco.reference.problem import ERMProblem
@@ -479,7 +481,7 @@ def objective_perturbation(
 
     Line 1: G ~ N(0, σ² I_d), σ² = 10 L² log(1/δ)/ε².
     Line 2: ŵ = argmin_{w ∈ W} L̂(w; S) + ⟨G, w⟩/n + λ‖w‖², computed by the certified solver
-    (``dpsco.reference.certified``) to a certified distance ‖ŵ − w*‖ ≤ ``solver_tol``.
+    (``dpsco.reference.solvers``) to a certified distance ‖ŵ − w*‖ ≤ ``solver_tol``.
 
     Parameters
     ----------

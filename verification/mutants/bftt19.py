@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 import dpsco.reference.bftt19 as o
-from dpsco.reference.certified import certified_minimize
+from dpsco.reference.solvers import certified_minimize
 from dpsco.reference.privacy import Release
 from dpsco.reference.problem import ERMProblem
 
@@ -299,7 +299,7 @@ def objp_linear_argmin(X: np.ndarray, domain: Any, lam: float, G: np.ndarray) ->
 
     The objective is ⟨c, w⟩ + λ‖w‖² with c = (Σ x_i + G_r)/n, whose minimiser over the ball is
     Proj_W(−c/(2λ)) (the unconstrained minimiser, scaled onto the ball).  Batched fast path of the linear-loss
-    audits; a test checks it against ``dpsco.reference.certified.certified_minimize``."""
+    audits; a test checks it against ``dpsco.reference.solvers.certified_minimize``."""
     n = X.shape[0]
     return domain.project(-(X.sum(axis=0)[None, :] + G) / (2.0 * n * lam))
 
