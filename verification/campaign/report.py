@@ -195,7 +195,8 @@ def _reading_notes(results: dict[str, Any]) -> list[str]:
         "(ERRATA.md E3) for objective perturbation; + L(r + σ₂√d) for efficient ObjP. Lowy–Razaviyayn: the "
         "excess of the objective each algorithm minimises (ridge, tilted, robust, adversarial; certified oracle of "
         "that objective) against the master bounds MB1/MB3 (empirical) and MB5 (population = stability + "
-        "empirical) that the proofs of Thms 0.2, 0.5 and 3.1–3.2 rest on, with the certified α and the exact noise "
+        "empirical) that the proofs of Thms 0.2, 0.4 and 3.1–3.4 rest on "
+        "(docs/derivations.md#master-bounds-for-output-perturbation), with the certified α and the exact noise "
         "moment.",
     ]
 

@@ -3,8 +3,9 @@ optimisers, Algorithm 2 (regularised), tilted ERM via Algorithm 1, the ℓ2-robu
 training via Algorithm 3.
 
 Each algorithm is verified on the objective it minimises (``dpsco.verification.papers.objectives``) against
-the master bounds its theorems' proofs rest on: MB1 (proof of Thm 0.2) for the empirical excess and MB5 = the
-stability term + MB1 (proofs of Thms 3.1–3.2) for the population excess.  Every entry's release is certified
+the master bounds its theorems' proofs rest on (docs/derivations.md#master-bounds-for-output-perturbation):
+MB1 (proof of Thm 0.2) or MB3 (proof of Thm 0.4) for the empirical excess and MB5 = the stability term + the
+empirical bound (proofs of Thms 3.1–3.4) for the population excess.  Every entry's release is certified
 (ERRATA.md LR-P1, LR-P2), so its output is a deterministic function of the data plus the output noise wherever
 the inner step is deterministic.
 """
@@ -70,7 +71,7 @@ def _prop_4_2(printed: bool) -> Callable[[Release, PublicInputs], tuple[str, flo
 
 
 def _lr2_empirical(r: Release, x: PublicInputs) -> float:
-    """MB3 (proof of Thm 0.5) for Algorithm 2 at the release's λ and certified α."""
+    """MB3 (proof of Thm 0.4) for Algorithm 2 at the release's λ and certified α."""
     p = r.parameters
     return lr.master_bound_lipschitz_alg2(x.L, p["lam"], x.M, p["alpha"], _lr_mean_norm(r, x.d))
 
@@ -245,7 +246,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         deterministic=True, audit_chunk=20000,
         notes="least squares on the ±1 labels (y_max = 1), ρ = 0.1, μ = 0.1, R = problem radius; L = "
               "((x_max + ρ)R + y_max)(x_max + ρ) + μR from the declared bounds "
-              "(docs/derivations.md#lipschitz-constant-of-robust-least-squares)",
+              "(docs/derivations.md#closed-form-inner-maximisation-of-robust-glms)",
     ),
     CatalogueEntry(
         name="lr21.alg3", title="Adversarial training (Algorithm 3)", paper=PAPER_LR21,
@@ -259,7 +260,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         planted_bugs=("alg3_printed_alpha_term", "alg3_uncertified_stochastic_eg"), rate_exponent=-1.0,
         objective=LINEAR_ADVERSARIAL, options={"mu": MU_REAL, "r": R_GAME}, replicate_axis=True,
         deterministic=True, audit_chunk=20000,
-        notes="linear game of dpsco.verification.papers.objectives (LINEAR_ADVERSARIAL): H = (μ/2)‖w‖² − "
+        notes="linear game of docs/derivations.md#linear-adversarial-games (γ = 0): H = (μ/2)‖w‖² − "
               "y⟨w, x + v⟩, ‖v‖ ≤ r = 0.05, μ = 0.1; closed-form min G_D as the oracle",
     ),
 )
