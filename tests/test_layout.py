@@ -273,3 +273,22 @@ def test_readme_layout_names_every_package() -> None:
         folder = init.parent.relative_to(ROOT).as_posix()
         if folder.split("/")[0] in PACKAGES:
             assert folder.split("/")[-1] + "/" in layout, f"README Layout does not show {folder}/"
+
+
+def _slug(heading: str) -> str:
+    """GitHub's anchor of a Markdown heading: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_derivation_cited_exists() -> None:
+    text = (ROOT / "docs" / "derivations.md").read_text(encoding="utf-8")
+    anchors = {_slug(h) for h in re.findall(r"^#{1,6} (.+)$", text, flags=re.M)}
+    cited = {}
+    for path in _tracked_text_files() + [ROOT / "tests" / "test_layout.py"]:
+        for anchor in re.findall(r"derivations\.md#([\w-]+)", path.read_text(encoding="utf-8")):
+            cited.setdefault(anchor, path.relative_to(ROOT).as_posix())
+        if path.name == "derivations.md":
+            for anchor in re.findall(r"\]\(#([\w-]+)\)", path.read_text(encoding="utf-8")):
+                cited.setdefault(anchor, "docs/derivations.md")
+    missing = {a: where for a, where in cited.items() if a not in anchors}
+    assert cited and not missing, f"cited sections missing from docs/derivations.md: {missing}"

@@ -24,7 +24,7 @@ import pytest
 from dpsco.oracles.privacy_curves import gaussian_epsilon, nsgd_one_step_canary_epsilon, nsgd_worst_pair_delta_quadrature
 import dpsco.reference.bftt19 as o
 from dpsco.reference.accounting import nsgd_worst_pair_delta
-from dpsco.reference.certified import certified_minimize
+from dpsco.reference.solvers import certified_minimize
 from dpsco.verification.mutants import bftt19 as mu
 from dpsco.verification.mutants import corpus as pb
 from dpsco.verification.mutants import lr21 as mlr
