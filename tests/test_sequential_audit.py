@@ -33,6 +33,7 @@ from dpsco.verification.auditing.sequential import (
     SequentialAuditResult,
     beta_binomial_confidence_sequence,
     beta_binomial_log_martingale,
+    projected_event,
     sequential_audit,
 )
 from _mechanisms import GaussianSum1D, LaplaceSum
@@ -177,10 +178,22 @@ def test_noiseless_mechanism_with_selection_is_refuted_after_one_batch() -> None
         def sample(self, data, n, rng):
             return np.full((n, 1), data["x"].sum())
 
-    r = sequential_audit(Noiseless(), LAP_S, LAP_S1, (1.0, 0.0), 10_000, np.random.default_rng(0),
-                         selection_samples=300, batch=50)
-    assert r.verdict == "refuted" and r.samples_used == 350 and r.batches == 1
-    assert r.numerator_count == 50 and r.denominator_count == 0
+    for selection in ("projected", "fixed-size"):
+        r = sequential_audit(Noiseless(), LAP_S, LAP_S1, (1.0, 0.0), 10_000, np.random.default_rng(0),
+                             selection_samples=300, batch=50, selection=selection)
+        assert r.verdict == "refuted" and r.samples_used == 350 and r.batches == 1
+        assert r.numerator_count == 50 and r.denominator_count == 0
+
+
+def test_projected_event_prefers_the_event_that_separates() -> None:
+    # Selection statistics (no randomness): dataset side 0..99 plus 100 values at 1000; neighbour side 0..199.
+    # {s >= τ} for τ in (199, 1000] holds for 100 of 200 dataset runs and none of the neighbour's: the only
+    # events whose pessimistic projected bound grows without limit, so they must be chosen.
+    s_a = np.concatenate([np.arange(100.0), np.full(100, 1000.0)])
+    s_b = np.arange(200.0)
+    ev, reached, score = projected_event(s_a, s_b, 0.0, 1.0, 0.025, 600, [100, 1000, 10_000])
+    assert ev.tail == "ge" and ev.numerator == "dataset" and 199.0 < ev.threshold <= 1000.0
+    assert reached is not None and score > 1.0
 
 
 def test_correct_laplace_is_never_refuted() -> None:
@@ -230,6 +243,7 @@ def _call(**kw):
     ({"confidence": 1.5}, ValueError, "confidence"),
     ({"target_epsilon": -1.0}, ValueError, "target_epsilon"),
     ({"prior": "flat"}, ValueError, "prior"),
+    ({"selection": "best"}, ValueError, "selection"),
     ({"prior_runs": 0.0}, ValueError, "prior_runs"),
     ({"event": "x >= 1"}, TypeError, "event"),
     ({"event": Event(1.0, "ge"), "selection_samples": 10}, ValueError, "selection_samples"),

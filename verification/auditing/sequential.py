@@ -5,10 +5,13 @@ fixed-size test half replaced by test runs drawn in batches, after each of which
 computed that is valid **simultaneously for every batch** (a confidence *sequence*), so the audit may stop
 the moment a refutation (or a requested ε) is certain, without paying for a multiple look:
 
-1. *selection* (fixed size, ``selection_samples`` runs per side, exactly as in ``audit()``): the statistic
-   (:func:`dpsco.verification.auditing.statistics.statistic_function`) and the event E with its direction
-   (:func:`dpsco.verification.auditing.events.select_event`, threshold criterion), and the prior of each
-   side's mixture (below);
+1. *selection* (fixed size, ``selection_samples`` runs per side): the statistic
+   (:func:`dpsco.verification.auditing.statistics.statistic_function`, as in ``audit()``), the event E with
+   its direction, and the prior of each side's mixture (below).  The event is, by default, the candidate
+   of ``events.candidate_thresholds`` expected to certify the goal soonest at the sizes the test may reach
+   (:func:`projected_event`); ``selection="fixed-size"`` uses ``events.select_event`` as ``audit()`` does,
+   which scores at the selection size and so prefers bulk events when the test budget is much larger
+   (measured in docs/auditing.md, "Sequential audits");
 2. *test*, batch after batch (``batch`` runs per side): the counts k_p (numerator side in E) and k_q
    (denominator side in E) after t test runs per side give the Robbins beta-binomial mixture confidence
    intervals [L_t^p, U_t^p] ∋ p = P(E) and [L_t^q, U_t^q] ∋ q = Q(E), each at level α/2, α = 1 − confidence,
@@ -57,7 +60,14 @@ from scipy.special import betaln
 from dpsco.reference.privacy import PrivacyClaim, to_jsonable
 from dpsco.reference.validation import check_rng
 from dpsco.verification.auditing.clopper_pearson import check_confidence
-from dpsco.verification.auditing.events import Event, event_counts, select_event
+from dpsco.verification.auditing.events import (
+    Event,
+    candidate_thresholds,
+    estimator_scores,
+    event_counts,
+    select_event,
+    threshold_counts,
+)
 from dpsco.verification.auditing.inputs import as_claim, check_dataset, check_neighbouring_pair
 from dpsco.verification.auditing.samples import combine_checks, checked_draw, draw
 from dpsco.verification.auditing.statistics import Statistic, parse_statistic, statistic_function
@@ -67,6 +77,7 @@ __all__ = [
     "SequentialAuditResult",
     "beta_binomial_confidence_sequence",
     "beta_binomial_log_martingale",
+    "projected_event",
     "sequential_audit",
 ]
 
@@ -75,6 +86,8 @@ CONFIDENCE_SEQUENCE = (
     "Ann. Statist. 49(2)): {p0 : M_t(p0) < 1/alpha'}, M_t(p0) = B(a+k, b+t-k)/B(a, b) / (p0^k (1-p0)^(t-k)), "
     "time-uniform by Ville's inequality; intersected over batches"
 )
+_PESSIMISM = 2.0  # standard deviations against each candidate in projected_event (measured: 1 lets a lucky
+# deep-tail event through on a true claim, ε_lb 0 in 1 of 12 Gaussian audits; 3 triples the runs on a 2x violation)
 _WIDEN = 1e-12  # relative outward widening of every root (covers the root finder's tolerance)
 
 
@@ -165,6 +178,51 @@ def beta_binomial_confidence_sequence(
         if hi < 1.0:
             upper = min(1.0, brentq(g, mle, hi, xtol=1e-300, rtol=1e-15, maxiter=500) * (1.0 + _WIDEN) + 1e-300)
     return float(lower), float(upper)
+
+
+def projected_event(
+    s_a: np.ndarray, s_b: np.ndarray, delta: float, goal: float, half_alpha: float, n_thresholds: int,
+    horizons: list[int],
+) -> tuple[Event, int | None, float]:
+    """The event expected to certify ε_lb > ``goal`` soonest, from selection statistics only.
+
+    For every candidate (thresholds of :func:`dpsco.verification.auditing.events.candidate_thresholds`, both
+    tails, both directions) the selection counts k of n_sel runs give pessimistic frequencies
+    p̃ = max(k_p − z√k_p, 0)/n_sel and q̃ = (k_q + z√k_q + z²)/n_sel, z = 2 (two standard deviations against
+    the event, which curbs the winner's curse over the candidates); at each test size t of ``horizons`` (increasing) the expected counts ⌊t·p̃⌋, ⌈t·q̃⌉ are scored by
+    the Clopper–Pearson threshold bound at level ``half_alpha``/√(1 + t/n_sel) (a rough allowance for the
+    sequence's price of looking at every t).  Returns (the candidate with the best score at the first
+    horizon where some score exceeds ``goal``, that horizon, its score), or the best candidate at the last
+    horizon and None.  A function of the selection runs only: it affects power, never validity.
+    ``select_event`` instead scores at the selection size, which prefers bulk events when the test budget is
+    much larger than the selection.
+    """
+    sa, sb = np.sort(s_a), np.sort(s_b)
+    n_sel = sa.size
+    taus = candidate_thresholds(np.sort(np.concatenate([sa, sb])), n_thresholds)
+    cands: list[tuple[np.ndarray, np.ndarray, str, str]] = []
+    for tail in ("ge", "le"):
+        ca, cb = threshold_counts(sa, taus, tail), threshold_counts(sb, taus, tail)
+        cands += [(ca, cb, tail, "dataset"), (cb, ca, tail, "neighbour")]
+    kp = np.concatenate([c[0] for c in cands]).astype(np.float64)
+    kq = np.concatenate([c[1] for c in cands]).astype(np.float64)
+    z = _PESSIMISM
+    p_t = np.maximum(kp - z * np.sqrt(kp), 0.0) / n_sel
+    q_t = np.minimum((kq + z * np.sqrt(kq) + z * z) / n_sel, 1.0)
+    best_j, best_score, reached = 0, -math.inf, None
+    for t in horizons:
+        level = half_alpha / math.sqrt(1.0 + t / n_sel)
+        kp_t = np.minimum(np.floor(t * p_t), t)
+        kq_t = np.minimum(np.ceil(t * q_t), t)
+        scores = estimator_scores("threshold", kp_t, t, kq_t, t, delta, 0.0, level)
+        j = int(np.argmax(scores))
+        best_j, best_score = j, float(scores[j])
+        if best_score > goal:
+            reached = int(t)
+            break
+    block, i = divmod(best_j, taus.size)
+    _, _, tail, numerator = cands[block]
+    return Event(float(taus[i]), tail, numerator), reached, best_score  # type: ignore[arg-type]
 
 
 @dataclass
@@ -258,6 +316,7 @@ def sequential_audit(
     statistic: Statistic = "projection",
     target_epsilon: float | None = None,
     event: Event | None = None,
+    selection: str = "projected",
     prior: str = "selection",
     prior_runs: float | None = None,
     n_thresholds: int = 600,
@@ -295,6 +354,10 @@ def sequential_audit(
         Also stop once ε_lb >= target_epsilon ("target certified": the mechanism's ε is at least this).
     event : Event, optional
         Test this event, fixed in advance (no selection runs; uniform priors).
+    selection : "projected" | "fixed-size", default "projected"
+        How the event is chosen on the selection runs: :func:`projected_event` (the event expected to
+        certify ε_lb > min(ε_claim, target_epsilon) soonest within the budget, else the best at the budget), or
+        ``events.select_event`` (the fixed-size audit's criterion, scored at the selection size).
     prior : "selection" | "uniform", default "selection"
         The Beta priors of the two mixtures (module docstring).
     prior_runs : float > 0, optional
@@ -338,6 +401,8 @@ def sequential_audit(
         ):
             raise ValueError(f"target_epsilon must be a finite real > 0 or None, got {target_epsilon!r}")
         target_epsilon = float(target_epsilon)
+    if selection not in ("projected", "fixed-size"):
+        raise ValueError(f"selection must be 'projected' or 'fixed-size', got {selection!r}")
     if prior not in ("selection", "uniform"):
         raise ValueError(f"prior must be 'selection' or 'uniform', got {prior!r}")
     if prior_runs is not None and (
@@ -382,7 +447,16 @@ def sequential_audit(
         k_dim = sel_a.shape[1]
         stat_fn, stat_desc, _ = statistic_function(kind, arg, sel_a, sel_b, k_dim)
         s_sa, s_sb = stat_fn(sel_a), stat_fn(sel_b)
-        chosen, _, _ = select_event(s_sa, s_sb, delta, half, int(n_thresholds), "threshold", the_claim.epsilon)
+        if selection == "projected":
+            goal = the_claim.epsilon if target_epsilon is None else min(the_claim.epsilon, target_epsilon)
+            horizons = sorted({min(n_max - n_sel, b_size * 2**j) for j in range(64) if b_size * 2**(j - 1) < n_max - n_sel})
+            chosen, proj_t, proj_score = projected_event(s_sa, s_sb, delta, goal, half, int(n_thresholds), horizons)
+            selection_info = {"criterion": "projected", "projected_test_runs_to_goal": proj_t,
+                              "projected_score": proj_score}
+        else:
+            chosen, sel_score, _ = select_event(s_sa, s_sb, delta, half, int(n_thresholds), "threshold",
+                                                the_claim.epsilon)
+            selection_info = {"criterion": "fixed-size (events.select_event)", "selection_score": sel_score}
         ksel_p, ksel_q = event_counts(s_sa, s_sb, chosen)
     else:
         assert event is not None
@@ -390,6 +464,7 @@ def sequential_audit(
         ksel_p = ksel_q = 0
         stat_fn = None  # built from the first batch's dimension (no selection runs)
         stat_desc = ""
+        selection_info = {"criterion": "event given in advance"}
     a_p, b_p = _prior(ksel_p, n_sel, prior, prior_runs)
     a_q, b_q = _prior(ksel_q, n_sel, prior, prior_runs)
 
@@ -445,6 +520,7 @@ def sequential_audit(
         "q_interval": [lo_q, hi_q],
         "delta_subtracted": delta,
         "looks": n_batches,
+        "selection": selection_info,
     }
     check_a = checks.get("dataset", {"checked": False, "reason": "no runs"})
     check_b = checks.get("neighbour", {"checked": False, "reason": "no runs"})
