@@ -5,6 +5,9 @@ All assertions are deterministic (no sampling); invariants are checked with hypo
 
 from __future__ import annotations
 
+import dataclasses
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -15,7 +18,13 @@ from dpsco.reference.domains import Ball
 from dpsco.reference.losses import get_loss
 from dpsco.reference.problem import DataBounds, ERMProblem
 from dpsco.verification.auditing.audit import audit
-from dpsco.verification.auditing.neighbours import canary_pair, extreme_points, replace_one_extreme
+from dpsco.verification.auditing.neighbours import (
+    canary_pair,
+    extreme_points,
+    replace_one_extreme,
+    sign_flip_pairs,
+    worst_case_pairs,
+)
 
 
 @st.composite
@@ -181,3 +190,119 @@ def test_pair_generators_are_neighbours_in_the_domain() -> None:
         sign_flip_pairs(X, y, b, index=5)
     with pytest.raises(ValueError):
         add_remove_pairs(X, y, b, labels=[2.0])
+
+
+# ---------------------------------------------------------------------------------------------------------
+# box domains and the issue-11 regressions; deterministic
+# ---------------------------------------------------------------------------------------------------------
+@st.composite
+def box_dataset(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, "BoxBounds", int]:
+    from dpsco.verification.auditing.neighbours import BoxBounds
+
+    n = draw(st.integers(1, 8))
+    d = draw(st.integers(1, 5))
+    lo = np.array([draw(st.floats(-100, 100)) for _ in range(d)])
+    hi = lo + np.array([draw(st.floats(0, 100)) for _ in range(d)])
+    y_lo = draw(st.floats(-10, 10))
+    y_hi = y_lo + draw(st.floats(0, 10))
+    u = draw(arrays(np.float64, (n, d), elements=st.floats(0, 1)))
+    X = np.clip(lo + u * (hi - lo), lo, hi)
+    y = np.clip(y_lo + draw(arrays(np.float64, (n,), elements=st.floats(0, 1))) * (y_hi - y_lo), y_lo, y_hi)
+    scalar = draw(st.booleans()) and d >= 1
+    b = BoxBounds(float(lo.min()), float(hi.max()), y_lo, y_hi) if scalar else BoxBounds(tuple(lo), tuple(hi), y_lo, y_hi)
+    return X, y, b, draw(st.integers(-n, n - 1))
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=box_dataset(), use_direction=st.booleans())
+def test_replace_one_extreme_stays_in_a_box(data: tuple, use_direction: bool) -> None:
+    # regression (issue 11): the ball rule (the antipode) leaves an asymmetric box; the box rule is a corner
+    from dpsco.verification.auditing.neighbours import in_domain
+
+    X, y, b, index = data
+    lo, hi = b.limits(X.shape[1])
+    direction = np.where(np.arange(X.shape[1]) % 2 == 0, 1.0, -1.0) if use_direction else None
+    X2, y2 = replace_one_extreme(X, y, b, index=index, direction=direction)
+    i = index % X.shape[0]
+    assert in_domain(X2[i:i + 1], y2[i:i + 1], b)  # exactly, no tolerance
+    others = np.arange(X.shape[0]) != i
+    assert np.array_equal(X2[others], X[others]) and np.array_equal(y2[others], y[others])
+    if direction is None:
+        # every coordinate at an endpoint, the farther one from the record (so the move is maximal)
+        assert np.all((X2[i] == lo) | (X2[i] == hi))
+        assert np.all(np.abs(X2[i] - X[i]) >= np.maximum(X[i] - lo, hi - X[i]) * (1 - 1e-15))
+    assert y2[i] in (b.y_lo, b.y_hi)
+
+
+def test_box_extremes_by_hand() -> None:
+    from dpsco.verification.auditing.neighbours import BoxBounds, add_remove_pairs, n_deterministic_extreme_points
+
+    b = BoxBounds((-1.0, 0.0), (3.0, 2.0), 0.0, 1.0)
+    # corners in lexicographic (lo, hi) order, all-lo first
+    np.testing.assert_array_equal(extreme_points(b, 2, 4), [[-1, 0], [-1, 2], [3, 0], [3, 2]])
+    with pytest.raises(ValueError, match="corners"):
+        extreme_points(b, 2, 5)
+    # a degenerate coordinate (lo = hi) halves the corners
+    assert n_deterministic_extreme_points(BoxBounds((0.0, 1.0), (2.0, 1.0)), 2) == 2
+    # d' = 13 > 12: the documented subset of 2 + 2·13 corners, then rng-driven ones
+    big = BoxBounds(0.0, 1.0)
+    assert n_deterministic_extreme_points(big, 13) == 28
+    P = extreme_points(big, 13, 30, rng=np.random.default_rng(0))
+    np.testing.assert_array_equal(P[0], np.zeros(13))
+    np.testing.assert_array_equal(P[1], np.ones(13))
+    np.testing.assert_array_equal(P[2], np.eye(13)[0])
+    assert np.all((P == 0) | (P == 1))
+    X, y = np.array([[1.0, 0.5]]), np.array([0.2])
+    # x = (1, 0.5): farther endpoints −1 (|1 − (−1)| = 2 = |3 − 1|, a tie goes to lo) and 2; label 0.2 → 1
+    X2, y2 = replace_one_extreme(X, y, b)
+    np.testing.assert_array_equal(X2[0], [-1.0, 2.0])
+    assert y2[0] == 1.0
+    with pytest.raises(ValueError, match="label"):
+        replace_one_extreme(X, y, b, label=-0.5)
+    with pytest.raises(ValueError, match="box"):
+        replace_one_extreme(X + 5, y, b)
+    # sign flips that leave the box are skipped: (−1, −0.5) is outside, (1, 0.5) with y −0.2 too
+    assert sign_flip_pairs(X, y, b) == []
+    ar = add_remove_pairs(X, y, b)  # no rng needed: the 4 corners × the 2 labels
+    assert len(ar) == 8 and all(np.all((p.dataset["X"][-1] == [-1, 0]) | (p.dataset["X"][-1] == [3, 2]))
+                                for p in ar)
+
+
+def test_box_bounds_validation() -> None:
+    from dpsco.verification.auditing.neighbours import BoxBounds
+
+    assert BoxBounds(0, 1).to_dict() == {"x_lo": 0.0, "x_hi": 1.0, "y_lo": 0.0, "y_hi": 0.0}
+    assert BoxBounds([0, -1], 2).dimension == 2 and BoxBounds(0, 1).dimension is None
+    for kwargs, match in (({"x_lo": 1.0, "x_hi": 0.0}, "x_lo"), ({"x_lo": 0.0, "x_hi": math.inf}, "x_hi"),
+                          ({"x_lo": (0.0, 1.0), "x_hi": (1.0,)}, "coordinates"),
+                          ({"x_lo": 0.0, "x_hi": 1.0, "y_lo": 1.0, "y_hi": 0.0}, "y_lo"),
+                          ({"x_lo": [[0.0]], "x_hi": 1.0}, "x_lo"), ({"x_lo": 0.0, "x_hi": 1.0, "y_lo": (0.0,)}, "y_lo")):
+        with pytest.raises(ValueError, match=match):
+            BoxBounds(**kwargs)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="x_lo"):
+        BoxBounds("a", 1.0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="x_lo"):
+        BoxBounds(True, 1.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="coordinates"):
+        BoxBounds((0.0, 0.0), (1.0, 1.0)).limits(3)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        BoxBounds(0, 1).x_lo = 2.0  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("loss_name", ["linear", "squared", "logistic"])
+def test_worst_case_pairs_on_1d_data_need_no_rng(loss_name: str) -> None:
+    # regression (issue 11): d = 1 asked extreme_points for 4 points of which only 2 exist without an rng
+    # ("pass rng for random ones"), which `dpsco audit --pairs worst-case` cannot pass
+    from dpsco.verification.auditing.neighbours import BoxBounds
+
+    X, y = np.array([[0.5], [-0.25]]), np.array([1.0, -1.0])
+    pairs = worst_case_pairs(X, y, DataBounds(1.0, 1.0), loss_name)
+    assert len(pairs) == 3
+    if loss_name == "linear":
+        # linear loss at w = 0: ∇ = −y·x, the 2 extreme points ±1 × labels ±1 give gradients ±1: the best
+        # difference is 2 = 2·x_max·y_max (hand)
+        assert float(pairs[0].label.split("difference ")[1].split()[0]) == pytest.approx(2.0, rel=1e-12)
+    box_pairs = worst_case_pairs(X, y, BoxBounds(-1.0, 3.0, -1.0, 1.0), loss_name)
+    assert len(box_pairs) == 3
+    for p in box_pairs:
+        assert set(p.dataset["X"][-1]) <= {-1.0, 3.0} and set(p.neighbour["X"][-1]) <= {-1.0, 3.0}

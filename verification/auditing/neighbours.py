@@ -1,4 +1,4 @@
-"""Neighbouring datasets for privacy audits.
+"""Neighbouring datasets for privacy audits, inside a declared data domain: a ball or a box.
 
 Under the replace-one relation (the papers' DP definition, e.g. Bassily et al. 2019, Sec. 2) two datasets
 of the same size n are neighbours iff they differ in exactly one record.  Audits are most powerful when the
@@ -10,13 +10,21 @@ mechanism that trusts the declared bounds.
 ``canary_pair`` builds canary instances: n − 1 records with zero features (zero gradient for every GLM loss
 below) plus one canary, against the same dataset with the canary replaced; or (``neighbour="one-sided"``) the
 worst-case pair known for with-replacement mini-batch sampling, where every record equals the canary.
+
+Two kinds of declared domain are accepted: the ball :class:`dpsco.reference.problem.DataBounds`
+(‖x‖ ≤ x_max, |y| ≤ y_max) and the box :class:`BoxBounds` (x_lo ≤ x ≤ x_hi coordinate-wise,
+y_lo ≤ y ≤ y_hi).  The extreme points of a box are its corners; of a ball, points of its sphere.
+
+The module is one cohesive thing, and so longer than usual: the declared domains, their extreme points and
+every generator of neighbouring pairs built on them share the same domain checks and extreme-point rules.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from typing import Any, Literal, NamedTuple
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple, Union
 
 import numpy as np
 
@@ -25,11 +33,15 @@ from dpsco.reference.problem import BOUND_RTOL, DataBounds
 from dpsco.reference.validation import as_float_vector, check_data, check_positive_int
 
 __all__ = [
+    "BoxBounds",
     "CanaryPair",
+    "Domain",
     "NeighbourPair",
     "add_remove_pairs",
     "canary_pair",
     "extreme_points",
+    "in_domain",
+    "n_deterministic_extreme_points",
     "replace_one_extreme",
     "sign_flip_pairs",
     "worst_case_pairs",
@@ -68,10 +80,162 @@ def _check_bounds(bounds: Any) -> DataBounds:
     return bounds
 
 
+def _as_limits(value: Any, name: str) -> float | tuple[float, ...]:
+    """A finite real number, or a non-empty 1-D sequence of them (as a tuple)."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be a real number or a 1-D sequence of them, got bool")
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        v = float(value)
+        if not math.isfinite(v):
+            raise ValueError(f"{name} must be finite, got {value!r}")
+        return v
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a real number or a 1-D sequence of them, got {type(value).__name__}") from None
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{name} must be a scalar or a non-empty 1-D sequence, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return tuple(float(v) for v in arr)
+
+
+@dataclass(frozen=True)
+class BoxBounds:
+    """Declared, public bounds of the data domain as a box: x_lo ≤ x ≤ x_hi (coordinate-wise), y_lo ≤ y ≤ y_hi.
+
+    The box counterpart of the ball :class:`dpsco.reference.problem.DataBounds` (‖x‖ ≤ x_max, |y| ≤ y_max);
+    every function of this module accepts either.
+
+    Parameters
+    ----------
+    x_lo, x_hi : float or 1-D sequence of floats
+        Feature bounds: a scalar applies to every coordinate; sequences give one bound per coordinate (both
+        sequences, or a sequence and a scalar, of the same length d).  Finite, x_lo ≤ x_hi.
+    y_lo, y_hi : float, default 0.0
+        Label bounds, finite, y_lo ≤ y_hi.
+
+    Raises
+    ------
+    ValueError
+        Non-finite values, lo > hi, per-coordinate bounds of different lengths.
+    TypeError
+        Non-numeric values.
+    """
+
+    x_lo: float | tuple[float, ...]
+    x_hi: float | tuple[float, ...]
+    y_lo: float = 0.0
+    y_hi: float = 0.0
+
+    def __post_init__(self) -> None:
+        lo = _as_limits(self.x_lo, "x_lo")
+        hi = _as_limits(self.x_hi, "x_hi")
+        y_lo = _as_limits(self.y_lo, "y_lo")
+        y_hi = _as_limits(self.y_hi, "y_hi")
+        if isinstance(y_lo, tuple) or isinstance(y_hi, tuple):
+            raise ValueError("y_lo and y_hi must be scalars (labels are scalar)")
+        if isinstance(lo, tuple) and isinstance(hi, tuple) and len(lo) != len(hi):
+            raise ValueError(f"x_lo and x_hi have {len(lo)} and {len(hi)} coordinates: they must agree")
+        if np.any(np.asarray(lo) > np.asarray(hi)):
+            raise ValueError(f"x_lo must be <= x_hi coordinate-wise, got x_lo = {lo}, x_hi = {hi}")
+        if y_lo > y_hi:
+            raise ValueError(f"y_lo must be <= y_hi, got y_lo = {y_lo}, y_hi = {y_hi}")
+        object.__setattr__(self, "x_lo", lo)
+        object.__setattr__(self, "x_hi", hi)
+        object.__setattr__(self, "y_lo", y_lo)
+        object.__setattr__(self, "y_hi", y_hi)
+
+    @property
+    def dimension(self) -> int | None:
+        """d when per-coordinate bounds were given, None for scalar bounds (any d)."""
+        for v in (self.x_lo, self.x_hi):
+            if isinstance(v, tuple):
+                return len(v)
+        return None
+
+    def limits(self, d: int) -> tuple[np.ndarray, np.ndarray]:
+        """(lo, hi), two (d,) arrays; ValueError if per-coordinate bounds have another length."""
+        dim = self.dimension
+        if dim is not None and dim != d:
+            raise ValueError(f"the box bounds have {dim} coordinates but the data have d = {d}")
+        return np.broadcast_to(np.asarray(self.x_lo, dtype=np.float64), (d,)).copy(), \
+            np.broadcast_to(np.asarray(self.x_hi, dtype=np.float64), (d,)).copy()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"x_lo": self.x_lo, "x_hi": self.x_hi, "y_lo": self.y_lo, "y_hi": self.y_hi}
+
+
+#: a declared data domain: the ball DataBounds or the box BoxBounds
+Domain = Union[DataBounds, BoxBounds]
+
+
+def _check_domain(bounds: Any) -> Domain:
+    if not isinstance(bounds, (DataBounds, BoxBounds)):
+        raise TypeError(f"bounds must be a DataBounds (ball) or a BoxBounds (box), got {type(bounds).__name__}")
+    return bounds
+
+
+def _label_range(bounds: Domain) -> tuple[float, float]:
+    if isinstance(bounds, BoxBounds):
+        return float(bounds.y_lo), float(bounds.y_hi)
+    return -bounds.y_max, bounds.y_max
+
+
+def in_domain(X: Any, y: Any, bounds: Domain, *, rtol: float = 0.0) -> bool:
+    """Whether every record (x, y) of (X, y) lies in the declared domain, up to a relative slack ``rtol``.
+
+    Ball: ‖x‖ ≤ x_max(1 + rtol) (every usual norm computation), |y| ≤ y_max(1 + rtol).  Box:
+    x_lo − rtol·|x_lo| ≤ x ≤ x_hi + rtol·|x_hi| coordinate-wise, likewise for y.  ``rtol = 0``: exactly.
+
+    Parameters
+    ----------
+    X : (n, d) float array;  y : (n,) float array;  bounds : DataBounds or BoxBounds;  rtol : float >= 0
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad shapes, NaN/inf, per-coordinate box bounds of another dimension.
+    """
+    Xa, ya = check_data(X, y)
+    b = _check_domain(bounds)
+    if isinstance(b, DataBounds):
+        ok_x = all(max(_norms(row)) <= b.x_max * (1.0 + rtol) for row in Xa)
+        return bool(ok_x and np.all(np.abs(ya) <= b.y_max * (1.0 + rtol)))
+    lo, hi = b.limits(Xa.shape[1])
+    ok_x = np.all(Xa >= lo - rtol * np.abs(lo)) and np.all(Xa <= hi + rtol * np.abs(hi))
+    ok_y = np.all(ya >= b.y_lo - rtol * abs(b.y_lo)) and np.all(ya <= b.y_hi + rtol * abs(b.y_hi))
+    return bool(ok_x and ok_y)
+
+
+def _check_inside(Xa: np.ndarray, ya: np.ndarray, b: Domain) -> None:
+    """ValueError unless the given data satisfy the declared domain (relative slack BOUND_RTOL)."""
+    if isinstance(b, DataBounds):
+        if np.any(np.linalg.norm(Xa, axis=1) > b.x_max * (1.0 + BOUND_RTOL)):
+            raise ValueError(f"X violates the declared bound ‖x‖ <= x_max = {b.x_max}")
+        if np.any(np.abs(ya) > b.y_max * (1.0 + BOUND_RTOL)):
+            raise ValueError(f"y violates the declared bound |y| <= y_max = {b.y_max}")
+        return
+    lo, hi = b.limits(Xa.shape[1])
+    if np.any(Xa < lo - BOUND_RTOL * np.abs(lo)) or np.any(Xa > hi + BOUND_RTOL * np.abs(hi)):
+        raise ValueError(f"X violates the declared box bound x_lo <= x <= x_hi ({b.x_lo}, {b.x_hi})")
+    if np.any(ya < b.y_lo - BOUND_RTOL * abs(b.y_lo)) or np.any(ya > b.y_hi + BOUND_RTOL * abs(b.y_hi)):
+        raise ValueError(f"y violates the declared box bound y_lo <= y <= y_hi ({b.y_lo}, {b.y_hi})")
+
+
+def _box_corner_toward(lo: np.ndarray, hi: np.ndarray, u: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """The box point maximising ⟨u, ·⟩ nearest x: hi_j where u_j > 0, lo_j where u_j < 0, x_j where u_j = 0."""
+    return np.where(u > 0, hi, np.where(u < 0, lo, x))
+
+
+#: corners of a box enumerated in full up to this many non-degenerate coordinates (2^12 = 4096 corners)
+MAX_FULL_CORNER_DIM = 12
+
+
 def replace_one_extreme(
     X: Any,
     y: Any,
-    bounds: DataBounds,
+    bounds: Domain,
     *,
     index: int = -1,
     direction: Any = None,
@@ -79,30 +243,39 @@ def replace_one_extreme(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Replace record ``index`` by an extreme point of the declared data domain (a replace-one neighbour).
 
-    The new record is x' = x_max·u/‖u‖ with
+    **Ball** (:class:`DataBounds`): the new record is x' = x_max·u/‖u‖ with
 
     * u = ``direction`` if given;
     * otherwise u = −x_index (the antipode of the current record, maximising ‖x' − x_index‖), or e₁ when
       x_index = 0;
 
-    (‖x'‖ = x_max up to a relative 1e-14 safety margin against norm-rounding differences);
+    (‖x'‖ = x_max up to a relative 1e-14 safety margin against norm-rounding differences).
 
-    and y' = ``label`` if given, otherwise the flipped extreme label −sign(y_index)·y_max (+y_max when
-    y_index = 0); for ±1 labels with y_max = 1 this is the label flip.
+    **Box** (:class:`BoxBounds`): the new record is a corner of the box, never a point outside it:
+
+    * with ``direction`` u: the box point maximising ⟨u, x'⟩ (x'_j = x_hi_j if u_j > 0, x_lo_j if u_j < 0,
+      x_index,j if u_j = 0);
+    * otherwise the corner farthest from x_index coordinate-wise (x'_j = x_hi_j if x_index,j − x_lo_j <
+      x_hi_j − x_index,j, else x_lo_j), which maximises ‖x' − x_index‖ over the box.  (The ball rule, the
+      antipode, may leave a box that is not symmetric about 0; fixed in issue 11.)
+
+    The new label is y' = ``label`` if given, otherwise the label extreme farther from y_index: ball
+    −sign(y_index)·y_max (+y_max when y_index = 0), so for ±1 labels with y_max = 1 the label flip; box
+    y_lo if y_index − y_lo > y_hi − y_index, else y_hi.
 
     Parameters
     ----------
     X : (n, d) float array
     y : (n,) float array
-    bounds : DataBounds
+    bounds : DataBounds or BoxBounds
         Declared bounds; (X, y) must satisfy them (relative slack ``BOUND_RTOL``), and the new record
-        satisfies ‖x'‖ <= x_max (under every usual norm computation) and |y'| <= y_max exactly.
+        satisfies them exactly (ball: under every usual norm computation).
     index : int
         Record to replace (negative indices count from the end; default: the last record).
     direction : (d,) array, optional
         Non-zero direction of the new feature vector.
     label : float, optional
-        New label, |label| <= y_max.
+        New label, inside the declared label range.
 
     Returns
     -------
@@ -112,71 +285,143 @@ def replace_one_extreme(
     ------
     ValueError, TypeError
         Bad shapes, NaN/inf, data outside the declared bounds, index out of range, zero direction, label
-        outside [−y_max, y_max].
+        outside the declared label range.
     """
     Xa, ya = check_data(X, y)
-    b = _check_bounds(bounds)
+    b = _check_domain(bounds)
     n, d = Xa.shape
     if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
         raise TypeError(f"index must be an integer, got {type(index).__name__}")
     if not (-n <= int(index) < n):
         raise ValueError(f"index must lie in [-{n}, {n}), got {index}")
     i = int(index) % n
-    norms = np.linalg.norm(Xa, axis=1)
-    if np.any(norms > b.x_max * (1.0 + BOUND_RTOL)):
-        raise ValueError(f"X violates the declared bound ‖x‖ <= x_max = {b.x_max}")
-    if np.any(np.abs(ya) > b.y_max * (1.0 + BOUND_RTOL)):
-        raise ValueError(f"y violates the declared bound |y| <= y_max = {b.y_max}")
+    _check_inside(Xa, ya, b)
+    u = None
     if direction is not None:
         u = as_float_vector(direction, "direction", d)
         if not np.any(u != 0):
             raise ValueError("direction must be a non-zero vector")
-    elif norms[i] > 0:
-        u = -Xa[i]
+    if isinstance(b, DataBounds):
+        if u is None:
+            if np.linalg.norm(Xa[i]) > 0:
+                u = -Xa[i]
+            else:
+                u = np.zeros(d)
+                u[0] = 1.0
+        x_new = _onto_sphere(u, b.x_max)
     else:
-        u = np.zeros(d)
-        u[0] = 1.0
-    x_new = _onto_sphere(u, b.x_max)
+        lo, hi = b.limits(d)
+        if u is None:
+            x_new = np.where(Xa[i] - lo < hi - Xa[i], hi, lo)
+        else:
+            x_new = _box_corner_toward(lo, hi, u, Xa[i])
+    y_lo, y_hi = _label_range(b)
     if label is not None:
         if isinstance(label, bool) or not isinstance(label, (int, float, np.integer, np.floating)):
             raise TypeError(f"label must be a real number, got {type(label).__name__}")
         y_new = float(label)
-        if not math.isfinite(y_new) or abs(y_new) > b.y_max:
-            raise ValueError(f"label must lie in [-y_max, y_max] = [-{b.y_max}, {b.y_max}], got {label}")
-    else:
+        if not math.isfinite(y_new) or not (y_lo <= y_new <= y_hi):
+            raise ValueError(f"label must lie in the declared label range [{y_lo}, {y_hi}], got {label}")
+    elif isinstance(b, DataBounds):
         y_new = -b.y_max if ya[i] > 0 else b.y_max
+    else:
+        y_new = y_lo if ya[i] - y_lo > y_hi - ya[i] else y_hi
     X2, y2 = Xa.copy(), ya.copy()
     X2[i] = x_new
     y2[i] = y_new
     return X2, y2
 
 
-def extreme_points(bounds: DataBounds, d: int, k: int, *, rng: np.random.Generator | None = None) -> np.ndarray:
-    """``k`` candidate extreme feature vectors on the sphere ‖x‖ = x_max in R^d.
+def n_deterministic_extreme_points(bounds: Domain, d: int) -> int:
+    """How many extreme points :func:`extreme_points` gives in R^d without an ``rng``.
 
-    Deterministic order: the signed axes x_max·(e₁, −e₁, e₂, −e₂, …), then the normalised sign vectors of
-    the hypercube x_max·(±1, …, ±1)/√d in lexicographic order; beyond those (2d + 2^d points), uniformly
-    random points on the sphere from ``rng`` (required then).
+    Ball: 2d signed axes, plus the 2^d normalised sign vectors when d >= 2 (at most 4097 of them).  Box with
+    d' non-degenerate coordinates (x_lo_j < x_hi_j): all 2^d' corners when d' <= ``MAX_FULL_CORNER_DIM``
+    (= 12), else the documented subset of 2 + 2d' corners.
+    """
+    b = _check_domain(bounds)
+    d_ = check_positive_int(d, "d")
+    if isinstance(b, DataBounds):
+        return 2 * d_ + (min(2**d_, 4097) if d_ >= 2 else 0)
+    lo, hi = b.limits(d_)
+    dp = int(np.sum(lo < hi))
+    return 2**dp if dp <= MAX_FULL_CORNER_DIM else 2 + 2 * dp
+
+
+def _box_corners(b: BoxBounds, d: int) -> list[np.ndarray]:
+    """The deterministic corners of a box, in the order documented in :func:`extreme_points`."""
+    lo, hi = b.limits(d)
+    free = np.nonzero(lo < hi)[0]
+    if free.size <= MAX_FULL_CORNER_DIM:
+        out = []
+        for bits in itertools.product((0, 1), repeat=int(free.size)):
+            mask = free[np.array(bits, dtype=bool)]
+            c = lo.copy()
+            c[mask] = hi[mask]
+            out.append(c)
+        return out
+    out = [lo.copy(), hi.copy()]
+    for j in free:
+        c = lo.copy()
+        c[j] = hi[j]
+        out.append(c)
+        c = hi.copy()
+        c[j] = lo[j]
+        out.append(c)
+    return out
+
+
+def extreme_points(bounds: Domain, d: int, k: int, *, rng: np.random.Generator | None = None) -> np.ndarray:
+    """``k`` candidate extreme feature vectors of the declared domain in R^d.
+
+    **Ball** (:class:`DataBounds`), points on the sphere ‖x‖ = x_max.  Deterministic order: the signed axes
+    x_max·(e₁, −e₁, e₂, −e₂, …), then (d >= 2) the normalised sign vectors of the hypercube
+    x_max·(±1, …, ±1)/√d in lexicographic order; beyond those (:func:`n_deterministic_extreme_points`),
+    uniformly random points on the sphere from ``rng`` (required then).
+
+    **Box** (:class:`BoxBounds`), corners.  With d' <= 12 non-degenerate coordinates: all 2^d' corners in
+    lexicographic order of (lo, hi) per coordinate, the all-x_lo corner first; asking for more raises
+    ValueError (there are no more).  With d' > 12: the all-x_lo and all-x_hi corners, then for each
+    non-degenerate coordinate j in order, all-x_lo with coordinate j at x_hi and all-x_hi with coordinate j at
+    x_lo (2 + 2d' corners); beyond those, random corners from ``rng`` (each coordinate x_lo or x_hi with
+    probability ½, independently; required then, repeats possible).
 
     Parameters
     ----------
-    bounds : DataBounds
+    bounds : DataBounds or BoxBounds
     d : int >= 1
     k : int >= 1
     rng : numpy.random.Generator, optional
 
     Returns
     -------
-    (k, d) float array; every row has norm <= x_max (and equal to it up to rounding).
+    (k, d) float array, every row inside the declared domain exactly (ball: norm <= x_max, equal to it up to
+    rounding).
 
     Raises
     ------
     ValueError, TypeError
+        Bad d or k; k beyond the deterministic points without ``rng``; k beyond the 2^d' corners of a box.
     """
-    b = _check_bounds(bounds)
+    b = _check_domain(bounds)
     d_ = check_positive_int(d, "d")
     k_ = check_positive_int(k, "k")
+    n_det = n_deterministic_extreme_points(b, d_)
+    if rng is not None and not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
     rows: list[np.ndarray] = []
+    if isinstance(b, BoxBounds):
+        lo, hi = b.limits(d_)
+        full = int(np.sum(lo < hi)) <= MAX_FULL_CORNER_DIM
+        if full and k_ > n_det:
+            raise ValueError(f"k = {k_} exceeds the {n_det} corners of the box")
+        rows = _box_corners(b, d_)[:k_]
+        if len(rows) < k_:
+            if rng is None:
+                raise ValueError(f"k = {k_} exceeds the {n_det} deterministic corners; pass rng for random ones")
+            while len(rows) < k_:
+                rows.append(np.where(rng.random(d_) < 0.5, lo, hi))
+        return np.stack(rows)
     for j in range(d_):
         for s in (1.0, -1.0):
             if len(rows) >= k_:
@@ -186,16 +431,12 @@ def extreme_points(bounds: DataBounds, d: int, k: int, *, rng: np.random.Generat
             rows.append(_onto_sphere(e, b.x_max))
     if len(rows) < k_ and d_ >= 2:
         for signs in itertools.product((1.0, -1.0), repeat=d_):
-            if len(rows) >= k_:
+            if len(rows) >= min(k_, n_det):
                 break
             rows.append(_onto_sphere(np.array(signs), b.x_max))
-            if len(rows) > 4096 + 2 * d_:
-                break
     if len(rows) < k_:
         if rng is None:
             raise ValueError(f"k = {k_} exceeds the {len(rows)} deterministic extreme points; pass rng for random ones")
-        if not isinstance(rng, np.random.Generator):
-            raise TypeError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
         while len(rows) < k_:
             g = rng.standard_normal(d_)
             if np.any(g != 0):
@@ -333,29 +574,28 @@ class NeighbourPair(NamedTuple):
         return self.dataset, self.neighbour, self.label
 
 
-def _checked(X: Any, y: Any, bounds: DataBounds) -> tuple[np.ndarray, np.ndarray]:
+def _checked(X: Any, y: Any, bounds: Domain) -> tuple[np.ndarray, np.ndarray]:
     Xa, ya = check_data(X, y)
-    b = _check_bounds(bounds)
-    if np.any(np.linalg.norm(Xa, axis=1) > b.x_max * (1.0 + BOUND_RTOL)):
-        raise ValueError(f"X violates the declared bound ‖x‖ <= x_max = {b.x_max}")
-    if np.any(np.abs(ya) > b.y_max * (1.0 + BOUND_RTOL)):
-        raise ValueError(f"y violates the declared bound |y| <= y_max = {b.y_max}")
+    _check_inside(Xa, ya, _check_domain(bounds))
     return Xa, ya
 
 
-def _labels(bounds: DataBounds, binary: bool) -> list[float]:
+def _labels(bounds: Domain, binary: bool) -> list[float]:
+    """The extreme labels: ±1 for ±1-label losses; else (y_hi, y_lo) (ball: ±y_max), once if equal."""
     if binary:
         return [1.0, -1.0]
-    return [bounds.y_max, -bounds.y_max] if bounds.y_max > 0 else [0.0]
+    lo, hi = _label_range(bounds)
+    return [hi, lo] if hi > lo else [hi]
 
 
 def add_remove_pairs(
-    X: Any, y: Any, bounds: DataBounds, *, k: int = 4, labels: Any = None, rng: np.random.Generator | None = None
+    X: Any, y: Any, bounds: Domain, *, k: int = 4, labels: Any = None, rng: np.random.Generator | None = None
 ) -> list[NeighbourPair]:
     """Add/remove neighbours: (X, y) plus one extreme record appended, against (X, y) itself.
 
-    The added records are the first ``k`` :func:`extreme_points` of the declared domain, each with the
-    extreme labels (``labels``: default ±y_max, or ±1 for ``y_max >= 1`` when given ``labels=[1, -1]``).  The
+    The added records are the first ``k`` :func:`extreme_points` of the declared domain (ball or box; k is
+    capped at :func:`n_deterministic_extreme_points` when no ``rng`` is given), each with the extreme
+    labels (``labels``: default the label range's ends, ±y_max for a ball, or e.g. ``labels=[1, -1]``).  The
     larger dataset is ``dataset`` (axis 0 = records), as :func:`dpsco.verification.auditing.audit.audit` checks for the
     "add/remove" relation.
 
@@ -364,12 +604,16 @@ def add_remove_pairs(
     list of NeighbourPair (relation "add/remove"), k·len(labels) of them.
     """
     Xa, ya = _checked(X, y, bounds)
-    b = _check_bounds(bounds)
-    pts = extreme_points(b, Xa.shape[1], check_positive_int(k, "k"), rng=rng)
+    b = _check_domain(bounds)
+    kk = check_positive_int(k, "k")
+    if rng is None:
+        kk = min(kk, n_deterministic_extreme_points(b, Xa.shape[1]))
+    pts = extreme_points(b, Xa.shape[1], kk, rng=rng)
     labs = _labels(b, False) if labels is None else [float(v) for v in np.atleast_1d(labels)]
+    y_lo, y_hi = _label_range(b)
     for v in labs:
-        if not math.isfinite(v) or abs(v) > b.y_max:
-            raise ValueError(f"labels must lie in [-y_max, y_max] = [-{b.y_max}, {b.y_max}], got {v}")
+        if not math.isfinite(v) or not (y_lo <= v <= y_hi):
+            raise ValueError(f"labels must lie in the declared label range [{y_lo}, {y_hi}], got {v}")
     out = []
     for i, x in enumerate(pts):
         for v in labs:
@@ -379,12 +623,13 @@ def add_remove_pairs(
     return out
 
 
-def sign_flip_pairs(X: Any, y: Any, bounds: DataBounds, *, index: int = -1) -> list[NeighbourPair]:
+def sign_flip_pairs(X: Any, y: Any, bounds: Domain, *, index: int = -1) -> list[NeighbourPair]:
     """Replace-one neighbours by sign flips of record ``index``: (−x, y), (x, −y) and (−x, −y).
 
-    Sign flips stay in the (symmetric) declared domain and negate the record's gradient for the linear loss
+    Sign flips stay in a ball (symmetric about 0) and negate the record's gradient for the linear loss
     (x ↦ −x) or for label-symmetric losses (y ↦ −y), reaching the replace-one sensitivity 2L when the record is
-    extreme.  Flips that leave the record unchanged (x = 0 or y = 0) are skipped.
+    extreme.  Flips that leave the record unchanged (x = 0 or y = 0) are skipped, and so are flips that leave
+    a box domain (:class:`BoxBounds`, not symmetric in general).
     """
     Xa, ya = _checked(X, y, bounds)
     n = Xa.shape[0]
@@ -398,6 +643,8 @@ def sign_flip_pairs(X: Any, y: Any, bounds: DataBounds, *, index: int = -1) -> l
         y2[i] = fy * ya[i]
         if np.array_equal(X2[i], Xa[i]) and y2[i] == ya[i]:
             continue
+        if not in_domain(X2[i:i + 1], y2[i:i + 1], bounds):
+            continue
         out.append(NeighbourPair({"X": Xa.copy(), "y": ya.copy()}, {"X": X2, "y": y2},
                                  f"sign flip of record {i}: {name}", "replace-one"))
     return out
@@ -406,7 +653,7 @@ def sign_flip_pairs(X: Any, y: Any, bounds: DataBounds, *, index: int = -1) -> l
 def worst_case_pairs(
     X: Any,
     y: Any,
-    bounds: DataBounds,
+    bounds: Domain,
     loss_name: str,
     *,
     w: Any = None,
@@ -421,7 +668,9 @@ def worst_case_pairs(
     Sensitivity analysis of gradient-based and perturbation algorithms: their privacy calibration assumes
     ‖∇ℓ(w; z) − ∇ℓ(w; z')‖ <= 2L for every pair of records, and an audit is most powerful on pairs that
     reach it.  Candidates z, z' range over the first ``n_candidates`` extreme points of the declared domain
-    (:func:`extreme_points`) × the extreme labels (±1 for the ±1-label losses, ±y_max otherwise); for GLM
+    (ball or box; :func:`extreme_points`; without ``rng`` at most :func:`n_deterministic_extreme_points` of
+    them, so no ``rng`` is ever needed) × the extreme labels (±1 for the ±1-label losses, the ends of the
+    label range otherwise, ±y_max for a ball); for GLM
     losses ∇ℓ(w; (x, y)) = φ'(⟨w, x⟩, y)·x.  Record ``index`` of the dataset is set to z and of the neighbour
     to z' for the ``k`` best (z, z') (distinct gradient differences), so each returned pair differs in one
     record.  ``w`` defaults to 0 (the usual initial point).
@@ -437,7 +686,7 @@ def worst_case_pairs(
     records the difference.
     """
     Xa, ya = _checked(X, y, bounds)
-    b = _check_bounds(bounds)
+    b = _check_domain(bounds)
     loss = get_loss(loss_name)
     n, d = Xa.shape
     if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not (-n <= int(index) < n):
@@ -449,9 +698,14 @@ def worst_case_pairs(
         raise ValueError(f"background must be 'data' or 'shared', got {background!r}")
     w_ = np.zeros(d) if w is None else as_float_vector(w, "w", d)
     binary = bool(loss.binary_labels)
-    if binary and b.y_max < 1.0:
-        raise ValueError(f"the {loss.name} loss needs labels ±1, so bounds.y_max must be >= 1, got {b.y_max}")
-    pts = extreme_points(b, d, min(nc, 2 * d + (2**d if d <= 12 else 0)) if rng is None else nc, rng=rng)
+    y_lo, y_hi = _label_range(b)
+    if binary and (y_lo > -1.0 or y_hi < 1.0):
+        raise ValueError(f"the {loss.name} loss needs labels ±1, so the declared label range must contain "
+                         f"[-1, 1] (y_max >= 1 for a ball), got [{y_lo}, {y_hi}]")
+    n_det = n_deterministic_extreme_points(b, d)
+    if isinstance(b, BoxBounds) and int(np.sum(np.less(*b.limits(d)))) <= MAX_FULL_CORNER_DIM:
+        nc = min(nc, n_det)  # a box has no more than its corners
+    pts = extreme_points(b, d, min(nc, n_det) if rng is None else nc, rng=rng)
     labs = _labels(b, binary)
     cands = [(x, v) for x in pts for v in labs]
     CX = np.stack([c[0] for c in cands])
