@@ -225,6 +225,9 @@ def test_result_record_is_strict_json() -> None:
     cs = d["confidence_sequence"]
     assert cs["alpha_numerator_side"] + cs["alpha_denominator_side"] == pytest.approx(0.05)
     assert d["samples_used"] == d["selection_samples"] + d["test_samples"]
+    assert d["refuted"] == r.refuted == (r.verdict == "refuted")
+    text = r.summary()
+    assert r.verdict in text and r.stopping_reason in text and f"{r.samples_used:,}" in text
 
 
 def _call(**kw):

@@ -272,11 +272,31 @@ class SequentialAuditResult:
     seconds: float = 0.0
     assumptions: str = ""
 
+    @property
+    def refuted(self) -> bool:
+        """True iff the verdict is "refuted" (``dpsco audit`` exit status 1)."""
+        return self.verdict == "refuted"
+
     def to_dict(self) -> dict[str, Any]:
-        """Strict-JSON-able dict of every field (the claim as its own dict)."""
+        """Strict-JSON-able dict of every field (the claim as its own dict), plus ``refuted``."""
         out = {k: getattr(self, k) for k in self.__dataclass_fields__}
         out["claim"] = self.claim.to_dict()
+        out["refuted"] = self.refuted
         return to_jsonable(out)
+
+    def summary(self) -> str:
+        """A few human-readable lines: verdict, ε_lb, runs used and saved, why it stopped."""
+        c = self.claim
+        return "\n".join([
+            f"sequential audit of ({c.epsilon:g}, {c.delta:g})-DP ({c.neighbouring}): {self.verdict}",
+            f"  epsilon_lower = {self.epsilon_lower:.4g} at confidence {self.confidence:g}, valid at every batch "
+            "(anytime-valid confidence sequence)",
+            f"  stopped: {self.stopping_reason} after {self.samples_used:,} runs per side ({self.selection_samples:,} "
+            f"selection + {self.test_samples:,} test in {self.batches} batches of {self.batch:,}); "
+            f"{self.samples_saved:,} of max_samples = {self.max_samples:,} saved",
+            f"  event: {self.event} (statistic: {self.statistic}); counts {self.numerator_count} / "
+            f"{self.denominator_count}, P_lo = {self.p_lower:.4g}, Q_hi = {self.q_upper:.4g}",
+        ])
 
 
 ASSUMPTIONS = (
