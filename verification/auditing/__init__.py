@@ -16,6 +16,8 @@ Modules, from the bottom up (each imports only modules above it in this list, ne
 ``claim_events``      events placed from the claim
 ``estimator_choice``  the strongest sound estimator for a declared mechanism
 ``audit``             :func:`audit`, the auditor
+``curves``            trade-off curves implied by GDP, (ε, δ), zCDP, RDP claims and dp_accounting events
+``curve_audit``       :func:`audit_curve`: refute a whole curve when the (FPR, FNR) box lies below it
 ``family``            audits of a searched family of pairs and statistics at one confidence
 ``estimators``        the estimators' public names in one place
 ``planning``          samples needed to certify r·ε; the sample-cost table
@@ -39,6 +41,26 @@ from dpsco.verification.auditing.audit import (
     clopper_pearson_upper,
     epsilon_lower_bound,
     sampler_consistency,
+)
+from dpsco.verification.auditing.curve_audit import (
+    CurveAuditResult,
+    audit_curve,
+    curve_box,
+    curve_refutes,
+    epsilon_lower_from_box,
+    minimum_detectable_mu,
+    mu_lower_from_box,
+    rho_lower_from_box,
+)
+from dpsco.verification.auditing.curves import (
+    CURVE_NOTIONS,
+    CurveClaim,
+    dp_tradeoff,
+    family_tradeoff,
+    gdp_tradeoff,
+    rdp_delta,
+    zcdp_delta,
+    zcdp_tradeoff,
 )
 from dpsco.verification.auditing.estimators import (
     ASSUMPTIONS_STATABLE,
@@ -96,6 +118,23 @@ __all__ = [
     "Mechanism",
     "SampleInconsistencyError",
     "sampler_consistency",
+    # curve audits
+    "audit_curve",
+    "CurveAuditResult",
+    "CurveClaim",
+    "CURVE_NOTIONS",
+    "curve_box",
+    "curve_refutes",
+    "epsilon_lower_from_box",
+    "minimum_detectable_mu",
+    "mu_lower_from_box",
+    "rho_lower_from_box",
+    "dp_tradeoff",
+    "family_tradeoff",
+    "gdp_tradeoff",
+    "rdp_delta",
+    "zcdp_delta",
+    "zcdp_tradeoff",
     # Clopper-Pearson bounds
     "CLOPPER_PEARSON_MAX_N",
     "clopper_pearson_lower",

@@ -75,7 +75,7 @@ from dpsco.verification.auditing.clopper_pearson import (
     clopper_pearson_upper,
     epsilon_lower_bound,
 )
-from dpsco.verification.auditing.events import Event, event_counts, select_event
+from dpsco.verification.auditing.events import Event, candidate_thresholds, event_counts, select_event, threshold_counts
 from dpsco.verification.auditing.gdp import gaussian_shape_check, gdp_epsilon_lower_bound
 from dpsco.verification.auditing.hockey_stick import hockey_stick_delta_lower_bound
 from dpsco.verification.auditing.inputs import as_claim, check_dataset, check_neighbouring_pair
@@ -113,6 +113,29 @@ ESTIMATOR_CLAIM = (
 ASSUMPTIONS = ESTIMATOR_ASSUMPTIONS["threshold"]
 
 
+def _select_by_score(s_a: np.ndarray, s_b: np.ndarray, score: Callable[[np.ndarray, np.ndarray], np.ndarray],
+                     half_alpha: float, n_thresholds: int) -> tuple[Event, float, int]:
+    """The event maximising ``score(P_lo, Q_hi)`` on the selection statistics, over the candidates of
+    :func:`dpsco.verification.auditing.events.select_event` (same grid, tails, directions and level)."""
+    sa, sb = np.sort(s_a), np.sort(s_b)
+    taus = candidate_thresholds(np.sort(np.concatenate([sa, sb])), n_thresholds)
+    level = half_alpha / (4.0 * taus.size)
+    best: tuple[float, Event] | None = None
+    for tail in ("ge", "le"):
+        ca, cb = threshold_counts(sa, taus, tail), threshold_counts(sb, taus, tail)
+        for numerator, (kp, np_, kq, nq) in (("dataset", (ca, sa.size, cb, sb.size)),
+                                             ("neighbour", (cb, sb.size, ca, sa.size))):
+            p_lo = np.asarray(clopper_pearson_lower(kp, np_, level), dtype=np.float64)
+            q_hi = np.asarray(clopper_pearson_upper(kq, nq, level), dtype=np.float64)
+            scores = np.asarray(score(p_lo, q_hi), dtype=np.float64)
+            scores = np.where(np.isnan(scores), -np.inf, scores)
+            j = int(np.argmax(scores))
+            if best is None or scores[j] > best[0]:
+                best = (float(scores[j]), Event(float(taus[j]), tail, numerator))  # type: ignore[arg-type]
+    assert best is not None
+    return best[1], best[0], int(taus.size)
+
+
 def audit(
     mechanism: Mechanism | Callable[..., Any],
     dataset: Mapping[str, Any],
@@ -137,6 +160,7 @@ def audit(
     assume: str | None = None,
     assume_reason: str | None = None,
     sample_check_runs: int | None = None,
+    selection_score: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
 ) -> AuditResult:
     """Audit a privacy claim: an ε lower bound with confidence ``confidence`` from neighbouring runs.
 
@@ -240,6 +264,12 @@ def audit(
         recorded.  An explicit value runs exactly that many (reproducible bit for bit); 0 skips the check
         (the result then says the sampler was trusted unchecked).  Raises
         :class:`SampleInconsistencyError` if the check fails.
+    selection_score : callable ``(p_lo, q_hi) -> scores``, optional
+        Only with ``estimator="threshold"`` and a selection half: choose the event by this criterion (larger is
+        better) of the selection-half bounds P_lo, Q_hi (arrays, each at the Bonferroni level of the default
+        criterion) over the same thresholds, tails and directions.  Power only: the event is still a function
+        of the selection half.  Used by the curve audit
+        (:func:`dpsco.verification.auditing.curve_audit.audit_curve`) to pick the event for a whole curve.
 
     Returns
     -------
@@ -282,6 +312,9 @@ def audit(
             raise ValueError(f"pilot_fraction must lie in (0, 1), got {pilot_fraction!r}")
     elif pilot_fraction is not None:
         raise ValueError("pilot_fraction applies only with event_from_claim")
+    if selection_score is not None and (not callable(selection_score) or estimator != "threshold"
+                                        or event is not None or event_from_claim is not None):
+        raise ValueError("selection_score must be a callable, with estimator='threshold', no event and no event_from_claim")
     if estimator == "gdp" and the_claim.delta == 0.0:
         raise ValueError("estimator='gdp' needs a claim with delta > 0 (a mu-GDP mechanism is not (eps, 0)-DP)")
     if assume is not None:
@@ -412,6 +445,10 @@ def audit(
         }
         if chosen_gdp is not None:
             claim_event_info["gdp_standardised_threshold"] = opt_g["t"]
+    elif event is None and selection_score is not None:
+        chosen, sel_score, n_cand = _select_by_score(stat_fn(sel_a), stat_fn(sel_b), selection_score, half_alpha,
+                                                     int(n_thresholds))
+        estimator_desc = ESTIMATOR_SPLIT + " (event chosen by the caller's selection_score)"
     elif event is None:
         s_sa, s_sb = stat_fn(sel_a), stat_fn(sel_b)
         chosen, sel_score, n_cand = select_event(

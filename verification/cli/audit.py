@@ -5,6 +5,8 @@ usage: dpsco audit MODULE:CALLABLE --dataset A.npz --neighbour B.npz --epsilon E
                    [--estimator threshold|gdp|hockey-stick|auto] [--assume gaussian-tradeoff]
                    [--event-from-claim gaussian|laplace] [--claim-neighbouring replace-one|add/remove]
                    [--epsilon-true E0] [--json]
+       dpsco audit MODULE:CALLABLE --dataset A.npz --neighbour B.npz
+                   --claim gdp:MU|zcdp:RHO|approx:EPS,DELTA|event:FILE.json --samples N --seed S [...]
        dpsco audit MODULE:CALLABLE --dataset A.npz --pairs extreme|sign-flip|worst-case --x-max X --y-max Y
                    [--loss NAME] [--pilot P] --epsilon E --delta D --samples N --seed S [...]
        dpsco audit MODULE:CALLABLE --estimator one-run --canaries M --dataset A.npz --epsilon E --delta D
@@ -76,6 +78,16 @@ verdict is "inconclusive" (exit 0).  Under a claim that can be compared, the ver
 probability <= 1 - C.  The bound saturates well below the true epsilon for small M (docs/auditing.md).
 --samples and --neighbour are not used.
 
+Curve claims (--claim; exactly one of --claim and --epsilon/--delta).  approx:EPS,DELTA is the same as
+--epsilon EPS --delta DELTA.  gdp:MU (mu-GDP), zcdp:RHO (rho-zCDP) and event:FILE.json (a dp_accounting
+DpEvent in PrivacyClaim's event format, dpsco.reference.privacy.event_to_dict, or {"event": ...,
+"event_neighbouring": "REPLACE_ONE"|"ADD_OR_REMOVE_ONE"|"REPLACE_SPECIAL"}; default relation from
+--claim-neighbouring) are audited as whole trade-off curves by dpsco.verification.auditing.curve_audit.audit_curve:
+refuted iff the Clopper-Pearson box of the selected event's (false-positive, false-negative) rates lies below
+the claimed curve (probability <= 1 - C under a true claim).  The JSON record has claim, verdict, mu_lower,
+rho_lower (zcdp) and epsilon_lower (null: no epsilon at a claimed delta).  --estimator, --assume,
+--event-from-claim, --pairs and --epsilon-true do not apply to curve claims.  A bad form exits 2 naming --claim.
+
 User code: a dotted MODULE is imported with the current directory at the front of sys.path (as python -m
 does), so ``dpsco audit mech:f`` finds ./mech.py.  What the mechanism prints goes to stderr: stdout carries
 only the result (e.g. the --json record).
@@ -97,14 +109,16 @@ from typing import Any
 import numpy as np
 
 from dpsco.reference.losses import get_loss
-from dpsco.reference.privacy import PrivacyClaim
+from dpsco.reference.privacy import PrivacyClaim, event_from_dict
 from dpsco.reference.problem import DataBounds
 from dpsco.verification.auditing import estimators
 from dpsco.verification.auditing import neighbours as nbm
 from dpsco.verification.auditing.audit import audit
+from dpsco.verification.auditing.curve_audit import audit_curve
+from dpsco.verification.auditing.curves import CurveClaim
 from dpsco.verification.cli.usercode import InputError, load_mechanism, running
 
-__all__ = ["configure_parser", "run", "load_mechanism", "load_npz"]
+__all__ = ["configure_parser", "run", "load_mechanism", "load_npz", "parse_claim"]
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
@@ -114,8 +128,12 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dataset", required=True, metavar="A.npz", help="arrays of the dataset S (.npz)")
     p.add_argument("--neighbour", "--neighbor", default=None, dest="neighbour", metavar="B.npz",
                    help="arrays of the neighbouring dataset S' (.npz); required unless --pairs or one-run")
-    p.add_argument("--epsilon", required=True, metavar="E", help="claimed ε (> 0)")
-    p.add_argument("--delta", required=True, metavar="D", help="claimed δ (in [0, 1))")
+    p.add_argument("--epsilon", default=None, metavar="E",
+                   help="claimed ε (> 0); with --delta, shorthand for --claim approx:E,D")
+    p.add_argument("--delta", default=None, metavar="D", help="claimed δ (in [0, 1))")
+    p.add_argument("--claim", default=None, metavar="FORM",
+                   help="the claim: gdp:MU | zcdp:RHO | approx:EPS,DELTA | event:FILE.json (a dp_accounting event, "
+                        "as PrivacyClaim writes it); gdp/zcdp/event are curve audits (audit_curve)")
     p.add_argument("--samples", default=None, metavar="N",
                    help="runs per dataset (>= 4); required except with --estimator one-run")
     p.add_argument("--seed", required=True, metavar="S", help="non-negative integer seed of the SeedSequence")
@@ -286,16 +304,82 @@ def _run_one_run(args: argparse.Namespace, mechanism: Any, dataset: dict[str, np
                          claim_neighbouring=getattr(args, "claim_neighbouring", "replace-one"))
 
 
+_CLAIM_FORMS = "gdp:MU, zcdp:RHO, approx:EPS,DELTA or event:FILE.json"
+_EVENT_RELATION = {"replace-one": "REPLACE_ONE", "add/remove": "ADD_OR_REMOVE_ONE"}
+
+
+def parse_claim(text: Any, neighbouring: str = "replace-one") -> Any:
+    """``--claim FORM`` as ("approx", (ε, δ)) or ("curve", CurveClaim); InputError naming --claim otherwise."""
+    form = str(text)
+    kind, sep, value = form.partition(":")
+    if not sep or kind not in ("gdp", "zcdp", "approx", "event"):
+        raise InputError(f"--claim must be {_CLAIM_FORMS}, got {form!r}")
+    try:
+        if kind == "approx":
+            parts = value.split(",")
+            if len(parts) != 2:
+                raise InputError(f"--claim approx:EPS,DELTA needs two numbers, got {form!r}")
+            eps = _parse_float(parts[0], "--claim approx: EPS")
+            delta = _parse_float(parts[1], "--claim approx: DELTA") + 0.0
+            if eps <= 0:
+                raise InputError(f"--claim approx: EPS must be > 0, got {form!r}")
+            if not (0.0 <= delta < 1.0):
+                raise InputError(f"--claim approx: DELTA must lie in [0, 1), got {form!r}")
+            return "approx", (eps, delta)
+        kw = {"neighbouring": neighbouring, "source": "user-declared"}
+        if kind in ("gdp", "zcdp"):
+            v = _parse_float(value, f"--claim {kind}:")
+            if v <= 0:
+                raise InputError(f"--claim {kind}: the parameter must be > 0, got {form!r}")
+            return "curve", (CurveClaim.gdp(v, **kw) if kind == "gdp" else CurveClaim.zcdp(v, **kw))
+        try:
+            with open(value, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InputError(f"--claim event: cannot read {value!r}: {type(exc).__name__}") from None
+        if isinstance(data, dict) and "event" in data:
+            relation = data.get("event_neighbouring", _EVENT_RELATION[neighbouring])
+            data = data["event"]
+        else:
+            relation = _EVENT_RELATION[neighbouring]
+        ev = event_from_dict(data)
+        curve = CurveClaim.from_event(ev, str(relation), **kw)
+        try:  # the accountant must accept the event before any run is drawn
+            curve.delta_of_epsilon(1.0)
+        except Exception as exc:  # noqa: BLE001 - dp_accounting refuses events in its own ways
+            raise InputError(f"--claim {form!r}: dp_accounting's PLD accountant cannot use this event "
+                             f"({type(exc).__name__}: {exc})") from None
+        return "curve", curve
+    except InputError:
+        raise
+    except (ValueError, TypeError) as exc:
+        raise InputError(f"--claim {form!r}: {exc}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Execute ``dpsco audit``; returns the exit status (0 not refuted, 1 refuted, 2 bad input)."""
     reason: str | None = None
     try:
-        epsilon = _parse_float(args.epsilon, "--epsilon")
-        if epsilon <= 0:
-            raise InputError(f"--epsilon must be > 0, got {args.epsilon!r}")
-        delta = _parse_float(args.delta, "--delta") + 0.0  # -0 -> 0 (the claim prints as (E, 0)-DP)
-        if not (0.0 <= delta < 1.0):
-            raise InputError(f"--delta must lie in [0, 1), got {args.delta!r}")
+        claim_text = getattr(args, "claim", None)
+        curve = None
+        if claim_text is not None:
+            if args.epsilon is not None or args.delta is not None:
+                raise InputError("--claim gives the whole claim: do not also give --epsilon/--delta")
+            kind, parsed = parse_claim(claim_text, getattr(args, "claim_neighbouring", "replace-one"))
+            if kind == "approx":
+                epsilon, delta = parsed
+            else:
+                curve, epsilon, delta = parsed, 1.0, 0.0
+        else:
+            for flag, value in (("--epsilon", args.epsilon), ("--delta", args.delta)):
+                if value is None:
+                    raise InputError(f"{flag} is required (or give the claim with --claim {_CLAIM_FORMS})")
+            epsilon = _parse_float(args.epsilon, "--epsilon")
+            if epsilon <= 0:
+                raise InputError(f"--epsilon must be > 0, got {args.epsilon!r}")
+            delta = _parse_float(args.delta, "--delta") + 0.0  # -0 -> 0 (the claim prints as (E, 0)-DP)
+            if not (0.0 <= delta < 1.0):
+                raise InputError(f"--delta must lie in [0, 1), got {args.delta!r}")
         confidence = _parse_float(args.confidence, "--confidence")
         if not (0.0 < confidence < 1.0):
             raise InputError(f"--confidence must lie in (0, 1), got {args.confidence!r}")
@@ -315,7 +399,28 @@ def run(args: argparse.Namespace) -> int:
         dataset = load_npz(args.dataset, "--dataset")
         seq = np.random.SeedSequence(seed)
         rng = np.random.default_rng(seq)
-        if one_run:
+        if curve is not None:
+            for flag, value, default in (("--estimator", args.estimator, "threshold"), ("--assume", args.assume, None),
+                                         ("--event-from-claim", args.event_from_claim, None),
+                                         ("--pairs", args.pairs, None), ("--epsilon-true", args.epsilon_true, None),
+                                         ("--canaries", args.canaries, None), ("--pilot", args.pilot, None)):
+                if value != default:
+                    raise InputError(f"{flag} does not apply to a curve claim (--claim {str(claim_text).split(':')[0]}:...)")
+            if args.neighbour is None:
+                raise InputError("--neighbour B.npz is required")
+            neighbour = load_npz(args.neighbour, "--neighbour")
+            mechanism = load_mechanism(args.target)
+            try:
+                with running(f"the mechanism {args.target}"):
+                    result = audit_curve(mechanism, dataset, neighbour, curve, samples, rng, confidence=confidence,
+                                         statistic=args.statistic, seed_entropy=int(seq.entropy))
+            except InputError:
+                raise
+            except (ValueError, TypeError) as exc:
+                raise InputError(_named(exc)) from None
+            except Exception as exc:  # noqa: BLE001 - the user's mechanism raised
+                raise InputError(f"mechanism {args.target} raised {type(exc).__name__}: {exc}") from None
+        elif one_run:
             mechanism = load_mechanism(args.target)
             try:
                 with running(f"the mechanism {args.target}"):
