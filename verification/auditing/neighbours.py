@@ -200,12 +200,15 @@ def in_domain(X: Any, y: Any, bounds: Domain, *, rtol: float = 0.0) -> bool:
     Xa, ya = check_data(X, y)
     b = _check_domain(bounds)
     if isinstance(b, DataBounds):
-        ok_x = all(max(_norms(row)) <= b.x_max * (1.0 + rtol) for row in Xa)
-        return bool(ok_x and np.all(np.abs(ya) <= b.y_max * (1.0 + rtol)))
+        lim = b.x_max * (1.0 + rtol)
+        nr = np.maximum(np.linalg.norm(Xa, axis=1), np.sqrt(np.sum(Xa * Xa, axis=1)))
+        near = nr > lim * (1.0 - 1e-12)  # rows near the sphere: every norm computation is checked
+        in_x = all(max(_norms(row)) <= lim for row in Xa[near])
+        return in_x and bool(np.all(np.abs(ya) <= b.y_max * (1.0 + rtol)))
     lo, hi = b.limits(Xa.shape[1])
-    ok_x = np.all(Xa >= lo - rtol * np.abs(lo)) and np.all(Xa <= hi + rtol * np.abs(hi))
-    ok_y = np.all(ya >= b.y_lo - rtol * abs(b.y_lo)) and np.all(ya <= b.y_hi + rtol * abs(b.y_hi))
-    return bool(ok_x and ok_y)
+    box_x = bool(np.all(Xa >= lo - rtol * np.abs(lo))) and bool(np.all(Xa <= hi + rtol * np.abs(hi)))
+    box_y = bool(np.all(ya >= b.y_lo - rtol * abs(b.y_lo))) and bool(np.all(ya <= b.y_hi + rtol * abs(b.y_hi)))
+    return box_x and box_y
 
 
 def _check_inside(Xa: np.ndarray, ya: np.ndarray, b: Domain) -> None:
