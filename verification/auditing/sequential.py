@@ -20,7 +20,7 @@ the moment a refutation (or a requested ε) is certain, without paying for a mul
        ε_lb(t) = log((L^p − δ)/U^q)   (0 if L^p <= δ);
 
 3. stop at the first batch with ε_lb > ε_claimed ("refuted"), or ε_lb >= ``target_epsilon`` ("target
-   certified"), else when the next batch would exceed ``max_samples`` runs per side ("max_samples").
+   certified"), else after ``max_samples`` runs per side ("max_samples"; the last batch is cut to fit).
 
 **Confidence sequence** (Robbins 1970, Ann. Math. Statist. 41(5); Howard, Ramdas, McAuliffe & Sekhon 2021,
 Ann. Statist. 49(2), "conjugate mixture" beta-binomial boundary).  For i.i.d. Bernoulli(p) with k successes
@@ -496,7 +496,7 @@ def sequential_audit(
     trajectory: list[tuple[int, float]] = []
     reason = "max_samples"
     n_batches = 0
-    while n_sel + t + b_size <= n_max or (t == 0 and n_sel + t < n_max):
+    while n_sel + t < n_max:  # the last batch is cut to the budget
         m = min(b_size, n_max - n_sel - t)
         out_a, out_b = runs(ds, m, "dataset"), runs(nb, m, "neighbour")
         if out_a.shape[1] != out_b.shape[1] or (k_dim is not None and out_a.shape[1] != k_dim):
@@ -521,8 +521,6 @@ def sequential_audit(
             break
         if target_epsilon is not None and eps_lb >= target_epsilon:
             reason = "target certified"
-            break
-        if n_sel + t >= n_max:
             break
 
     used = n_sel + t
