@@ -389,3 +389,77 @@ def test_new_options_bad_input_exit_2(extra: dict[str, str], capsys: pytest.Capt
     err = capsys.readouterr().err
     assert code == 2, err
     assert message in err and err.count("\n") == 1
+
+
+# ------------------------------------------------------------------------------------------------ --claim
+def _claim_argv(files: dict[str, str], target: str, claim: str, *extra: str, samples: str = "20000") -> list[str]:
+    return [target, "--dataset", files["a"], "--neighbour", files["b"], "--claim", claim, "--samples", samples,
+            "--seed", "7", *extra]
+
+
+def test_claim_approx_is_the_epsilon_delta_shorthand(files: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    # same seed, same claim: the records agree except for the run time
+    code1 = _run(_argv(files, f"{files['mech']}:laplace_eps1", "--json", eps="1", delta="1e-6", samples="2000"))
+    rec1 = json.loads(capsys.readouterr().out)
+    code2 = _run(_claim_argv(files, f"{files['mech']}:laplace_eps1", "approx:1,1e-6", "--json", samples="2000"))
+    rec2 = json.loads(capsys.readouterr().out)
+    for rec in (rec1, rec2):
+        for key in ("sampling_seconds", "total_seconds"):
+            rec["details"].pop(key)
+        rec["sample_consistency"] = None
+    assert code1 == code2 and rec1 == rec2
+
+
+def test_claim_gdp_zcdp_event_curve_audits(files: dict[str, str], capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Path) -> None:
+    # Laplace scale 1 (ε = 1) is 0.5-zCDP (pure ε-DP implies ε²/2-zCDP) and μ-GDP for every μ with
+    # G_μ <= f_{1,0}, e.g. μ = 3 (checked on a grid below).  All at confidence 1 − 1e-6:
+    # false failure <= 1e-6 each by the auditor's guarantee.
+    from dpsco.verification.auditing.curves import dp_tradeoff, gdp_tradeoff
+
+    grid = np.linspace(0.0, 1.0, 10001)
+    assert np.all(gdp_tradeoff(grid, 3.0) <= dp_tradeoff(grid, 1.0, 0.0) + 1e-12)
+    from dp_accounting import LaplaceDpEvent
+    from dpsco.reference.privacy import event_to_dict
+
+    ev = tmp_path / "ev.json"
+    # LaplaceDpEvent(1) under ADD_OR_REMOVE_ONE is Laplace noise of scale 1 at sensitivity 1: the pair a/b here
+    # (sums 1 and 0); dp_accounting refuses REPLACE_ONE for Laplace events (tested below as bad input)
+    ev.write_text(json.dumps({"event": event_to_dict(LaplaceDpEvent(1.0)), "event_neighbouring": "ADD_OR_REMOVE_ONE"}))
+    bad = tmp_path / "bad_ev.json"
+    bad.write_text(json.dumps({"event": event_to_dict(LaplaceDpEvent(1.0)), "event_neighbouring": "REPLACE_ONE"}))
+    assert _run(_claim_argv(files, f"{files['mech']}:laplace_eps1", f"event:{bad}")) == 2
+    assert "--claim" in capsys.readouterr().err
+    for claim, key in (("gdp:3", "mu_lower"), ("zcdp:0.5", "rho_lower"), (f"event:{ev}", "mu_lower")):
+        code = _run(_claim_argv(files, f"{files['mech']}:laplace_eps1", claim, "--confidence", "0.999999", "--json"))
+        rec = json.loads(capsys.readouterr().out)
+        assert code == 0 and rec["verdict"] == "not refuted", (claim, rec)
+        for k in ("claim", "verdict", "epsilon_lower", key):
+            assert k in rec
+        assert rec[key] is not None and rec["epsilon_lower"] is None
+    # planted bug: noiseless outputs 1 vs 0 are refuted under every curve (deterministic counts n/n vs 0/n)
+    for claim in ("gdp:3", "zcdp:0.5", f"event:{ev}"):
+        assert _run(_claim_argv(files, f"{files['mech']}:noiseless", claim, samples="1000")) == 1
+        assert "curve audit" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv_tail, needle", [
+    (["--claim", "gdp:1", "--epsilon", "1"], "--claim"),
+    (["--claim", "zcdp:-1"], "--claim"),
+    (["--claim", "gdp:nan"], "--claim"),
+    (["--claim", "approx:1"], "--claim"),
+    (["--claim", "approx:1,2"], "--claim"),
+    (["--claim", "renyi:2"], "--claim"),
+    (["--claim", "event:/nonexistent/ev.json"], "--claim"),
+    (["--claim", "gdp:1", "--estimator", "gdp"], "--estimator"),
+    (["--claim", "zcdp:1", "--event-from-claim", "gaussian"], "--event-from-claim"),
+    (["--epsilon", "1"], "--delta"),
+])
+def test_claim_bad_forms_exit_2(files: dict[str, str], capsys: pytest.CaptureFixture[str], argv_tail: list[str],
+                                needle: str) -> None:
+    argv = [f"{files['mech']}:laplace_eps1", "--dataset", files["a"], "--neighbour", files["b"], "--samples", "100",
+            "--seed", "1", *argv_tail]
+    assert _run(argv) == 2
+    captured = capsys.readouterr()
+    lines = captured.err.strip().splitlines()
+    assert captured.out == "" and len(lines) == 1 and needle in lines[0], captured.err

@@ -121,6 +121,7 @@ def env(files: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     monkeypatch.setitem(sys.modules, "dpsco_fuzz_probe", PROBE)
     PROBE.calls.clear()  # type: ignore[attr-defined]
     monkeypatch.setattr(audit_cli, "audit", _unreachable("the audit"))
+    monkeypatch.setattr(audit_cli, "audit_curve", _unreachable("the curve audit"))
     monkeypatch.setattr(estimators, "audit_family", _unreachable("the family audit"))
     monkeypatch.setattr(estimators, "one_run_audit", _unreachable("the one-run audit"))
     monkeypatch.setattr(compare_cli, "compare", _unreachable("the comparison"))
@@ -292,6 +293,47 @@ def test_audit_invalid_option_values(env: dict[str, str], capsys: pytest.Capture
     option, value = case
     argv = _with(_audit_base(env), option, value) + (["--json"] if as_json else [])
     _refused(capsys, argv, option)
+
+
+def _claim_base(files: dict[str, str]) -> list[str]:
+    return ["audit", f"{files['dpsco_fuzz_mech.py']}:f", "--dataset", files["a.npz"], "--neighbour", files["b.npz"],
+            "--samples", "40", "--seed", "3"]
+
+
+def bad_claims(files: dict[str, str]) -> st.SearchStrategy[str]:
+    """--claim values that are not gdp:MU / zcdp:RHO (> 0), approx:EPS,DELTA (EPS > 0, DELTA in [0, 1)) or
+    event:FILE.json naming a readable dp_accounting event."""
+    positive = bad_float(lambda v: v > 0)
+    files_bad = [files[k] for k in ("results.json", "not_json.json", "list.json", "binary.json", "a.npz",
+                                    "a_dir.npz")] + [os.path.join(files["dir"], "missing.json"), ""]
+    return st.one_of(
+        TEXT.filter(lambda t: t.partition(":")[0] not in ("gdp", "zcdp", "approx", "event") or ":" not in t),
+        positive.map(lambda v: "gdp:" + v), positive.map(lambda v: "zcdp:" + v),
+        st.tuples(positive, st.just("0")).map(lambda t: f"approx:{t[0]},{t[1]}"),
+        bad_float(_delta_ok).map(lambda v: f"approx:1,{v}"),
+        st.sampled_from(["approx:1", "approx:", "approx:1,0,0", "GDP:1", "gdp", "zcdp:", "event:", "gdp:nan",
+                         "zcdp:inf", "gdp:0"]),
+        st.sampled_from(files_bad).map(lambda f: "event:" + f),
+    )
+
+
+@FUZZ
+@given(data=st.data(), as_json=st.booleans())
+def test_audit_invalid_claim_forms(env: dict[str, str], capsys: pytest.CaptureFixture[str], data: st.DataObject,
+                                   as_json: bool) -> None:
+    value = data.draw(bad_claims(env))
+    argv = _claim_base(env) + ["--claim", value] + (["--json"] if as_json else [])
+    _refused(capsys, argv, "--claim")
+
+
+@pytest.mark.parametrize("extra, needle", [
+    (["--epsilon", "1"], "--claim"), (["--delta", "0"], "--claim"), (["--estimator", "gdp"], "--estimator"),
+    (["--assume", "gaussian-tradeoff"], "--assume"), (["--event-from-claim", "gaussian"], "--event-from-claim"),
+    (["--epsilon-true", "1"], "--epsilon-true"),
+])
+def test_audit_curve_claim_with_inapplicable_options(env: dict[str, str], capsys: pytest.CaptureFixture[str],
+                                                     extra: list[str], needle: str) -> None:
+    _refused(capsys, _claim_base(env) + ["--claim", "zcdp:0.5", *extra], needle)
 
 
 @FUZZ_SLOW
