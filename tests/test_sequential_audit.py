@@ -185,6 +185,16 @@ def test_noiseless_mechanism_with_selection_is_refuted_after_one_batch() -> None
         assert r.numerator_count == 50 and r.denominator_count == 0
 
 
+def test_mechanism_without_sample_is_run_one_call_at_a_time() -> None:
+    # The same planted bug as a plain function (no batched sample): every run is a single call (no randomness).
+    def noiseless(data, rng):
+        return np.array([data["x"].sum()])
+
+    r = sequential_audit(noiseless, LAP_S, LAP_S1, (1.0, 0.0), 1_000, np.random.default_rng(0),
+                         selection_samples=20, batch=10)
+    assert r.verdict == "refuted" and r.samples_used == 30
+    assert r.sample_consistency["checked"] is False
+
 def test_projected_event_prefers_the_event_that_separates() -> None:
     # Selection statistics (no randomness): dataset side 0..99 plus 100 values at 1000; neighbour side 0..199.
     # {s >= τ} for τ in (199, 1000] holds for 100 of 200 dataset runs and none of the neighbour's: the only
