@@ -487,3 +487,25 @@ def test_event_from_claim_input_validation() -> None:
     # the default path is unchanged (selection half 0.5)
     r = audit(mech, LAP_S, LAP_S1, (1.0, 0.0), 100, np.random.default_rng(1), power_family=None)
     assert r.details["n_selection"] == 50 and "event_from_claim" not in r.details
+
+
+def test_selection_score_reproduces_the_default_criterion() -> None:
+    # audit(selection_score=...) searches the same candidates at the same level as the default selection, so the
+    # threshold criterion passed as a callable must choose the same event and give the same bound, bit for bit
+    # (deterministic given the seed: no probability statement needed).
+    ds, nb = {"x": np.zeros(4)}, {"x": np.r_[np.zeros(3), 1.0]}
+    delta = 1e-5
+
+    def threshold_score(p_lo: np.ndarray, q_hi: np.ndarray) -> np.ndarray:
+        num = p_lo - delta
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(num > 0, np.log(np.where(num > 0, num, 1.0) / q_hi), -np.inf)
+
+    a = audit(_Gauss1D(1.0), ds, nb, (1.0, delta), 4000, np.random.default_rng(3))
+    b = audit(_Gauss1D(1.0), ds, nb, (1.0, delta), 4000, np.random.default_rng(3), selection_score=threshold_score)
+    assert a.epsilon_lower == b.epsilon_lower and a.details["event"] == b.details["event"]
+    with pytest.raises(ValueError, match="selection_score"):
+        audit(_Gauss1D(1.0), ds, nb, (1.0, delta), 100, np.random.default_rng(3), selection_score=threshold_score,
+              estimator="gdp")
+    with pytest.raises(ValueError, match="selection_score"):
+        audit(_Gauss1D(1.0), ds, nb, (1.0, delta), 100, np.random.default_rng(3), selection_score=3)  # type: ignore[arg-type]

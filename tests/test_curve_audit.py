@@ -261,3 +261,32 @@ def test_audit_curve_input_errors() -> None:
         audit_curve(GaussianSum1D(1.0), DS, NB, "gdp:1", 100, np.random.default_rng(0))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="confidence"):
         audit_curve(GaussianSum1D(1.0), DS, NB, CurveClaim.gdp(1.0), 100, np.random.default_rng(0), confidence=1.0)
+
+
+# ------------------------------------------------------------------------------------------------ campaign
+@pytest.mark.campaign
+@pytest.mark.parametrize("claim, target", [(CurveClaim.gdp(1.0), 0.90), (CurveClaim.zcdp(0.5), 0.30)])
+def test_campaign_tightness_targets(claim: CurveClaim, target: float) -> None:
+    # Issue 11's targets, Gaussian mechanism σ = 1 (exactly 1-GDP, 0.5-zCDP), 1e5 runs per side, 20 audits,
+    # confidence 0.95: median μ_lb >= 0.90, median ρ_lb >= 0.30.  Measured (benchmarks/curve_audit_targets.py):
+    # 0.984 and 0.322.  False failure: not derived (a median of 20 audits against a target below the measured
+    # median by > 3 of its standard deviations across seeds); this is a campaign test, not the default suite.
+    vals = []
+    for i in range(20):
+        r = audit_curve(GaussianSum1D(1.0), DS, NB, claim, 100_000, np.random.default_rng([2026, i]), power=False)
+        vals.append(r.rho_lower if claim.notion == "zCDP" else r.mu_lower)
+    assert np.median(vals) >= target, vals
+
+
+@pytest.mark.campaign
+def test_campaign_soundness_1000_audits_per_notion() -> None:
+    # 1,000 audits of a true claim per notion at confidence 0.95 (2,000 runs per side, exact sampler): the count
+    # of refutations V ~ Bin(1000, p) with p <= 0.05; P(Bin(1000, 0.05) >= 87) < 1e-6, so V >= 87 is evidence of
+    # unsoundness with false-failure probability < 1e-6.
+    assert stats.binom.sf(86, 1000, 0.05) < 1e-6
+    from dpsco.oracles.privacy_curves import gdp_mu_to_epsilon
+
+    for claim in (CurveClaim.gdp(1.0), CurveClaim.zcdp(0.5), CurveClaim.approx(gdp_mu_to_epsilon(1.0, 1e-5), 1e-5)):
+        v = sum(audit_curve(GaussianSum1D(1.0), DS, NB, claim, 2000, np.random.default_rng([7, i]), power=False,
+                            rho_bound=False, sample_check_runs=0).refuted for i in range(1000))
+        assert v < 87, (claim.describe(), v)
