@@ -104,6 +104,15 @@ def test_zcdp_curve_is_monotone_nested_and_below_the_gaussian(rho: float, a: flo
     assert f[0] <= gdp_tradeoff(lo, math.sqrt(2 * rho)) + 1e-12
 
 
+def test_rdp_curve_claim_of_a_linear_rdp_curve_is_the_zcdp_curve() -> None:
+    # ρ-zCDP is by definition the RDP curve a ↦ ρa: given on the same orders, the two claims have one curve
+    al = np.linspace(0.0, 1.0, 101)
+    c = CurveClaim.rdp_curve(ZCDP_ORDERS, 0.3 * ZCDP_ORDERS)
+    np.testing.assert_array_equal(c.tradeoff(al), CurveClaim.zcdp(0.3).tradeoff(al))
+    with pytest.raises(ValueError, match="orders"):
+        CurveClaim.rdp_curve([0.5, 2.0], [0.1, 0.2])
+
+
 def test_event_curve_of_a_gaussian_is_close_below_g_mu() -> None:
     # GaussianDpEvent(σ) on replace-one: sensitivity 2, μ = 2/σ; PLD is pessimistic: f <= G_μ, and close to it
     c = CurveClaim.from_event(GaussianDpEvent(2.0), "REPLACE_ONE")

@@ -178,7 +178,9 @@ def audit(
         The neighbouring pair S, S' (same keys).  Axis 0 of each array is the record axis.
     claim : PrivacyClaim or (epsilon, delta)
         A tuple is read as a replace-one approx-DP claim (pure DP if δ = 0) with source "user-declared".
-        Claims with notion "none" are refused.  For zCDP/GDP claims the (ε, δ) fields are audited.
+        Claims with notion "none" are refused.  For zCDP/GDP claims the (ε, δ) fields are audited; to audit
+        the whole curve (μ-GDP, ρ-zCDP, RDP, a dp_accounting event) use
+        :func:`dpsco.verification.auditing.curve_audit.audit_curve` (same calling convention).
     n_samples : int
         Runs per side (>= 4 with selection; >= 2 with an explicit ``event``).
     rng : numpy.random.Generator
