@@ -122,6 +122,18 @@ def test_event_curve_of_a_gaussian_is_close_below_g_mu() -> None:
     assert np.max(g - f) < 0.02
 
 
+def test_zcdp_event_goes_through_the_rdp_accountant() -> None:
+    # dp_accounting's PLD accountant does not take ZCDpEvent; the RDP accountant over the same orders does, and
+    # its conversion is the one of zcdp_delta (CKS20 Prop. 12), so the curves agree to rounding
+    from dp_accounting import ZCDpEvent
+
+    al = np.linspace(0.0, 1.0, 51)
+    c = CurveClaim.from_event(ZCDpEvent(0.5), "ADD_OR_REMOVE_ONE")
+    np.testing.assert_allclose(c.delta_of_epsilon(np.array([0.5, 2.0, 5.0])), zcdp_delta(np.array([0.5, 2.0, 5.0]), 0.5),
+                               rtol=1e-9)
+    np.testing.assert_allclose(c.tradeoff(al), CurveClaim.zcdp(0.5).tradeoff(al), atol=1e-3)
+
+
 def test_curve_claim_normalisation_and_errors() -> None:
     assert CurveClaim.from_privacy_claim(PrivacyClaim("GDP", 1.0, 1e-5, "replace-one", "s", mu=0.7)).mu == 0.7
     assert CurveClaim.from_privacy_claim(PrivacyClaim("zCDP", 1.0, 1e-5, "replace-one", "s", rho=0.2)).rho == 0.2

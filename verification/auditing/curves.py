@@ -14,7 +14,8 @@ claim's *trade-off curve* (Dong, Roth & Su 2022, "Gaussian differential privacy"
   equal to dp_accounting's function;
 * an RDP curve given as orders and values: the same conversion over the given orders;
 * a ``dp_accounting`` ``DpEvent``: δ(ε) from ``PLDAccountant(relation).compose(event).get_delta(ε)``
-  (pessimistic discretisation: an upper bound on δ).
+  (pessimistic discretisation: an upper bound on δ); events the PLD accountant does not support (e.g.
+  ``ZCDpEvent``) through ``RdpAccountant`` over the zCDP order grid.
 
 **Validity of the computed curve.**  Every δ(ε) used is an upper bound on the claim's true δ(ε) (each order
 of the conversion gives a valid δ; a finite set of orders gives the minimum over fewer, i.e. a larger δ), and
@@ -274,9 +275,17 @@ class CurveClaim:
             from dp_accounting import NeighboringRelation
             from dp_accounting.pld import PLDAccountant
 
+            from dp_accounting.rdp import RdpAccountant
+
             cache: dict[str, Any] = self._cache  # type: ignore[attr-defined]
             if "accountant" not in cache:
-                acc = PLDAccountant(NeighboringRelation[self.event_neighbouring], value_discretization_interval=EVENT_DISCRETISATION)
+                relation = NeighboringRelation[self.event_neighbouring]
+                acc = PLDAccountant(relation, value_discretization_interval=EVENT_DISCRETISATION)
+                if not acc.supports(self.event):
+                    # e.g. ZCDpEvent: the RDP accountant (CKS20 Prop. 12 conversion over the zCDP order grid)
+                    rdp_acc = RdpAccountant(orders=[float(o) for o in ZCDP_ORDERS], neighboring_relation=relation)
+                    if rdp_acc.supports(self.event):
+                        acc = rdp_acc
                 acc.compose(self.event)
                 cache["accountant"] = acc
             acc = cache["accountant"]
