@@ -243,3 +243,26 @@ def test_parse_interval_bounds() -> None:
             parse_interval_bounds(bad, "--x-bounds")
     lo, hi = parse_interval_bounds("-0.5:2.5,0:1", "--x-bounds")
     assert BoxBounds(lo, hi, 0.0, 1.0) == BOX
+
+
+@pytest.mark.campaign
+def test_soundness_of_pair_search_over_200_audits() -> None:
+    """200 independent pair-search audits of the correct mechanism (ε <= 1 on every pair) at confidence 0.95.
+
+    Each refutes with probability <= 0.05 (docs/derivations.md#soundness-of-a-pair-search-audit); the audits
+    are independent, so the number of refutations V is stochastically below Bin(200, 0.05), and the
+    assertion fails falsely with probability <= P(Bin(200, 0.05) >= v_max) <= 1e-6 (scipy.stats.binom).
+    A planted bug beside it: the same audit of the bug refutes in every one of 20 audits (ε_pair = 3)."""
+    data = _dataset()
+    v_max = int(binom.isf(1e-6, 200, 0.05)) + 1
+    assert binom.sf(v_max - 1, 200, 0.05) <= 1e-6
+    ok = ClippedMean(HI - LO)
+    seeds = np.random.SeedSequence(20261123).spawn(220)
+    refuted = sum(pair_search_audit(ok, data, BOX, (EPS, 0.0), 500, 5_000, np.random.default_rng(s)).refuted
+                  for s in seeds[:200])
+    assert refuted < v_max
+    bug = ClippedMean(2 * abs(LO))
+    caught = sum(pair_search_audit(bug, data, BOX, (EPS, 0.0), 500, 5_000, np.random.default_rng(s)).refuted
+                 for s in seeds[200:])
+    # power, measured not bounded (see test_search_finds_and_refutes_the_planted_bug): expected all 20
+    assert caught >= 18
