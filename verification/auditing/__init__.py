@@ -21,7 +21,9 @@ Modules, from the bottom up (each imports only modules above it in this list, ne
 ``family``            audits of a searched family of pairs and statistics at one confidence
 ``estimators``        the estimators' public names in one place
 ``planning``          samples needed to certify r·ε; the sample-cost table
-``neighbours``        neighbouring datasets at the extremes of a declared data domain
+``neighbours``        neighbouring datasets at the extremes of a declared data domain (a ball or a box)
+``pair_search``       candidate neighbouring pairs ranked on pilot runs, the best tested on fresh runs
+``sequential``        anytime-valid sequential audits that stop as soon as the verdict is certain
 
 The names below are the public API.  Note that ``dpsco.verification.auditing.audit`` as an *attribute* of
 this package is the function :func:`audit`; import the module's other names with
@@ -90,14 +92,24 @@ from dpsco.verification.auditing.estimators import (
     p_value_of_counts,
 )
 from dpsco.verification.auditing.neighbours import (
+    BoxBounds,
     CanaryPair,
+    Domain,
     NeighbourPair,
     add_remove_pairs,
     canary_pair,
     extreme_points,
+    in_domain,
+    n_deterministic_extreme_points,
     replace_one_extreme,
     sign_flip_pairs,
     worst_case_pairs,
+)
+from dpsco.verification.auditing.pair_search import (
+    PairSearchResult,
+    pair_search_audit,
+    parse_interval_bounds,
+    search_pairs,
 )
 from dpsco.verification.auditing.planning import (
     FAMILIES,
@@ -108,6 +120,14 @@ from dpsco.verification.auditing.planning import (
     minimum_detectable_epsilon,
     sample_cost_table,
     samples_needed,
+)
+from dpsco.verification.auditing.sequential import (
+    CONFIDENCE_SEQUENCE,
+    SequentialAuditResult,
+    beta_binomial_confidence_sequence,
+    beta_binomial_log_martingale,
+    projected_event,
+    sequential_audit,
 )
 
 __all__ = [
@@ -184,4 +204,20 @@ __all__ = [
     "replace_one_extreme",
     "sign_flip_pairs",
     "worst_case_pairs",
+    "BoxBounds",
+    "Domain",
+    "in_domain",
+    "n_deterministic_extreme_points",
+    # searching for the worst pair
+    "PairSearchResult",
+    "pair_search_audit",
+    "parse_interval_bounds",
+    "search_pairs",
+    # sequential audits
+    "CONFIDENCE_SEQUENCE",
+    "SequentialAuditResult",
+    "beta_binomial_confidence_sequence",
+    "beta_binomial_log_martingale",
+    "projected_event",
+    "sequential_audit",
 ]

@@ -281,8 +281,13 @@ class CurveClaim:
             if "accountant" not in cache:
                 relation = NeighboringRelation[self.event_neighbouring]
                 acc = PLDAccountant(relation, value_discretization_interval=EVENT_DISCRETISATION)
-                if not acc.supports(self.event):
-                    # e.g. ZCDpEvent: the RDP accountant (CKS20 Prop. 12 conversion over the zCDP order grid)
+                pld_knows_event = PLDAccountant(NeighboringRelation.ADD_OR_REMOVE_ONE).supports(self.event)
+                if not acc.supports(self.event) and not pld_knows_event:
+                    # an event type the PLD accountant lacks (e.g. ZCDpEvent): the RDP accountant (CKS20 Prop. 12
+                    # conversion over the zCDP order grid).  An event the PLD accountant knows but refuses under
+                    # this relation (e.g. LaplaceDpEvent under REPLACE_ONE) is refused: dp_accounting's RDP
+                    # accountant would read the relation with another sensitivity convention, and a curve
+                    # stronger than the claim meant could refute a true claim.
                     rdp_acc = RdpAccountant(orders=[float(o) for o in ZCDP_ORDERS], neighboring_relation=relation)
                     if rdp_acc.supports(self.event):
                         acc = rdp_acc

@@ -113,9 +113,12 @@ from dpsco.reference.privacy import PrivacyClaim, event_from_dict
 from dpsco.reference.problem import DataBounds
 from dpsco.verification.auditing import estimators
 from dpsco.verification.auditing import neighbours as nbm
+from dpsco.verification.auditing import pair_search
 from dpsco.verification.auditing.audit import audit
 from dpsco.verification.auditing.curve_audit import audit_curve
 from dpsco.verification.auditing.curves import CurveClaim
+from dpsco.verification.auditing.neighbours import BoxBounds
+from dpsco.verification.auditing.sequential import sequential_audit
 from dpsco.verification.cli.usercode import InputError, load_mechanism, running
 
 __all__ = ["configure_parser", "run", "load_mechanism", "load_npz", "parse_claim"]
@@ -159,11 +162,27 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--event-from-claim", default=None, choices=("gaussian", "laplace"), dest="event_from_claim",
                    help="place the event from the claim for this output family (1%% pilot), test it on all "
                         "other runs (sound for any mechanism; power assumes the family)")
-    p.add_argument("--pairs", default=None, choices=("extreme", "sign-flip", "worst-case"),
+    p.add_argument("--pairs", default=None, choices=("extreme", "sign-flip", "worst-case", "search"),
                    help="generate the neighbours of --dataset (X, y) from the declared domain instead of "
-                        "--neighbour, and audit them together at one overall confidence")
+                        "--neighbour, and audit them together at one overall confidence; 'search' proposes "
+                        "candidate pairs (sub-datasets, extreme replacements, label extremes), ranks them on "
+                        "pilot runs and tests the best on fresh runs (pair_search_audit)")
     p.add_argument("--x-max", default=None, metavar="X", dest="x_max", help="declared bound ||x|| <= X (--pairs)")
     p.add_argument("--y-max", default=None, metavar="Y", dest="y_max", help="declared bound |y| <= Y (--pairs)")
+    p.add_argument("--x-bounds", default=None, dest="x_bounds", metavar="LO,HI",
+                   help="declared box (--pairs, instead of --x-max/--y-max): 'LO,HI' for every coordinate or "
+                        "'LO:HI,LO:HI,...' per coordinate; write --x-bounds=-1,3 for a negative LO")
+    p.add_argument("--y-bounds", default=None, dest="y_bounds", metavar="LO,HI",
+                   help="declared label range 'LO,HI' (with --x-bounds)")
+    p.add_argument("--candidates", default=None, metavar="K", help="--pairs search: at most K candidate pairs "
+                                                                     "(default 64)")
+    p.add_argument("--sequential", action="store_true",
+                   help="anytime-valid audit of one pair (sequential_audit): stop as soon as the verdict is certain; "
+                        "--samples (or --max-samples) is the most runs per side")
+    p.add_argument("--max-samples", default=None, metavar="N", dest="max_samples",
+                   help="--sequential: most runs per side (default --samples)")
+    p.add_argument("--batch", default=None, metavar="B",
+                   help="--sequential: test runs per side per batch (default: a hundredth of the test budget)")
     p.add_argument("--loss", default=None, metavar="NAME", help="loss for --pairs worst-case (e.g. logistic)")
     p.add_argument("--pilot", default=None, metavar="P", help="--pairs: pilot runs per side per pair (default N)")
     p.add_argument("--canaries", default=None, metavar="M", help="--estimator one-run: number of canaries")
@@ -237,21 +256,47 @@ def load_npz(path: str, name: str) -> dict[str, np.ndarray]:
     return data
 
 
-def _generated_pairs(args: argparse.Namespace, dataset: dict[str, np.ndarray]) -> list[tuple[Any, Any, str]]:
-    """The neighbouring pairs of ``--pairs`` (dpsco.verification.auditing.neighbours), as audit_family takes them."""
+def _declared_bounds(args: argparse.Namespace) -> DataBounds | BoxBounds:
+    """The declared data domain of ``--pairs``: a ball (--x-max, --y-max) or a box (--x-bounds, --y-bounds)."""
+    x_bounds, y_bounds = getattr(args, "x_bounds", None), getattr(args, "y_bounds", None)
+    ball = args.x_max is not None or args.y_max is not None
+    box = x_bounds is not None or y_bounds is not None
+    if ball and box:
+        raise InputError("declare the data domain as a ball (--x-max, --y-max) or a box (--x-bounds, --y-bounds), "
+                         "not both")
+    if box:
+        if x_bounds is None or y_bounds is None:
+            raise InputError("--x-bounds and --y-bounds go together (the declared box)")
+        try:
+            x_lo, x_hi = pair_search.parse_interval_bounds(x_bounds, "--x-bounds")
+            y_lo, y_hi = pair_search.parse_interval_bounds(y_bounds, "--y-bounds")
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
+        if isinstance(y_lo, tuple) or isinstance(y_hi, tuple):
+            raise InputError(f"--y-bounds must be one interval 'LO,HI' (labels are scalar), got {y_bounds!r}")
+        try:
+            return BoxBounds(x_lo, x_hi, y_lo, y_hi)
+        except (ValueError, TypeError) as exc:
+            raise InputError(f"--x-bounds/--y-bounds: {exc}") from None
     if args.x_max is None or args.y_max is None:
-        raise InputError("--pairs needs --x-max and --y-max (the declared data domain)")
-    if args.loss is not None and args.pairs != "worst-case":
-        raise InputError(f"--loss applies only with --pairs worst-case, not --pairs {args.pairs}")
+        raise InputError("--pairs needs the declared data domain: --x-max and --y-max (a ball) or --x-bounds and "
+                         "--y-bounds (a box)")
     x_max = _parse_float(args.x_max, "--x-max")
     y_max = _parse_float(args.y_max, "--y-max")
     if x_max <= 0:
         raise InputError(f"--x-max must be > 0, got {args.x_max!r}")
     if y_max < 0:
         raise InputError(f"--y-max must be >= 0, got {args.y_max!r}")
+    return DataBounds(x_max, y_max)
+
+
+def _generated_pairs(args: argparse.Namespace, dataset: dict[str, np.ndarray]) -> list[tuple[Any, Any, str]]:
+    """The neighbouring pairs of ``--pairs`` (dpsco.verification.auditing.neighbours), as audit_family takes them."""
+    bounds = _declared_bounds(args)
+    if args.loss is not None and args.pairs != "worst-case":
+        raise InputError(f"--loss applies only with --pairs worst-case, not --pairs {args.pairs}")
     if "X" not in dataset or "y" not in dataset:
         raise InputError(f"--pairs needs --dataset arrays named X and y, got {sorted(dataset)}")
-    bounds = DataBounds(x_max, y_max)
     X, y = dataset["X"], dataset["y"]
     rest = {k: v for k, v in dataset.items() if k not in ("X", "y")}
     try:
@@ -290,7 +335,10 @@ def _run_one_run(args: argparse.Namespace, mechanism: Any, dataset: dict[str, np
     for flag, value in (("--neighbour", args.neighbour), ("--pairs", args.pairs),
                         ("--event-from-claim", args.event_from_claim), ("--assume", getattr(args, "assume", None)),
                         ("--x-max", args.x_max), ("--y-max", args.y_max), ("--loss", args.loss),
-                        ("--pilot", args.pilot)):
+                        ("--pilot", args.pilot), ("--x-bounds", getattr(args, "x_bounds", None)),
+                        ("--y-bounds", getattr(args, "y_bounds", None)), ("--candidates", getattr(args, "candidates", None)),
+                        ("--sequential", True if getattr(args, "sequential", False) else None),
+                        ("--max-samples", getattr(args, "max_samples", None)), ("--batch", getattr(args, "batch", None))):
         if value is not None:
             raise InputError(f"{flag} does not apply to --estimator one-run (one run with random canary inclusion)")
 
@@ -403,7 +451,13 @@ def run(args: argparse.Namespace) -> int:
             for flag, value, default in (("--estimator", args.estimator, "threshold"), ("--assume", args.assume, None),
                                          ("--event-from-claim", args.event_from_claim, None),
                                          ("--pairs", args.pairs, None), ("--epsilon-true", args.epsilon_true, None),
-                                         ("--canaries", args.canaries, None), ("--pilot", args.pilot, None)):
+                                         ("--canaries", args.canaries, None), ("--pilot", args.pilot, None),
+                                         ("--sequential", getattr(args, "sequential", False), False),
+                                         ("--max-samples", getattr(args, "max_samples", None), None),
+                                         ("--batch", getattr(args, "batch", None), None),
+                                         ("--x-bounds", getattr(args, "x_bounds", None), None),
+                                         ("--y-bounds", getattr(args, "y_bounds", None), None),
+                                         ("--candidates", getattr(args, "candidates", None), None)):
                 if value != default:
                     raise InputError(f"{flag} does not apply to a curve claim (--claim {str(claim_text).split(':')[0]}:...)")
             if args.neighbour is None:
@@ -440,11 +494,54 @@ def run(args: argparse.Namespace) -> int:
             if args.canaries is not None:
                 raise InputError("--canaries applies only to --estimator one-run")
             if args.pairs is None:
-                for flag, value in (("--x-max", args.x_max), ("--y-max", args.y_max), ("--loss", args.loss)):
+                for flag, value in (("--x-max", args.x_max), ("--y-max", args.y_max), ("--loss", args.loss),
+                                    ("--x-bounds", getattr(args, "x_bounds", None)),
+                                    ("--y-bounds", getattr(args, "y_bounds", None))):
                     if value is not None:
                         raise InputError(f"{flag} applies only with --pairs (generated neighbours)")
+            candidates = None
+            if getattr(args, "candidates", None) is not None:
+                if args.pairs != "search":
+                    raise InputError("--candidates applies only with --pairs search")
+                candidates = _parse_int(args.candidates, "--candidates")
+                if candidates < 1:
+                    raise InputError(f"--candidates must be >= 1, got {args.candidates!r}")
+            sequential = bool(getattr(args, "sequential", False))
+            max_samples = batch = None
+            if not sequential:
+                for flag, value in (("--max-samples", getattr(args, "max_samples", None)),
+                                    ("--batch", getattr(args, "batch", None))):
+                    if value is not None:
+                        raise InputError(f"{flag} applies only with --sequential")
+            else:
+                if args.pairs is not None:
+                    raise InputError("--sequential audits one pair (--neighbour), not --pairs")
+                for flag, value, default in (("--estimator", args.estimator, "threshold"),
+                                             ("--event-from-claim", args.event_from_claim, None),
+                                             ("--epsilon-true", args.epsilon_true, None),
+                                             ("--assume", getattr(args, "assume", None), None)):
+                    if value != default:
+                        raise InputError(f"{flag} does not apply to --sequential (a threshold audit)")
+                max_samples = samples
+                if getattr(args, "max_samples", None) is not None:
+                    max_samples = _parse_int(args.max_samples, "--max-samples")
+                    if max_samples < 4:
+                        raise InputError(f"--max-samples must be >= 4, got {args.max_samples!r}")
+                if getattr(args, "batch", None) is not None:
+                    batch = _parse_int(args.batch, "--batch")
+                    if batch < 1:
+                        raise InputError(f"--batch must be >= 1, got {args.batch!r}")
             neighbour = load_npz(args.neighbour, "--neighbour") if args.pairs is None else None
-            pairs = _generated_pairs(args, dataset) if args.pairs is not None else None
+            search_bounds = None
+            if args.pairs == "search":
+                search_bounds = _declared_bounds(args)
+                if args.loss is not None:
+                    raise InputError("--loss applies only with --pairs worst-case, not --pairs search")
+                if "X" not in dataset or "y" not in dataset:
+                    raise InputError(f"--pairs needs --dataset arrays named X and y, got {sorted(dataset)}")
+                pairs = None
+            else:
+                pairs = _generated_pairs(args, dataset) if args.pairs is not None else None
             mechanism = load_mechanism(args.target)
             claim = PrivacyClaim(
                 notion="pure-DP" if delta == 0.0 else "approx-DP",
@@ -463,6 +560,8 @@ def run(args: argparse.Namespace) -> int:
                 raise InputError("--canary-protocol applies only to --estimator one-run")
             if assume is not None and estimator != "gdp":
                 raise InputError("--assume gaussian-tradeoff applies only with --estimator gdp")
+            if estimator == "auto" and search_bounds is not None:
+                estimator, reason = "threshold", "--pairs search tests threshold events (assumption-free)"
             if estimator == "auto":
                 info = getattr(mechanism, "audit_info", None)
                 if info is not None and not isinstance(info, dict):
@@ -470,7 +569,7 @@ def run(args: argparse.Namespace) -> int:
                 choice = estimators.choose_estimator(claim, info)
                 estimator, reason = choice["estimator"], choice["reason"]
                 assume, assume_reason = choice.get("assume"), choice.get("assume_reason")
-                if event_from_claim is None and pairs is None:
+                if event_from_claim is None and pairs is None and search_bounds is None:
                     event_from_claim = choice.get("event_from_claim")
             epsilon_true = None
             if args.epsilon_true is not None:
@@ -481,18 +580,33 @@ def run(args: argparse.Namespace) -> int:
                 raise InputError("--estimator gdp needs --delta > 0")
             if args.event_from_claim == "gaussian" and delta == 0.0:
                 raise InputError("--event-from-claim gaussian needs --delta > 0")
-            if pairs is not None and event_from_claim is not None:
+            if (pairs is not None or search_bounds is not None) and event_from_claim is not None:
                 raise InputError("--event-from-claim applies to a single pair (--neighbour), not to --pairs")
+            if search_bounds is not None and estimator not in ("threshold", "hockey-stick"):
+                raise InputError(f"--pairs search supports --estimator threshold or hockey-stick, not {estimator}")
             pilot = None
             if args.pilot is not None:
-                if pairs is None:
+                if pairs is None and search_bounds is None:
                     raise InputError("--pilot applies only with --pairs")
                 pilot = _parse_int(args.pilot, "--pilot")
                 if pilot < 2:
                     raise InputError(f"--pilot must be >= 2, got {args.pilot!r}")
             try:
                 with running(f"the mechanism {args.target}"):
-                    if pairs is None:
+                    if sequential:
+                        result = sequential_audit(
+                            mechanism, dataset, neighbour, claim, max_samples, rng, confidence=confidence,
+                            statistic=statistic, batch=batch,
+                        )
+                    elif search_bounds is not None:
+                        search_options = {} if candidates is None else {"max_candidates": candidates}
+                        result = pair_search.pair_search_audit(
+                            mechanism, dataset, search_bounds, claim,
+                            pilot if pilot is not None else max(2, samples // 10), samples, rng,
+                            confidence=confidence, statistic=statistic, estimator=estimator,
+                            epsilon_true=epsilon_true, seed_entropy=int(seq.entropy), **search_options,
+                        )
+                    elif pairs is None:
                         result = audit(
                             mechanism, dataset, neighbour, claim, samples, rng,  # type: ignore[arg-type]
                             confidence=confidence, statistic=statistic, seed_entropy=int(seq.entropy),
