@@ -34,10 +34,13 @@ _PUBLIC: dict[str, tuple[str, str | None]] = {
     # releases and their privacy claims
     "Release": ("dpsco.reference.privacy", "Release"),
     "PrivacyClaim": ("dpsco.reference.privacy", "PrivacyClaim"),
-    # the auditor
+    # the auditors
     "audit": ("dpsco.verification.auditing.audit", "audit"),
     "AuditResult": ("dpsco.verification.auditing.audit", "AuditResult"),
     "audit_family": ("dpsco.verification.auditing.estimators", "audit_family"),
+    "audit_curve": ("dpsco.verification.auditing.curve_audit", "audit_curve"),
+    "pair_search_audit": ("dpsco.verification.auditing.pair_search", "pair_search_audit"),
+    "sequential_audit": ("dpsco.verification.auditing.sequential", "sequential_audit"),
     # the certified oracle
     "certified_oracle": ("dpsco.oracles.minimizers", "certified_oracle"),
     "excess_empirical_risk": ("dpsco.oracles.minimizers", "excess_empirical_risk"),
@@ -72,5 +75,8 @@ if TYPE_CHECKING:  # for type checkers and IDEs, which do not run __getattr__
     from dpsco.reference.privacy import PrivacyClaim, Release
     from dpsco.reference.problem import DataBounds, ERMProblem
     from dpsco.verification.auditing.audit import AuditResult, audit
+    from dpsco.verification.auditing.curve_audit import audit_curve
     from dpsco.verification.auditing.estimators import audit_family
+    from dpsco.verification.auditing.pair_search import pair_search_audit
+    from dpsco.verification.auditing.sequential import sequential_audit
     from dpsco.verification.papers import catalogue
