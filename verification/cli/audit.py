@@ -99,12 +99,13 @@ mechanism that raises or calls sys.exit (at import or when run); 130 interrupted
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
 import sys
 import zipfile
-from typing import Any
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -404,6 +405,21 @@ def parse_claim(text: Any, neighbouring: str = "replace-one") -> Any:
         raise InputError(f"--claim {form!r}: {exc}") from None
 
 
+@contextlib.contextmanager
+def _mechanism_errors(target: str, describe: Callable[[Exception], str]) -> Iterator[None]:
+    """Run the user's mechanism (through the auditor) so that anything it raises is bad input (exit 2):
+    ValueError/TypeError as ``describe`` words them, any other exception named with the mechanism."""
+    try:
+        with running(f"the mechanism {target}"):
+            yield
+    except InputError:
+        raise
+    except (ValueError, TypeError) as exc:
+        raise InputError(describe(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - the user's mechanism raised
+        raise InputError(f"mechanism {target} raised {type(exc).__name__}: {exc}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Execute ``dpsco audit``; returns the exit status (0 not refuted, 1 refuted, 2 bad input)."""
     reason: str | None = None
@@ -464,28 +480,13 @@ def run(args: argparse.Namespace) -> int:
                 raise InputError("--neighbour B.npz is required")
             neighbour = load_npz(args.neighbour, "--neighbour")
             mechanism = load_mechanism(args.target)
-            try:
-                with running(f"the mechanism {args.target}"):
-                    result = audit_curve(mechanism, dataset, neighbour, curve, samples, rng, confidence=confidence,
-                                         statistic=args.statistic, seed_entropy=int(seq.entropy))
-            except InputError:
-                raise
-            except (ValueError, TypeError) as exc:
-                raise InputError(_named(exc)) from None
-            except Exception as exc:  # noqa: BLE001 - the user's mechanism raised
-                raise InputError(f"mechanism {args.target} raised {type(exc).__name__}: {exc}") from None
+            with _mechanism_errors(args.target, _named):
+                result = audit_curve(mechanism, dataset, neighbour, curve, samples, rng, confidence=confidence,
+                                     statistic=args.statistic, seed_entropy=int(seq.entropy))
         elif one_run:
             mechanism = load_mechanism(args.target)
-            try:
-                with running(f"the mechanism {args.target}"):
-                    result = _run_one_run(args, mechanism, dataset, epsilon, delta, confidence, rng,
-                                          int(seq.entropy))
-            except InputError:
-                raise
-            except (ValueError, TypeError) as exc:
-                raise InputError(str(exc)) from None
-            except Exception as exc:  # noqa: BLE001 - the user's mechanism raised
-                raise InputError(f"mechanism {args.target} raised {type(exc).__name__}: {exc}") from None
+            with _mechanism_errors(args.target, str):
+                result = _run_one_run(args, mechanism, dataset, epsilon, delta, confidence, rng, int(seq.entropy))
         else:
             if args.pairs is None and args.neighbour is None:
                 raise InputError("--neighbour B.npz is required (or generate neighbours with --pairs)")
@@ -591,40 +592,33 @@ def run(args: argparse.Namespace) -> int:
                 pilot = _parse_int(args.pilot, "--pilot")
                 if pilot < 2:
                     raise InputError(f"--pilot must be >= 2, got {args.pilot!r}")
-            try:
-                with running(f"the mechanism {args.target}"):
-                    if sequential:
-                        result = sequential_audit(
-                            mechanism, dataset, neighbour, claim, max_samples, rng, confidence=confidence,
-                            statistic=statistic, batch=batch,
-                        )
-                    elif search_bounds is not None:
-                        search_options = {} if candidates is None else {"max_candidates": candidates}
-                        result = pair_search.pair_search_audit(
-                            mechanism, dataset, search_bounds, claim,
-                            pilot if pilot is not None else max(2, samples // 10), samples, rng,
-                            confidence=confidence, statistic=statistic, estimator=estimator,
-                            epsilon_true=epsilon_true, seed_entropy=int(seq.entropy), **search_options,
-                        )
-                    elif pairs is None:
-                        result = audit(
-                            mechanism, dataset, neighbour, claim, samples, rng,  # type: ignore[arg-type]
-                            confidence=confidence, statistic=statistic, seed_entropy=int(seq.entropy),
-                            estimator=estimator, epsilon_true=epsilon_true, event_from_claim=event_from_claim,
-                            assume=assume, assume_reason=assume_reason,
-                        )
-                    else:
-                        result = estimators.audit_family(
-                            mechanism, pairs, claim, samples, rng, statistics=(statistic,), estimator=estimator,
-                            method="select", confidence=confidence, n_pilot=pilot, epsilon_true=epsilon_true,
-                            seed_entropy=int(seq.entropy), assume=assume, assume_reason=assume_reason,
-                        )
-            except InputError:
-                raise
-            except (ValueError, TypeError) as exc:
-                raise InputError(_named(exc)) from None
-            except Exception as exc:  # noqa: BLE001 - the user's mechanism raised
-                raise InputError(f"mechanism {args.target} raised {type(exc).__name__}: {exc}") from None
+            with _mechanism_errors(args.target, _named):
+                if sequential:
+                    result = sequential_audit(
+                        mechanism, dataset, neighbour, claim, max_samples, rng, confidence=confidence,
+                        statistic=statistic, batch=batch,
+                    )
+                elif search_bounds is not None:
+                    search_options = {} if candidates is None else {"max_candidates": candidates}
+                    result = pair_search.pair_search_audit(
+                        mechanism, dataset, search_bounds, claim,
+                        pilot if pilot is not None else max(2, samples // 10), samples, rng,
+                        confidence=confidence, statistic=statistic, estimator=estimator,
+                        epsilon_true=epsilon_true, seed_entropy=int(seq.entropy), **search_options,
+                    )
+                elif pairs is None:
+                    result = audit(
+                        mechanism, dataset, neighbour, claim, samples, rng,  # type: ignore[arg-type]
+                        confidence=confidence, statistic=statistic, seed_entropy=int(seq.entropy),
+                        estimator=estimator, epsilon_true=epsilon_true, event_from_claim=event_from_claim,
+                        assume=assume, assume_reason=assume_reason,
+                    )
+                else:
+                    result = estimators.audit_family(
+                        mechanism, pairs, claim, samples, rng, statistics=(statistic,), estimator=estimator,
+                        method="select", confidence=confidence, n_pilot=pilot, epsilon_true=epsilon_true,
+                        seed_entropy=int(seq.entropy), assume=assume, assume_reason=assume_reason,
+                    )
     except InputError as exc:
         print(f"dpsco audit: error: {exc}", file=sys.stderr)
         return 2
