@@ -7,6 +7,7 @@ from dpsco.reference.domains import Ball
 from dpsco.reference.losses import AbsoluteLoss, GLMLoss, HingeLoss, HuberLoss, LinearLoss, LogisticLoss, SquaredLoss, get_loss
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.problem import DataBounds, ERMProblem, clip_to_bounds
+from dpsco.reference.white_box import NoisyGradientTrace
 
 __all__ = [
     "AbsoluteLoss",
@@ -18,6 +19,7 @@ __all__ = [
     "HuberLoss",
     "LinearLoss",
     "LogisticLoss",
+    "NoisyGradientTrace",
     "PrivacyClaim",
     "Release",
     "SquaredLoss",

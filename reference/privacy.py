@@ -16,7 +16,7 @@ from typing import Any, Literal, Mapping
 
 import numpy as np
 
-from dpsco.reference.validation import check_delta, check_epsilon, check_positive_int
+from dpsco.reference.validation import check_delta, check_epsilon, check_positive, check_positive_int
 
 __all__ = ["PrivacyClaim", "Release", "NOTIONS", "NEIGHBOURING_RELATIONS", "EVENT_RELATIONS", "event_to_dict",
            "event_from_dict", "to_jsonable"]
@@ -165,20 +165,21 @@ class PrivacyClaim:
         elif self.event_neighbouring is not None:
             raise ValueError("event_neighbouring is given without an event")
 
-    def _event_accountant(self) -> Any:
+    def _event_accountant(self, discretisation: float | None = None) -> Any:
         if self.event is None:
             raise ValueError(f"this claim ({self.source}) carries no dp_accounting event")
         from dp_accounting import NeighboringRelation
         from dp_accounting.pld import PLDAccountant
 
-        accountant = PLDAccountant(NeighboringRelation[self.event_neighbouring],
-                                   value_discretization_interval=_EVENT_DISCRETISATION)
+        interval = _EVENT_DISCRETISATION if discretisation is None else check_positive(discretisation, "discretisation")
+        accountant = PLDAccountant(NeighboringRelation[self.event_neighbouring], value_discretization_interval=interval)
         accountant.compose(self.event)
         return accountant
 
-    def event_epsilon(self, delta: float | None = None) -> float:
+    def event_epsilon(self, delta: float | None = None, *, discretisation: float | None = None) -> float:
         """ε at ``delta`` (default: the claim's δ) re-derived from ``event`` by dp_accounting's PLD accountant
-        (pessimistic, value discretisation 1e-3).
+        (pessimistic: an upper bound of the event's exact ε; value discretisation ``discretisation``, default
+        1e-3 — coarser is faster and still an upper bound).
 
         Raises
         ------
@@ -186,7 +187,7 @@ class PrivacyClaim:
             The claim carries no event, or ``delta`` is outside [0, 1).
         """
         d = self.delta if delta is None else check_delta(delta)
-        return float(self._event_accountant().get_epsilon(d))
+        return float(self._event_accountant(discretisation).get_epsilon(d))
 
     def event_delta(self, epsilon: float | None = None) -> float:
         """δ at ``epsilon`` (default: the claim's ε) re-derived from ``event`` (as :meth:`event_epsilon`)."""
@@ -272,6 +273,10 @@ class Release:
         Values computed from the private data *before* the privacy mechanism (e.g. the unperturbed minimiser
         w_T of output perturbation), kept for white-box tests and auditors only.  Never serialised, not shown
         by ``repr``; never publish them.
+    white_box : NoisyGradientTrace or None
+        For noisy-gradient methods called with ``white_box=True``: every iterate and noisy gradient and the
+        step function (``dpsco.reference.white_box``), for white-box auditors.  A verification record, never
+        serialised, not shown by ``repr``.
     replicates : int or None
         None for a release (one run).  R >= 1 when ``output`` stacks R independent runs (a verification
         record, see above); ``output.shape[0]`` must then equal R.  Algorithms set it from their
@@ -292,6 +297,7 @@ class Release:
     diagnostics: dict[str, Any] = field(default_factory=dict)
     nonprivate_internals: dict[str, Any] = field(default_factory=dict, repr=False)
     replicates: int | None = None
+    white_box: Any = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.replicates is not None:

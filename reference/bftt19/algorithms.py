@@ -14,7 +14,8 @@ Algorithms
                                    output noise (Sec. 5, last paragraph).
 
 Each reads like the paper's pseudo-code: validate the public inputs, compute the parameters, run the loop,
-state the claim, return a ``Release``.
+state the claim, return a ``Release``.  The module is long but one cohesive thing: the paper's algorithms,
+three of which share Algorithm 1's loop (``nsgd_core``) and its white-box view.
 
 Theorems as code, claims
 ------------------------
@@ -61,13 +62,16 @@ from dpsco.reference.solvers import certified_minimize
 from dpsco.reference.domains import Ball
 from dpsco.reference.privacy import Release
 from dpsco.reference.problem import ERMProblem
+from dpsco.reference.white_box import NoisyGradientTrace
 from dpsco.reference.validation import (check_bool, check_calibration_budget, check_choice, check_iterations, check_positive,
                          check_positive_int, check_rng)
 
 __all__ = [
     "GradFn",
     "nsgd_core",
+    "clip_per_sample",
     "glm_gradient_oracle",
+    "glm_record_gradient",
     "noisy_sgd",
     "EnvelopeLipschitz",
     "moreau_noisy_sgd",
@@ -102,7 +106,7 @@ GradFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
 def nsgd_core(
     grad_fn: GradFn, n: int, d: int, domain: Ball, *, T: int, m: int, eta: float, sigma2: float,
     clip_norm: float, rng: np.random.Generator, replicates: int = 1, average: Literal["paper", "standard"] = "paper",
-    return_trajectory: bool = False,
+    return_trajectory: bool = False, return_noisy_gradients: bool = False,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """The loop of Algorithm 1 with explicit parameters, vectorised over independent replicates.
 
@@ -121,11 +125,14 @@ def nsgd_core(
         Lemma 3.4 does).
     replicates : R independent runs computed together (each uses its own indices and noise).
     average : "paper" returns (1/T)Σ_{t=1..T} w_t (Alg. 1 line 7); "standard" (1/T)Σ_{t=0..T-1} w_t.
+    return_trajectory : keep the iterates w_0..w_T.
+    return_noisy_gradients : keep the noisy mean gradients ĝ_t = g_t + G_t of line 6 (the white-box view,
+        ``dpsco.reference.white_box``; implies the iterates).
 
     Returns
     -------
     (W̄: (R, d) averaged iterates, info dict with "gradient_evaluations", "clip_events", optional
-    "trajectory": (R, T+1, d)).
+    "trajectory": (R, T+1, d), optional "noisy_gradients": (R, T, d)).
 
     Raises
     ------
@@ -138,16 +145,13 @@ def nsgd_core(
     sigma = math.sqrt(sigma2)
     w = np.broadcast_to(domain.project(np.zeros(d)), (replicates, d)).copy()  # Alg. 1 line 3: w_0 = Proj_W(0)
     total = np.zeros((replicates, d)) if average == "paper" else w.copy()
-    traj = [w.copy()] if return_trajectory else None
+    traj = [w.copy()] if return_trajectory or return_noisy_gradients else None
+    noisy: list[np.ndarray] | None = [] if return_noisy_gradients else None
     clip_events = 0
     for t in range(T):  # Alg. 1 line 4
         idx = idx_rng.integers(0, n, size=(replicates, m))  # line 5: m indices uniformly WITH replacement
-        grads = grad_fn(w, idx)  # (R, m, d)
-        norms = np.linalg.norm(grads, axis=2)
-        over = norms > clip_norm * (1.0 + 1e-9)
-        if np.any(over):
-            clip_events += int(over.sum())
-            grads = grads * np.minimum(1.0, clip_norm / np.where(norms > 0, norms, 1.0))[:, :, None]
+        grads, clipped = clip_per_sample(grad_fn(w, idx), clip_norm)  # (R, m, d)
+        clip_events += clipped
         g = grads.mean(axis=1)  # (1/m) Σ_j ∇ℓ(w_t, z_{i(t,j)})
         G = sigma * noise_rng.standard_normal((replicates, d))  # G_t ~ N(0, σ² I_d)
         w = domain.project(w - eta * (g + G))  # line 6: w_{t+1} = Proj_W(w_t − η(g + G_t))
@@ -155,10 +159,36 @@ def nsgd_core(
             total += w
         if traj is not None:
             traj.append(w.copy())
+        if noisy is not None:
+            noisy.append(g + G)
     info: dict[str, Any] = {"gradient_evaluations": T * m * replicates, "clip_events": clip_events}
     if traj is not None:
         info["trajectory"] = np.stack(traj, axis=1)
+    if noisy is not None:
+        info["noisy_gradients"] = np.stack(noisy, axis=1)
     return total / T, info  # line 7: w̄_T
+
+
+def clip_per_sample(grads: np.ndarray, clip_norm: float) -> tuple[np.ndarray, int]:
+    """Algorithm 1's per-sample clipping: rows (last axis) of norm above ``clip_norm`` (relative slack 1e-9,
+    for floating point) are scaled to norm ``clip_norm``; returns (clipped gradients, number clipped).
+
+    grads : (..., d) float array;  clip_norm : float > 0.
+    """
+    norms = np.linalg.norm(grads, axis=-1)
+    over = norms > clip_norm * (1.0 + 1e-9)
+    if not np.any(over):
+        return grads, 0
+    return grads * np.minimum(1.0, clip_norm / np.where(norms > 0, norms, 1.0))[..., None], int(over.sum())
+
+
+def _trace(info: dict[str, Any], record_gradient: Any, n: int, params: Any, clip_norm: float,
+           algorithm: str) -> NoisyGradientTrace:
+    """The white-box view of ``nsgd_core``'s runs (``return_noisy_gradients=True``)."""
+    return NoisyGradientTrace(iterates=info["trajectory"], noisy_gradients=info["noisy_gradients"],
+                              record_gradient=record_gradient, n=n, m=params.m, T=params.T,
+                              sigma=math.sqrt(params.sigma2), clip_norm=clip_norm, eta=params.eta,
+                              algorithm=algorithm)
 
 
 def _replicates(replicates: int | None) -> int:
@@ -192,11 +222,24 @@ def glm_gradient_oracle(problem: ERMProblem, X: np.ndarray, y: np.ndarray) -> Gr
     return grad_fn
 
 
+def glm_record_gradient(problem: ERMProblem, clip_norm: float) -> Any:
+    """The step function of Algorithm 1 for a GLM loss, for white-box auditors: (W: (R, d), x: (d,), y) ->
+    (R, d), the per-sample gradient φ'(⟨w_r, x⟩, y)·x clipped to ``clip_norm`` as ``nsgd_core`` clips it."""
+    loss = problem.loss
+
+    def record_gradient(W: np.ndarray, x: np.ndarray, y: float) -> np.ndarray:
+        xv = np.asarray(x, dtype=np.float64)
+        s = np.asarray(W, dtype=np.float64) @ xv
+        return clip_per_sample(loss.dphi(s, np.full(s.shape, float(y)))[:, None] * xv[None, :], clip_norm)[0]
+
+    return record_gradient
+
+
 def noisy_sgd(
     X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
     T: int | None = None, eta: float | None = None, clip: bool = False,
     average: Literal["paper", "standard"] = "paper", return_trajectory: bool = False, replicates: int | None = None,
-    calibration: Literal["certified", "printed"] = "certified",
+    calibration: Literal["certified", "printed"] = "certified", white_box: bool = False,
 ) -> Release:
     """A_NSGD: mini-batch noisy projected SGD (Bassily et al. 2019, Algorithm 1).
 
@@ -219,6 +262,8 @@ def noisy_sgd(
     calibration : "certified" (default) or "printed": see ``theorem_3_2_parameters``.  The printed σ of
         Algorithm 1, line 1 is not private at small T (ERRATA.md E4); with "printed" the claim states the
         worst-pair accountant's δ when it exceeds ``delta``.
+    white_box : also return every noisy gradient and the step function in ``Release.white_box`` (a
+        ``dpsco.reference.white_box.NoisyGradientTrace``, for white-box auditors; never serialised).
 
     Returns
     -------
@@ -239,6 +284,7 @@ def noisy_sgd(
     Xa, ya, n_clipped, eps, dl, rng = _check_common(problem, X, y, epsilon, delta, rng, clip, "A_NSGD")
     check_choice(average, "average", ("paper", "standard"))
     return_trajectory = check_bool(return_trajectory, "return_trajectory")
+    white_box = check_bool(white_box, "white_box")
     _replicates(replicates)  # before the calibration (seconds at T >= 2)
     if T is not None:
         check_iterations(T, "T", remedy="pass a smaller T")  # before the calibration and the loop
@@ -250,7 +296,8 @@ def noisy_sgd(
     params = theorem_3_2_parameters(n, d, eps, dl, L, M, T=T, eta=eta, calibration=calibration)
     wbar, info = nsgd_core(glm_gradient_oracle(problem, Xa, ya), n, d, problem.domain, T=params.T, m=params.m,
                            eta=params.eta, sigma2=params.sigma2, clip_norm=L, rng=rng, average=average,
-                           return_trajectory=return_trajectory, replicates=_replicates(replicates))
+                           return_trajectory=return_trajectory, replicates=_replicates(replicates),
+                           return_noisy_gradients=white_box)
     claim = nsgd_claim(problem, n, eps, dl, params, n_clipped, L, f"{PAPER}, Theorem 3.1 (Algorithm 1)")
     return Release(
         output=_unreplicate(wbar, replicates), claim=claim, gradient_evaluations=params.T * params.m,
@@ -259,6 +306,7 @@ def noisy_sgd(
         trajectory=_unreplicate(info["trajectory"], replicates) if return_trajectory else None,
         diagnostics={"clip_events": info["clip_events"], "smoothness": beta,
                      "theorem_3_2_smoothness_hypothesis_holds": bool(beta <= params.smoothness_max)},
+        white_box=_trace(info, glm_record_gradient(problem, L), n, params, L, "A_NSGD") if white_box else None,
     )
 
 
@@ -291,7 +339,7 @@ def moreau_noisy_sgd(
     X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
     lipschitz_envelope: EnvelopeLipschitz = "paper", beta: float | None = None, T: int | None = None,
     eta: float | None = None, clip: bool = False, return_trajectory: bool = False, replicates: int | None = None,
-    calibration: Literal["certified", "printed"] = "certified",
+    calibration: Literal["certified", "printed"] = "certified", white_box: bool = False,
 ) -> Release:
     """A_NSGD on the β-Moreau envelope of a non-smooth loss (Bassily et al. 2019, Theorem 4.4).
 
@@ -302,7 +350,8 @@ def moreau_noisy_sgd(
 
     Parameters
     ----------
-    X, y, problem, epsilon, delta, rng, clip, return_trajectory, replicates, calibration : as in ``noisy_sgd``.
+    X, y, problem, epsilon, delta, rng, clip, return_trajectory, replicates, calibration, white_box : as in
+        ``noisy_sgd`` (the step function is the clipped envelope gradient).
     lipschitz_envelope : "paper" (default) calibrates σ and η with L' = 2L (Lemma 4.3 as printed, which is
         what reproduces Theorem 4.4's constant 24); "sharp" uses L' = L (ERRATA.md E5).
     beta : smoothing parameter; default Theorem 4.4's β = (L/M) min(√n/4, εn/(8√(d log(1/δ)))).
@@ -315,6 +364,7 @@ def moreau_noisy_sgd(
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_common(problem, X, y, epsilon, delta, rng, clip, "A_NSGD (Moreau)")
     return_trajectory = check_bool(return_trajectory, "return_trajectory")
+    white_box = check_bool(white_box, "white_box")
     _replicates(replicates)  # before the calibration (seconds at T >= 2)
     if T is not None:
         check_iterations(T, "T", remedy="pass a smaller T")  # before the calibration and the loop
@@ -337,9 +387,15 @@ def moreau_noisy_sgd(
         g = loss.envelope_grad(Wr, Xa[idx.ravel()], ya[idx.ravel()], beta_used)
         return g.reshape(R, m, d)
 
+    def record_gradient(W: np.ndarray, x: np.ndarray, yv: float) -> np.ndarray:  # the step function, one record
+        Wa = np.asarray(W, dtype=np.float64)
+        g = loss.envelope_grad(Wa, np.broadcast_to(np.asarray(x, dtype=np.float64), Wa.shape),
+                               np.full(Wa.shape[0], float(yv)), beta_used)
+        return clip_per_sample(g, L_env)[0]
+
     wbar, info = nsgd_core(grad_fn, n, d, problem.domain, T=params.T, m=params.m, eta=params.eta,
                            sigma2=params.sigma2, clip_norm=L_env, rng=rng, return_trajectory=return_trajectory,
-                           replicates=_replicates(replicates))
+                           replicates=_replicates(replicates), return_noisy_gradients=white_box)
     claim = nsgd_claim(problem, n, eps, dl, params, n_clipped, L_env,
                         f"{PAPER}, Theorem 3.1 applied to the β-Moreau envelope (Theorem 4.4, Lemma 4.3)",
                         extra={"beta": beta_used, "prox_domain": "Rd", "lipschitz_envelope": lipschitz_envelope})
@@ -350,6 +406,8 @@ def moreau_noisy_sgd(
         algorithm="A_NSGD on the Moreau envelope (Bassily et al. 2019, Theorem 4.4)", replicates=replicates,
         trajectory=_unreplicate(info["trajectory"], replicates) if return_trajectory else None,
         diagnostics={"clip_events": info["clip_events"], "smoothing_gap": L**2 / (2 * beta_used)},
+        white_box=_trace(info, record_gradient, n, params, L_env, "A_NSGD on the Moreau envelope") if white_box
+        else None,
     )
 
 
@@ -391,7 +449,7 @@ def prox_noisy_sgd(
     X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
     accuracy: float | None = None, localized: bool = True, lipschitz_envelope: EnvelopeLipschitz = "paper",
     T: int | None = None, clip: bool = False, replicates: int | None = None,
-    calibration: Literal["certified", "printed"] = "certified",
+    calibration: Literal["certified", "printed"] = "certified", white_box: bool = False,
 ) -> Release:
     """A_ProxGD: A_NSGD on the Moreau envelope with approximate prox (Bassily et al. 2019, Sec. 4).
 
@@ -406,7 +464,8 @@ def prox_noisy_sgd(
     ξ = L/√(nT) reproduces the paper's ≈ n²T²m gradient count (with ``localized=False``); ``accuracy`` is a
     utility constant that may be overridden (privacy is unaffected because L' includes ξ).
 
-    ``replicates``, ``calibration``: as in ``noisy_sgd`` (σ is calibrated with L' on the worst pair).
+    ``replicates``, ``calibration``, ``white_box``: as in ``noisy_sgd`` (σ is calibrated with L' on the worst
+    pair; the step function is the clipped approximate envelope gradient).
 
     Returns
     -------
@@ -419,6 +478,7 @@ def prox_noisy_sgd(
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_common(problem, X, y, epsilon, delta, rng, clip, "A_ProxGD")
     localized = check_bool(localized, "localized")
+    white_box = check_bool(white_box, "white_box")
     _replicates(replicates)  # before the calibration (seconds at T >= 2)
     n, d = Xa.shape
     L, M = problem.lipschitz, problem.radius
@@ -448,8 +508,16 @@ def prox_noisy_sgd(
                                           K, domain=domain, local_radius=local_radius)
         return g.reshape(R, m, d)
 
+    def record_gradient(W: np.ndarray, x: np.ndarray, yv: float) -> np.ndarray:  # the step function, one record
+        Wa = np.asarray(W, dtype=np.float64)
+        g = approximate_envelope_gradient(loss, Wa, np.broadcast_to(np.asarray(x, dtype=np.float64), Wa.shape),
+                                          np.full(Wa.shape[0], float(yv)), beta, K, domain=domain,
+                                          local_radius=local_radius)
+        return clip_per_sample(g, L_prime)[0]
+
     wbar, info = nsgd_core(grad_fn, n, d, domain, T=params.T, m=params.m, eta=params.eta, sigma2=params.sigma2,
-                           clip_norm=L_prime, rng=rng, replicates=_replicates(replicates))
+                           clip_norm=L_prime, rng=rng, replicates=_replicates(replicates),
+                           return_noisy_gradients=white_box)
     claim = nsgd_claim(
         problem, n, eps, dl, params, n_clipped, L_prime,
         f"{PAPER}, Theorem 3.1 applied to approximate envelope gradients (Sec. 4, A_ProxGD; reconstructed, "
@@ -464,6 +532,7 @@ def prox_noisy_sgd(
                     "localized": localized, "lipschitz_envelope": lipschitz_envelope},
         algorithm="A_ProxGD (Bassily et al. 2019, Sec. 4)", replicates=replicates,
         diagnostics={"clip_events": info["clip_events"]},
+        white_box=_trace(info, record_gradient, n, params, L_prime, "A_ProxGD") if white_box else None,
     )
 
 

@@ -21,6 +21,7 @@ import dpsco.reference.bftt19 as o
 from dpsco.reference.solvers import certified_minimize
 from dpsco.reference.privacy import Release
 from dpsco.reference.problem import ERMProblem
+from dpsco.reference.white_box import NoisyGradientTrace
 
 __all__ = ["nsgd_noise_divided_by_batch", "objp_noise_scaled_by_n"]
 
@@ -96,7 +97,7 @@ def _mutant_nsgd_core(
     X: np.ndarray, n: int, d: int, domain: Any, *, T: int, m: int, eta: float, sigma2: float, clip_norm: float,
     rng: np.random.Generator, replicates: int, grad_fn: Any, full_grad_fn: Any = None,
     sampling: Sampling = "with-replacement", clip: str = "per-sample", normaliser: str = "m",
-    noise: str = "gradient", stop_tol: float | None = None,
+    noise: str = "gradient", stop_tol: float | None = None, trace_out: dict[str, Any] | None = None,
 ) -> np.ndarray:
     """Copy of ``nsgd_core`` (average="paper") with one switch per planted bug; defaults = the correct loop.
 
@@ -109,6 +110,8 @@ def _mutant_nsgd_core(
     noise "iterate": w ← Proj(w − ηg + G): the noise is added to the iterate, not inside the η-scaled step.
     stop_tol: stop (per run) before any step at which the non-private full gradient ‖∇L̂(w_t)‖ ≤ stop_tol;
         the output is the average of the iterates computed so far (w_0 if none).
+    trace_out: if a dict, receives "iterates" (R, T+1, d) and "noisy_gradients" (R, T, d) (the white-box view,
+        as ``nsgd_core(return_noisy_gradients=True)``).
     """
     idx_rng, noise_rng = rng.spawn(2)
     sigma = math.sqrt(sigma2)
@@ -117,6 +120,7 @@ def _mutant_nsgd_core(
     steps = np.zeros(replicates)
     active = np.ones(replicates, dtype=bool)
     nonnull = np.linalg.norm(X, axis=1) > 0
+    iterates, noisy = [w.copy()], []
     for _ in range(T):
         if stop_tol is not None:  # BUG (data-dependent stopping): a non-private convergence test
             active &= np.linalg.norm(full_grad_fn(w), axis=1) > stop_tol
@@ -145,13 +149,19 @@ def _mutant_nsgd_core(
         w = np.where(active[:, None], w_new, w)
         total += np.where(active[:, None], w, 0.0)
         steps += active
+        if trace_out is not None:
+            iterates.append(w.copy())
+            noisy.append(g + G)
+    if trace_out is not None:
+        trace_out["iterates"], trace_out["noisy_gradients"] = np.stack(iterates, axis=1), np.stack(noisy, axis=1)
     w0 = domain.project(np.zeros(d))
     return np.where(steps[:, None] > 0, total / np.maximum(steps, 1)[:, None], w0[None, :])
 
 
 def _nsgd_mutant(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator,
                  replicates: int | None, label: str, *, sigma_factor: float = 1.0, clip_to_data_max: bool = False,
-                 data_clip: bool = False, stop_tol: float | None = None, **switches: Any) -> Release:
+                 data_clip: bool = False, stop_tol: float | None = None, white_box: bool = False,
+                 **switches: Any) -> Release:
     """Shared body: parameters and claim from the correct ``noisy_sgd``; one bug from the arguments."""
     correct = o.noisy_sgd(X, y, problem, epsilon, delta, np.random.default_rng(0), clip=data_clip)
     p = dict(correct.parameters)
@@ -174,33 +184,43 @@ def _nsgd_mutant(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: flo
         return grad_fn(W, np.broadcast_to(np.arange(n), (W.shape[0], n))).mean(axis=1)
 
     R = 1 if replicates is None else int(replicates)
+    trace: dict[str, Any] | None = {} if white_box else None
     wbar = _mutant_nsgd_core(Xa, n, d, problem.domain, T=p["T"], m=p["m"], eta=p["eta"], sigma2=sigma2,
                              clip_norm=clip_norm, rng=rng, replicates=R, grad_fn=grad_fn, full_grad_fn=full_grad_fn,
-                             stop_tol=stop_tol, **switches)
+                             stop_tol=stop_tol, trace_out=trace, **switches)
+    view = None
+    if trace is not None:  # what a white-box adversary sees of the mutant (the noise it actually draws)
+        view = NoisyGradientTrace(iterates=trace["iterates"], noisy_gradients=trace["noisy_gradients"],
+                                  record_gradient=o.glm_record_gradient(problem, clip_norm), n=n, m=p["m"], T=p["T"],
+                                  sigma=math.sqrt(sigma2), clip_norm=clip_norm, eta=p["eta"],
+                                  algorithm=f"MUTANT: A_NSGD with {label}")
     return Release(output=wbar[0] if replicates is None else wbar, replicates=replicates, claim=correct.claim,
                    gradient_evaluations=p["T"] * p["m"], parameters={**p, "sigma2_used": sigma2},
-                   algorithm=f"MUTANT: A_NSGD with {label}")
+                   algorithm=f"MUTANT: A_NSGD with {label}", white_box=view)
 
 
 def nsgd_noise_scaled_0p7(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
-                          rng: np.random.Generator, *, replicates: int | None = None) -> Release:
+                          rng: np.random.Generator, *, replicates: int | None = None,
+                          white_box: bool = False) -> Release:
     """A_NSGD with σ × 0.7 (a calibration off by a constant, e.g. a σ search returning the wrong end of
     its bracket; public precedent: Opacus issue #346).
 
     Not a violation on the T = 1 symmetric canary (exact ε 0.87 < 1: the correct algorithm's ε there is only
     0.54), but the certified σ is tight on the one-sided pair (exact ε 0.998 at claim 1), where 0.7σ gives an
     exact ε of 2.11 (planted_bugs.py)."""
-    return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "σ × 0.7", sigma_factor=0.7)
+    return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "σ × 0.7", sigma_factor=0.7,
+                        white_box=white_box)
 
 
 def nsgd_sensitivity_without_factor_2(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
-                                      rng: np.random.Generator, *, replicates: int | None = None) -> Release:
+                                      rng: np.random.Generator, *, replicates: int | None = None,
+                                      white_box: bool = False) -> Release:
     """A_NSGD with σ calibrated to the add/remove sensitivity L of one record's gradient instead of the
     replace-one sensitivity 2L of the difference of two (σ/2), under the replace-one claim
     (sensitivity mis-computation: [ACG+16], behind Theorem 3.1, is stated for add/remove neighbours, the claim
     for replace-one)."""
     return _nsgd_mutant(X, y, problem, epsilon, delta, rng, replicates, "σ/2 (sensitivity L, not 2L)",
-                        sigma_factor=0.5)
+                        sigma_factor=0.5, white_box=white_box)
 
 
 def nsgd_clip_after_averaging(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
