@@ -1,6 +1,7 @@
 """The planted-bug corpus (dpsco.verification.mutants.corpus): every mutant listed with how it is caught, exact
 true ε, fidelity of the mutants' copies and fast paths, a few audits per canary-audited mutant, and (campaign)
-the full detection-rate table.
+the full detection-rate table; the μ-GDP / ρ-zCDP entries (dpsco.verification.mutants.notions) under their curve
+audits, and ``detection_rate``'s notions.
 
 False-failure budget (≤ 1e-6 per test):
 * exact-curve and equality tests are deterministic;
@@ -9,7 +10,11 @@ False-failure budget (≤ 1e-6 per test):
 * a visible mutant "fails to be caught" only if ALL of K independent audits at the entry's budget miss.  The
   campaign (docs/planted-bugs.md) measured the per-audit miss probability; K is chosen so that (upper 95 % CP
   bound of that miss probability)^K ≤ 1e-6 (K = 5 for 100/100 detections: 0.0362^5 = 6.2e-8).  With fixed
-  seeds the outcome is deterministic; the bound says the seed is not lucky.
+  seeds the outcome is deterministic; the bound says the seed is not lucky;
+* the μ-GDP / ρ-zCDP entries are audited with an event fixed in advance, so the probability that the mutant is
+  missed (or the correct mechanism refuted) is an exact binomial sum on the event's exact probabilities
+  (``notions.fixed_event_curve_refutation_probability``, itself checked against the brute-force rule); each
+  stated probability is asserted ≤ 1e-6 beside the audit.
 """
 
 from __future__ import annotations
@@ -29,7 +34,11 @@ from dpsco.verification.mutants import bftt19 as mu
 from dpsco.verification.mutants import corpus as pb
 from dpsco.verification.mutants import lr21 as mlr
 from dpsco.verification.mutants import lr21_applications as mlr_app
+from dpsco.verification.mutants import notions as nt
 from dpsco.verification.auditing.audit import audit, clopper_pearson_upper
+from dpsco.verification.auditing.curve_audit import audit_curve, curve_box, curve_refutes
+from dpsco.verification.auditing.curves import CurveClaim
+from dpsco.verification.auditing.events import Event
 
 ROOT = Path(__file__).resolve().parents[1]
 VISIBLE = [name for name, b in pb.CANARY_AUDITED.items() if b.visible]
@@ -315,3 +324,182 @@ def test_campaign_detection_rate(name):
     r = pb.detection_rate(name)
     if b.visible:
         assert clopper_pearson_upper(r.refuted, r.audits, 1e-6) >= 0.95, r
+
+
+# -- notions: the μ-GDP / ρ-zCDP entries and detection_rate(notion=...) ------------------------------------------
+
+NOTION_NAMES = list(nt.NOTION_AUDITED)
+
+
+def test_notion_entries_are_registered_beside_the_corpus():
+    """Every mutant of mutants.notions is an entry (named after it) of NOTION_AUDITED, audited by detection_rate
+    (corpus.AUDITED) but outside CORPUS (no catalogue entry runs these mechanisms yet); each names the curve
+    audit that catches it and tests of this file that run it, and its claim is of the notion it is audited
+    under."""
+    mutants = {b.mutant.__name__ for b in nt.NOTION_AUDITED.values()}
+    assert mutants == set(nt.NOTION_AUDITED) and mutants <= set(nt.__all__)
+    assert not set(nt.NOTION_AUDITED) & set(pb.CORPUS)
+    assert pb.AUDITED == {**pb.CANARY_AUDITED, **nt.NOTION_AUDITED}
+    functions = _functions(ROOT / "tests" / "test_planted_bugs.py")
+    for name, b in nt.NOTION_AUDITED.items():
+        assert b.visible and "curve audit" in b.caught_by and b.bug and b.precedent and b.instance
+        assert all(t.partition("::")[2] in functions for t in b.tests), name
+        ds, _ = b.pair()
+        for which in ("mutant", "correct"):
+            claim = b.mechanism(which).claim(ds)
+            assert claim.notion == {"gdp": "GDP", "zcdp": "zCDP"}[b.claim_notion], name
+            assert (claim.epsilon, claim.delta) == (b.epsilon, b.delta), name  # the mutant keeps the claim
+            assert claim.event is not None
+
+
+def test_notion_true_privacy_from_hand_derivations():
+    """Golden values derived here.  Gaussian sum: the replace-one pair moves the sum by 2R; σ = 2R/μ (correct),
+    R/μ (mutant), so μ = 2R/σ = μ, 2μ.  Clipped step: the clipped mean moves by 2C/n, σ = 2C/(n√(2ρ)) (correct),
+    C/(n√(2ρ)) (mutant): ρ = (2C/n)²/(2σ²) = ρ, 4ρ.  ε at δ: the independent Gaussian oracle at that shift."""
+    R, mu, rho, dl = nt.R_SUM, nt.MU, nt.RHO, nt.DELTA
+    b = nt.NOTION_AUDITED["gaussian_sum_half_sigma"]
+    assert b.true_parameter() == 2 * R / (R / mu) and b.correct_parameter() == 2 * R / (2 * R / mu)
+    assert math.isclose(b.true_epsilon(), gaussian_epsilon(dl, 2 * R, R / mu), abs_tol=1e-6)
+    assert math.isclose(b.correct_epsilon(), gaussian_epsilon(dl, 2 * R, 2 * R / mu), abs_tol=1e-6)
+    b = nt.NOTION_AUDITED["noisy_clipped_gradient_step_sensitivity_c_over_n"]
+    n, C = nt.N_STEP, nt.C_STEP
+    for s, got in ((C / (n * math.sqrt(2 * rho)), b.true_parameter()), (2 * C / (n * math.sqrt(2 * rho)),
+                                                                         b.correct_parameter())):
+        assert math.isclose(got, (2 * C / n) ** 2 / (2 * s * s), rel_tol=1e-12)
+    assert math.isclose(b.true_epsilon(), gaussian_epsilon(dl, 2 * C / n, C / (n * math.sqrt(2 * rho))), abs_tol=1e-6)
+    for name in NOTION_NAMES:  # visible violations of the claimed parameter; correct mechanisms satisfy it
+        b = nt.NOTION_AUDITED[name]
+        claimed = {"gdp": nt.MU, "zcdp": nt.RHO}[b.claim_notion]
+        assert b.true_parameter() > 1.5 * claimed and b.correct_parameter() <= claimed, name
+
+
+def test_laplace_rho_and_epsilon_against_quadrature():
+    """Independent oracle: the Rényi divergences D_α(Lap(t, 1) ‖ Lap(0, 1)) and the hockey-stick divergence by
+    numerical quadrature.  ρ = sup_α D_α/α is at least the KL (α → 1) and every quadrature D_α/α, and at most
+    their maximum over a fine α grid plus the grid's resolution; ε(δ) has hockey-stick divergence δ."""
+    from scipy import integrate
+
+    def pdf(x, loc=0.0):
+        return 0.5 * math.exp(-abs(x - loc))
+
+    def quad(f, t):  # the integrand's kinks at 0 and t split the line
+        return sum(integrate.quad(f, lo, hi, epsabs=1e-14)[0] for lo, hi in ((-60, 0), (0, t), (t, 60)))
+
+    def renyi(t, a):
+        return math.log(quad(lambda x: pdf(x, t) ** a * pdf(x) ** (1 - a), t)) / (a - 1)
+
+    for t in (1.0, 2.0, 0.3):
+        kl = quad(lambda x: pdf(x, t) * (abs(x) - abs(x - t)), t)
+        grid = [max(renyi(t, a) / a for a in np.linspace(1.001, 6.0, 60)), kl]
+        rho = nt.laplace_rho(t)
+        assert max(grid) - 1e-7 <= rho <= max(grid) + 1e-3, t
+    b = nt.NOTION_AUDITED["laplace_sum_sensitivity_without_factor_2"]
+    for t, eps in ((2.0, b.true_epsilon()), (1.0, b.correct_epsilon())):
+        hs = quad(lambda x: max(0.0, pdf(x, t) - math.exp(eps) * pdf(x)), t)
+        assert math.isclose(hs, b.delta, rel_tol=1e-5), t
+
+
+def test_fixed_event_curve_refutation_probability_is_the_audit_rule_summed():
+    """Deterministic: at n = 40 the closed form equals the brute-force double sum of the curve audit's own rule
+    (curve_box, curve_refutes) over all count pairs, for a GDP and a zCDP curve."""
+    from scipy.stats import binom
+
+    n, k = 40, np.arange(41)
+    for curve, p, q in ((CurveClaim.gdp(0.5), 0.9, 0.2), (CurveClaim.zcdp(0.2), 0.8, 0.1)):
+        rule = np.array([[curve_refutes(*curve_box(a, n, c, n, 0.95)[:2], curve.tradeoff) for c in k] for a in k],
+                        dtype=float)
+        brute = float(binom.pmf(k, n, p) @ rule @ binom.pmf(k, n, q))
+        assert math.isclose(nt.fixed_event_curve_refutation_probability(p, q, n, curve, 0.95), brute, rel_tol=1e-12)
+
+
+def _notion_event(name: str, which: str) -> tuple[Event, float, float]:
+    """The fixed event of each notion entry and its exact probabilities (numerator side p, other side q),
+    derived here: Gaussian sum ~ N(±R, σ²); clipped step w₁ = −(±C/n + G), G ~ N(0, σ²) (the dataset's x_n = +2
+    clips to +C, so the neighbour's w₁ is the larger); Laplace sum ~ Lap(±R, b)."""
+    from scipy.special import ndtr
+    from scipy.stats import laplace
+
+    f = 0.5 if which == "mutant" else 1.0
+    R, mu, rho = nt.R_SUM, nt.MU, nt.RHO
+    if name == "gaussian_sum_half_sigma":
+        s, tau = f * 2 * R / mu, 1.5
+        return Event(tau, "ge", "dataset"), float(ndtr((R - tau) / s)), float(ndtr((-R - tau) / s))
+    if name == "noisy_clipped_gradient_step_sensitivity_c_over_n":
+        m, s = nt.C_STEP / nt.N_STEP, f * 2 * nt.C_STEP / (nt.N_STEP * math.sqrt(2 * rho))
+        tau = m
+        return Event(tau, "ge", "neighbour"), float(ndtr((m - tau) / s)), float(ndtr((-m - tau) / s))
+    b, tau = f * 2 * R / math.sqrt(2 * rho), 0.5
+    return Event(tau, "ge", "dataset"), float(laplace.sf(tau, R, b)), float(laplace.sf(tau, -R, b))
+
+
+#: runs per side and confidence of the fixed-event notion audits
+NOTION_RUNS, NOTION_CONFIDENCE = 10_000, 1 - 1e-6
+
+
+@pytest.mark.parametrize("name", NOTION_NAMES)
+def test_notion_mutants_refuted_and_correct_not_refuted(name):
+    """The curve audit under the entry's notion (event fixed in advance, 10,000 runs per side, confidence
+    1 − 1e-6) refutes the mutant's claim and not the correct mechanism's."""
+    b = nt.NOTION_AUDITED[name]
+    ds, nb = b.pair()
+    curve = pb.notion_curve(b.mechanism("correct").claim(ds), b.claim_notion)
+    for which, want in (("mutant", "refuted"), ("correct", "not refuted")):
+        event, p, q = _notion_event(name, which)
+        refute = nt.fixed_event_curve_refutation_probability(p, q, NOTION_RUNS, curve, NOTION_CONFIDENCE)
+        # false-failure probability: the exact chance of the wrong verdict at this event, ≤ 1e-6 (asserted);
+        # for the correct mechanism also ≤ 1e-6 by the auditor's guarantee (it satisfies the claim exactly)
+        assert (1.0 - refute if want == "refuted" else refute) <= 1e-6, (which, refute)
+        res = audit_curve(b.mechanism(which), ds, nb, curve, NOTION_RUNS,
+                          np.random.default_rng(np.random.SeedSequence(777, spawn_key=(NOTION_NAMES.index(name),))),
+                          confidence=NOTION_CONFIDENCE, event=event, power=False, rho_bound=False)
+        assert res.verdict == want, (which, res.summary())
+
+
+def test_detection_rate_validates_notion():
+    with pytest.raises(ValueError, match="notion must be one of"):
+        pb.detection_rate("gaussian_sum_half_sigma", audits=1, notion="rdp")
+    with pytest.raises(ValueError, match="notion='curve'.*no dp_accounting event"):
+        pb.detection_rate("objp_noise_scaled_by_n", audits=1, notion="curve")
+    with pytest.raises(ValueError, match="notion='gdp' audits GDP claims"):
+        pb.detection_rate("nsgd_noise_scaled_0p7", audits=1, notion="gdp")
+    with pytest.raises(ValueError, match="notion='zcdp' audits zCDP claims"):
+        pb.detection_rate("gaussian_sum_half_sigma", audits=1, notion="zcdp")
+    with pytest.raises(ValueError, match="no such planted bug"):
+        pb.detection_rate("no_such_bug", audits=1, notion="gdp")
+
+
+def test_detection_rate_default_notion_is_the_threshold_audit():
+    """notion="approx" (the default) runs audit() on the same seeds as before notions existed; the curve
+    notions report their own lower bound.  Deterministic comparisons of the same seeds, no statistical test."""
+    name, n = "gaussian_sum_half_sigma", 4000
+    b = pb.AUDITED[name]
+    ds, nb = b.pair()
+    mech = b.mechanism("mutant")
+    root = np.random.SeedSequence(5, spawn_key=(0,))
+    manual = [audit(mech, ds, nb, mech.claim(ds), n, np.random.default_rng(c), confidence=pb.DEFAULT_CONFIDENCE)
+              for c in root.spawn(2)]
+    r = pb.detection_rate(name, 2, n, 5)
+    again = pb.detection_rate(name, 2, n, 5, notion="approx")
+    assert (again.refuted, again.epsilon_lower_median) == (r.refuted, r.epsilon_lower_median)
+    assert r.notion == "approx" and r.parameter == "epsilon"
+    assert r.refuted == sum(m.verdict == "refuted" for m in manual)
+    assert r.epsilon_lower_median == r.lower_median == float(np.median([m.epsilon_lower for m in manual]))
+    g = pb.detection_rate(name, 2, n, 5, notion="gdp")
+    assert g.notion == "gdp" and g.parameter == "mu" and math.isfinite(g.lower_median) and math.isnan(g.epsilon_lower_median)
+    c = pb.detection_rate(name, 2, n, 5, notion="curve")
+    assert c.parameter == "epsilon" and c.lower_median == c.epsilon_lower_median
+
+
+@pytest.mark.campaign
+@pytest.mark.parametrize("name", NOTION_NAMES)
+def test_campaign_notion_detection_rate(name):
+    """100 audits of the mutant and 100 of the correct mechanism under the entry's own notion (gdp / zcdp) at
+    the default budget; the same two one-sided (1 − 1e-6) Clopper–Pearson criteria as test_campaign_detection_rate:
+    false-failure probability ≤ 1e-6 each."""
+    from dpsco.verification.auditing.audit import clopper_pearson_lower
+
+    b = nt.NOTION_AUDITED[name]
+    c = pb.detection_rate(name, which="correct", notion=b.claim_notion)
+    assert clopper_pearson_lower(c.refuted, c.audits, 1e-6) <= 0.05
+    r = pb.detection_rate(name, notion=b.claim_notion)
+    assert clopper_pearson_upper(r.refuted, r.audits, 1e-6) >= 0.95, r

@@ -5,7 +5,7 @@ bug and keeps the correct algorithm's privacy claim (now false); the audits and 
 :data:`CORPUS` holds every planted bug by name, each with its ``paper``, the bug and its precedent, the
 instance on which it shows, the audit or check that catches it (``caught_by``) and the tests that run that
 audit or check (``tests``, pytest ids).  Each catalogue entry (``dpsco.verification.papers``) names the
-planted bugs of the code it runs.  Two kinds of entry:
+planted bugs of the code it runs.  Its two kinds of entry, and the entries audited beside it:
 
 * :class:`PlantedBug` (Bassily et al., ``mutants.bftt19``; :data:`CANARY_AUDITED`): audited by this module on
   a canary pair, with the claim (the correct algorithm's, which the mutant keeps), the correct counterpart
@@ -15,6 +15,13 @@ planted bugs of the code it runs.  Two kinds of entry:
   ``audits`` independent audits (``dpsco.verification.auditing.audit.audit`` at :data:`DEFAULT_CONFIDENCE`, the
   entry's ``samples`` runs per side, independent ``SeedSequence`` children) and returns the refutation rate
   with its Clopper–Pearson interval (docs/planted-bugs.md).
+* μ-GDP / ρ-zCDP entries (``mutants.notions``; :data:`NOTION_AUDITED`): :class:`PlantedBug` entries of a
+  Gaussian sum, a noisy clipped-gradient step and a Laplace sum claimed μ-GDP / ρ-zCDP, audited like the
+  canary-audited ones but by the curve audit against the claimed curve.  :data:`AUDITED` holds both kinds;
+  no catalogue entry runs these mechanisms yet, so they are not in :data:`CORPUS`.
+  ``detection_rate(name, notion=...)`` audits any :data:`AUDITED` entry under a notion (:data:`NOTIONS`):
+  "approx" (default: the (ε, δ) threshold audit above), "curve" (the curve audit against the claim's
+  dp_accounting event), "gdp" / "zcdp" (against the claimed μ-GDP / ρ-zCDP curve).
 * :class:`PaperTestBug` (Lowy & Razaviyayn, ``mutants.lr21``, ``mutants.lr21_applications``;
   :data:`PAPER_TEST_BUGS`): caught on a worst-case instance that the paper's own test files build (an
   adversarial but certified α-accurate inner optimiser, which a generic canary cannot supply), by an audit,
@@ -38,7 +45,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -53,11 +60,17 @@ from dpsco.verification.mutants import bftt19 as mu
 from dpsco.verification.mutants import lr21 as mlr
 from dpsco.verification.mutants import lr21_applications as mlr_app
 from dpsco.verification.auditing.audit import audit, clopper_pearson_lower, clopper_pearson_upper
+from dpsco.verification.auditing.curve_audit import audit_curve, epsilon_lower_from_box
+from dpsco.verification.auditing.curves import CurveClaim
 from dpsco.verification.auditing.neighbours import canary_pair
 from dpsco.verification.mutants.exact import (DEFAULT_CONFIDENCE, fixed_event_refutation_probability, release_delta,
                                               release_epsilon)
+from dpsco.verification.mutants.planted import (CANARY_AUDIT_TESTS, DEFAULT_SAMPLES, Algorithm, Dataset, Mechanism,
+                                                PlantedBug)
+from dpsco.verification.mutants.notions import NOTION_AUDITED
 
 __all__ = [
+    "AUDITED",
     "CANARY_AUDITED",
     "CANARY_AUDIT_TESTS",
     "CORPUS",
@@ -67,15 +80,15 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "DetectionRate",
     "Mechanism",
+    "NOTIONS",
+    "NOTION_AUDITED",
     "PlantedBug",
     "detection_rate",
+    "notion_curve",
     "fixed_event_refutation_probability",
     "release_delta",
     "release_epsilon",
 ]
-
-#: the default audit budget: runs per side (selection + test halves) and confidence of one audit
-DEFAULT_SAMPLES = 50_000
 
 # ---- instances ------------------------------------------------------------------------------------------
 L = 1.0
@@ -102,9 +115,6 @@ SIGMA_OBJP = math.sqrt(o.algorithm_2_noise_variance(L, EPS, DELTA_OBJP))
 LAMBDA_OBJP_LINEAR = o.theorem_5_3_lambda(N_OBJP, 1, EPS, DELTA_OBJP, L, 1e3)
 LAMBDA_OBJP_LOGISTIC = o.theorem_5_3_lambda(N_OBJP, 1, EPS, DELTA_OBJP, L, 1.0)
 
-Dataset = dict[str, np.ndarray]
-
-
 def _linear_pair(n: int, canary: float, neighbour: float) -> tuple[Dataset, Dataset]:
     """n − 1 zero records plus x_n = canary·e₁ vs x_n = neighbour·e₁ (y ignored by the linear loss)."""
     X = np.zeros((n, 1))
@@ -130,34 +140,6 @@ def _logistic_null_pair(n: int) -> tuple[Dataset, Dataset]:
 
 
 # ---- mechanisms ------------------------------------------------------------------------------------------
-Algorithm = Callable[..., Any]
-
-
-class Mechanism:
-    """Audit wrapper: ``__call__(data, rng)`` one run, ``sample(data, n, rng)`` n independent runs (batched).
-
-    ``batched(data, problem, eps, delta, n, rng) -> (n, k)`` is the fast path; when None, the algorithm is
-    called with ``replicates=n``.
-    """
-
-    def __init__(self, algorithm: Algorithm, problem: ERMProblem, epsilon: float, delta: float,
-                 batched: Callable[..., np.ndarray] | None = None) -> None:
-        self.algorithm, self.problem, self.epsilon, self.delta, self.batched = algorithm, problem, epsilon, delta, batched
-
-    def __call__(self, data: Mapping[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
-        return np.asarray(self.algorithm(data["X"], data["y"], self.problem, self.epsilon, self.delta, rng).output)
-
-    def sample(self, data: Mapping[str, np.ndarray], n: int, rng: np.random.Generator) -> np.ndarray:
-        if self.batched is not None:
-            return self.batched(data, self.problem, self.epsilon, self.delta, n, rng)
-        out = self.algorithm(data["X"], data["y"], self.problem, self.epsilon, self.delta, rng, replicates=n).output
-        return np.asarray(out).reshape(n, -1)
-
-    def claim(self, data: Mapping[str, np.ndarray]) -> Any:
-        return self.algorithm(data["X"], data["y"], self.problem, self.epsilon, self.delta,
-                              np.random.default_rng(0)).claim
-
-
 def objp_linear_batched(sigma_factor: float = 1.0) -> Callable[..., np.ndarray]:
     """Batched A_ObjP on the linear loss: G ~ N(0, (factor·σ)² I) drawn as ``objective_perturbation`` draws it,
     then the exact minimiser ``mutants.objp_linear_argmin`` (tested equal to the certified solver's)."""
@@ -255,62 +237,6 @@ def regulariser_dropped_mass() -> float:
 
 
 # ---- the corpus -----------------------------------------------------------------------------------------
-
-
-#: the corpus's own tests of a visible canary-audited bug: audits at the corpus budget, and detection rates
-CANARY_AUDIT_TESTS = ("tests/test_planted_bugs.py::test_default_budget_audits_refute_each_visible_mutant",
-                      "tests/test_planted_bugs.py::test_campaign_detection_rate")
-
-
-@dataclass(frozen=True)
-class PlantedBug:
-    """A planted bug audited by this module on a canary pair.  ``true_epsilon``/``correct_epsilon``: exact ε at
-    the claim's δ on ``pair`` (``inf``: the mutant's δ(ε) exceeds δ for every ε; ``nan``: not computed here).
-    ``visible``: the canary audit catches it (else ``true_privacy_note`` says why no audit here can)."""
-
-    name: str
-    mutant: Algorithm
-    correct: Algorithm
-    bug: str
-    precedent: str
-    instance: str
-    pair: Callable[[], tuple[Dataset, Dataset]]
-    problem: ERMProblem
-    epsilon: float
-    delta: float
-    true_epsilon: Callable[[], float]
-    correct_epsilon: Callable[[], float]
-    true_privacy_note: str = ""
-    mutant_batched: Callable[..., np.ndarray] | None = None
-    correct_batched: Callable[..., np.ndarray] | None = None
-    audit_kwargs: Mapping[str, Any] = field(default_factory=dict)
-    visible: bool = True  # False: not a violation on any instance we could audit (documented)
-    samples: int = DEFAULT_SAMPLES  # runs per side of one audit (the corpus budget unless stated)
-    paper: str = "bftt19"
-
-    @property
-    def caught_by(self) -> str:
-        """The audit that catches the bug, or why none here does."""
-        if not self.visible:
-            return f"not caught by a black-box audit here: {self.true_privacy_note}"
-        how = ", ".join(f"{k}={v!r}" for k, v in self.audit_kwargs.items())
-        return (f"black-box privacy audit (dpsco.verification.auditing.audit.audit, split-sample Clopper–Pearson, "
-                f"confidence {DEFAULT_CONFIDENCE}, {self.samples:,} runs per side{', ' + how if how else ''}) on "
-                f"{self.instance}; detection rate measured by detection_rate (docs/planted-bugs.md)")
-
-    @property
-    def tests(self) -> tuple[str, ...]:
-        """pytest ids of the tests that run the audit (or, for an invisible bug, check it is no violation)."""
-        if self.visible:
-            return CANARY_AUDIT_TESTS
-        return ("tests/test_planted_bugs.py::test_invisible_mutants_are_documented_non_violations",)
-
-    def mechanism(self, which: str = "mutant") -> Mechanism:
-        if which == "mutant":
-            return Mechanism(self.mutant, self.problem, self.epsilon, self.delta, self.mutant_batched)
-        if which == "correct":
-            return Mechanism(self.correct, self.problem, self.epsilon, self.delta, self.correct_batched)
-        raise ValueError(f"which must be 'mutant' or 'correct', got {which!r}")
 
 
 NSGD_INSTANCE = "A_NSGD, linear canary, n=16, d=1, T=1, m=8, η=10, W=B(0,10)"
@@ -540,10 +466,20 @@ CORPUS: dict[str, PlantedBug | PaperTestBug] = {**CANARY_AUDITED, **PAPER_TEST_B
 
 # ---- detection rates ------------------------------------------------------------------------------------
 
+#: every entry ``detection_rate`` audits: the canary-audited corpus entries, then the μ-GDP / ρ-zCDP entries of
+#: ``mutants.notions`` (kept outside :data:`CORPUS` until a catalogue entry runs their mechanisms)
+AUDITED: dict[str, PlantedBug] = {**CANARY_AUDITED, **NOTION_AUDITED}
+#: the notions ``detection_rate`` audits under, and the lower bound each reports
+NOTIONS: tuple[str, ...] = ("approx", "curve", "gdp", "zcdp")
+NOTION_PARAMETER = {"approx": "epsilon", "curve": "epsilon", "gdp": "mu", "zcdp": "rho"}
+
 
 @dataclass(frozen=True)
 class DetectionRate:
-    """Refutations among ``audits`` independent audits, with a two-sided Clopper–Pearson interval."""
+    """Refutations among ``audits`` independent audits, with a two-sided Clopper–Pearson interval.
+
+    ``epsilon_lower_median``: the median ε_lb at the claim's δ ("approx", "curve"; nan otherwise);
+    ``lower_median``: the median lower bound of the notion's ``parameter`` (ε, μ or ρ)."""
 
     name: str
     which: str
@@ -556,44 +492,92 @@ class DetectionRate:
     upper: float
     epsilon_lower_median: float
     seconds: float
+    notion: str = "approx"
+    parameter: str = "epsilon"
+    lower_median: float = math.nan
 
     @property
     def rate(self) -> float:
         return self.refuted / self.audits
 
 
+def notion_curve(claim: Any, notion: str, name: str = "") -> CurveClaim | None:
+    """The curve ``detection_rate`` audits ``claim`` against under ``notion``: None for "approx" (the (ε, δ)
+    threshold audit), the claim's dp_accounting event for "curve", its μ-GDP / ρ-zCDP curve for "gdp" /
+    "zcdp".  ValueError naming ``notion`` when the claim has no such curve (no event; another notion)."""
+    if notion not in NOTIONS:
+        raise ValueError(f"notion must be one of {NOTIONS}, got {notion!r}")
+    label = f"{name!r}'s claim" if name else "the claim"
+    if notion == "approx":
+        return None
+    if notion == "curve":
+        if claim.event is None:
+            raise ValueError(f"notion='curve' needs a faithful privacy curve, but {label} ({claim.source}) carries no "
+                             "dp_accounting event; audit it with notion='approx'")
+        return CurveClaim.from_privacy_claim(claim, use_event=True)
+    wanted = {"gdp": ("GDP", claim.mu), "zcdp": ("zCDP", claim.rho)}[notion]
+    if claim.notion != wanted[0] or wanted[1] is None:
+        raise ValueError(f"notion={notion!r} audits {wanted[0]} claims, but {label} is {claim.notion} "
+                         f"({claim.source}); use notion='approx' or 'curve'")
+    return CurveClaim.from_privacy_claim(claim)
+
+
 def detection_rate(name: str, audits: int = 100, samples: int | None = None, seed: int = 20240603, *,
                    which: str = "mutant", confidence: float = DEFAULT_CONFIDENCE,
-                   interval_level: float = 0.95) -> DetectionRate:
+                   interval_level: float = 0.95, notion: str = "approx") -> DetectionRate:
     """Fraction of ``audits`` independent audits of ``name``'s mutant (or its correct counterpart,
-    ``which="correct"``) that refute the claim, on the corpus pair, at ``samples`` runs per side (default:
-    the entry's budget, ``PlantedBug.samples``).  ``name`` must be canary-audited (:data:`CANARY_AUDITED`;
-    ValueError otherwise).
+    ``which="correct"``) that refute the claim, on the entry's pair, at ``samples`` runs per side (default:
+    the entry's budget, ``PlantedBug.samples``).  ``name`` must be audited here (:data:`AUDITED`: the
+    canary-audited corpus entries and ``mutants.notions.NOTION_AUDITED``; ValueError otherwise).
+
+    ``notion`` (:data:`NOTIONS`) chooses the audit: "approx" (default), the (ε, δ) threshold audit
+    ``dpsco.verification.auditing.audit.audit`` with the entry's ``audit_kwargs``; otherwise the curve audit
+    ``dpsco.verification.auditing.curve_audit.audit_curve`` (the entry's ``statistic`` if any, no power figure)
+    against the claim's dp_accounting event ("curve"), or its μ-GDP ("gdp") or ρ-zCDP ("zcdp") curve
+    (:func:`notion_curve`; ValueError naming ``notion`` where the claim has none).  The lower bound reported
+    (``lower_median``): ε_lb at the claim's δ ("approx"; "curve": from the curve audit's box,
+    ``epsilon_lower_from_box``), μ_lb ("gdp"), ρ_lb ("zcdp").
 
     Audit i uses ``np.random.default_rng(SeedSequence(seed).spawn(audits)[i])``; the mutant and the correct
-    algorithm use different children (spawned from ``SeedSequence(seed, spawn_key=(0|1,))``).  The interval is
-    the two-sided Clopper–Pearson interval at ``interval_level`` for the per-audit refutation probability.
+    algorithm use different children (spawned from ``SeedSequence(seed, spawn_key=(0|1,))``), the same for
+    every notion.  The interval is the two-sided Clopper–Pearson interval at ``interval_level`` for the
+    per-audit refutation probability.
     """
     import time
 
-    if name not in CANARY_AUDITED:
-        raise ValueError(f"{name!r} is not audited by the corpus (detection rates exist for {list(CANARY_AUDITED)}); "
+    if notion not in NOTIONS:
+        raise ValueError(f"notion must be one of {NOTIONS}, got {notion!r}")
+    if name not in AUDITED:
+        raise ValueError(f"{name!r} is not audited by the corpus (detection rates exist for {list(AUDITED)}); "
                          + ("its paper's tests catch it: " + ", ".join(CORPUS[name].tests) if name in CORPUS
                             else "no such planted bug"))
-    bug = CANARY_AUDITED[name]
+    bug = AUDITED[name]
     samples = bug.samples if samples is None else int(samples)
     t0 = time.perf_counter()
     ds, nb = bug.pair()
     mech = bug.mechanism(which)
     claim = mech.claim(ds)
+    curve = notion_curve(claim, notion, name)
+    curve_kwargs = {k: v for k, v in bug.audit_kwargs.items() if k == "statistic"}
     root = np.random.SeedSequence(seed, spawn_key=(0 if which == "mutant" else 1,))
-    refuted, lbs = 0, []
+    refuted, lbs, eps_lbs = 0, [], []
     for child in root.spawn(audits):
-        res = audit(mech, ds, nb, claim, samples, np.random.default_rng(child), confidence=confidence,
-                    **dict(bug.audit_kwargs))
+        if curve is None:
+            res = audit(mech, ds, nb, claim, samples, np.random.default_rng(child), confidence=confidence,
+                        **dict(bug.audit_kwargs))
+            eps_lb = lb = res.epsilon_lower
+        else:
+            cres = audit_curve(mech, ds, nb, curve, samples, np.random.default_rng(child), confidence=confidence,
+                               power=False, rho_bound=notion == "zcdp", **curve_kwargs)
+            res = cres  # type: ignore[assignment]
+            eps_lb = (epsilon_lower_from_box(cres.details["p_lower"], cres.details["q_upper"], claim.delta)
+                      if notion == "curve" else math.nan)
+            lb = {"curve": eps_lb, "gdp": cres.mu_lower, "zcdp": cres.rho_lower}[notion]
         refuted += res.verdict == "refuted"
-        lbs.append(res.epsilon_lower)
+        lbs.append(lb)
+        eps_lbs.append(eps_lb)
     a = (1.0 - interval_level) / 2.0
     return DetectionRate(name, which, refuted, audits, samples, confidence, interval_level,
                          float(clopper_pearson_lower(refuted, audits, a)), float(clopper_pearson_upper(refuted, audits, a)),
-                         float(np.median(lbs)), time.perf_counter() - t0)
+                         float(np.median(eps_lbs)), time.perf_counter() - t0, notion, NOTION_PARAMETER[notion],
+                         float(np.median(lbs)))
