@@ -24,7 +24,7 @@ Mechanisms (d = 1 canaries, replace-one; every claim's (ε, δ) fields hold an e
   ``sample_l2_laplace``; on d = 1 the Laplace mechanism): √(2ρ)-DP, hence ρ-zCDP (Bun & Steinke 2016,
   Prop. 1.4).  Mutant :func:`laplace_sum_sensitivity_without_factor_2`: b = R/√(2ρ).  Exact ρ of the Laplace
   mechanism with shift t (in units of b): sup over orders α > 1 of D_α/α, D_α from Mironov 2017 (CSF,
-  "Rényi differential privacy", Prop. 6); exact ε at δ: t + 2 log(1 − δ) (the hockey-stick divergence of a
+  "Rényi differential privacy", Table II); exact ε at δ: t + 2 log(1 − δ) (the hockey-stick divergence of a
   Laplace shift t is 1 − e^{(ε − t)/2} on [0, t]).
 """
 
@@ -96,7 +96,7 @@ def zcdp_epsilon(rho: float, delta: float) -> float:
 
 def laplace_rho(t: float) -> float:
     """Exact zCDP ρ of the Laplace mechanism with shift t (in units of its scale): sup over α > 1 of D_α/α,
-    D_α = log(α/(2α−1)·e^{(α−1)t} + (α−1)/(2α−1)·e^{−αt})/(α − 1) (Mironov 2017, Prop. 6), whose limit at
+    D_α = log(α/(2α−1)·e^{(α−1)t} + (α−1)/(2α−1)·e^{−αt})/(α − 1) (Mironov 2017, Table II), whose limit at
     α → 1 is the KL divergence t + e^{−t} − 1; the sup is taken over that limit and a bounded search on
     α ∈ (1, 1000] (D_α ≤ t, so D_α/α → 0)."""
     def ratio(a: float) -> float:
@@ -156,13 +156,15 @@ def gaussian_sum(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: flo
 
 
 def gaussian_sum_half_sigma(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
-                            rng: np.random.Generator, replicates: int | None = None, *, mu: float = MU) -> NotionRelease:
+                            rng: np.random.Generator, replicates: int | None = None, *,
+                            mu: float = MU) -> NotionRelease:
     """Mutant of :func:`gaussian_sum`: σ = R/μ (the add/remove sensitivity R), the claim unchanged."""
     return _gaussian_sum(X, problem, delta, rng, replicates, mu, 0.5)
 
 
 def _clipped_step(X: Any, y: Any, problem: ERMProblem, delta: float, rng: np.random.Generator,
-                  replicates: int | None, rho: float, clip: float, eta: float, sensitivity_factor: float) -> NotionRelease:
+                  replicates: int | None, rho: float, clip: float, eta: float,
+                  sensitivity_factor: float) -> NotionRelease:
     X = np.asarray(X, dtype=np.float64)
     n, d = X.shape
     w0 = np.zeros(d)
@@ -295,7 +297,7 @@ NOTION_AUDITED: dict[str, PlantedBug] = {b.name: b for b in [
         lambda: _sum_pair(N_SUM, R_SUM), PROB_SUM, zcdp_epsilon(RHO, DELTA), DELTA,
         lambda: 2.0 * math.sqrt(2.0 * RHO) + 2.0 * math.log1p(-DELTA),
         lambda: math.sqrt(2.0 * RHO) + 2.0 * math.log1p(-DELTA),
-        true_privacy_note="exact ρ of a Laplace shift t (Mironov 2017, Prop. 6): t = 2√(2ρ) for the mutant, "
+        true_privacy_note="exact ρ of a Laplace shift t (Mironov 2017, Table II): t = 2√(2ρ) for the mutant, "
                           "√(2ρ) for the correct mechanism, whose ρ-zCDP claim has slack (the ε²/2 conversion)",
         paper="mechanisms", claim_notion="zcdp", true_parameter=lambda: laplace_rho(2.0 * math.sqrt(2.0 * RHO)),
         correct_parameter=lambda: laplace_rho(math.sqrt(2.0 * RHO)), audit_tests=NOTION_AUDIT_TESTS),
