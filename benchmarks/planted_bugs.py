@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
           "detection [95% CP] | median ε_lb | correct: false refutations [95% CP] |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
-        b = CANARY_AUDITED[name]
+        b = AUDITED[name]
         te, ce = b.true_epsilon(), b.correct_epsilon()
         r = detection_rate(name, args.audits, args.samples, args.seed, which="mutant")
         c = detection_rate(name, args.audits, args.samples, args.seed, which="correct")

@@ -507,7 +507,7 @@ def notion_curve(claim: Any, notion: str, name: str = "") -> CurveClaim | None:
     "zcdp".  ValueError naming ``notion`` when the claim has no such curve (no event; another notion)."""
     if notion not in NOTIONS:
         raise ValueError(f"notion must be one of {NOTIONS}, got {notion!r}")
-    label = f"{name!r}'s claim" if name else "the claim"
+    label = f"the claim of {name!r}" if name else "the claim"
     if notion == "approx":
         return None
     if notion == "curve":
