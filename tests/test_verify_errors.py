@@ -52,6 +52,9 @@ def full_results(campaign: Path) -> dict[str, Any]:
     for key in ("empirical", "population"):  # a printed-constant bound beside the check's own (as ObjP has)
         base[key]["reference_bounds"] = [{"label": "printed constant", "bound": 2.0, "ratio": 0.01, "p_value": 1.0,
                                           "exceeded": False}]
+    base["white_box_audit"] = {  # a white-box audit record (as the noisy-gradient entries have)
+        "mode": "white-box", "design": "one-sided", "epsilon_lower": 0.4, "epsilon_true": 0.89, "verdict": "not refuted",
+        "confidence": 0.95, "runs_per_side": 1000, "p_value": 1.0, "claim": {"epsilon": 1.0, "delta": 1e-6}}
     sweeps = copy.deepcopy(base)
     sweeps["name"], sweeps["title"] = "sweeps", "With sweeps"
     for key, kind in (("tight_rate", "tight"), ("rate_d", "upper"), ("rate_eps", "lower")):
@@ -59,7 +62,7 @@ def full_results(campaign: Path) -> dict[str, Any]:
     sweeps["rate"]["detectable_bound_excess"] = None
     bare = copy.deepcopy(base)
     bare["name"], bare["title"] = "bare", "Bare"
-    for key in ("audit", "population", "rate", "stability"):
+    for key in ("audit", "white_box_audit", "population", "rate", "stability"):
         bare.pop(key, None)
     bare["empirical"].pop("oracle", None)
     bare["empirical"].pop("reference_bounds", None)

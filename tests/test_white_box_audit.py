@@ -32,7 +32,7 @@ from dpsco.verification.mutants.exact import fixed_event_refutation_probability
 N16, EPS, DELTA16 = 16, 1.0, 1.0 / 256
 LINEAR = ERMProblem(LinearLoss(), Ball(10.0), DataBounds(1.0, 1.0))
 E1 = np.array([1.0])
-DESIGN = OneSidedCanary(N16, (E1, 0.0), (-E1, 0.0))
+CANARY = OneSidedCanary(N16, (E1, 0.0), (-E1, 0.0))
 
 
 def _run(algorithm, problem=LINEAR, eps=EPS, delta=DELTA16):
@@ -42,7 +42,7 @@ def _run(algorithm, problem=LINEAR, eps=EPS, delta=DELTA16):
 
 
 def _claim():
-    ds, _ = DESIGN.datasets()
+    ds, _ = CANARY.datasets()
     return o.noisy_sgd(ds["X"], ds["y"], LINEAR, EPS, DELTA16, np.random.default_rng(0)).claim
 
 
@@ -118,7 +118,7 @@ def test_dirac_observation_and_design_errors():
 # ------------------------------------------------------------------------------------------------ the statistic
 def test_claimed_step_reads_the_claims_event():
     step = claimed_step(_claim())
-    p = o.noisy_sgd(*[DESIGN.datasets()[0][k] for k in ("X", "y")], LINEAR, EPS, DELTA16,
+    p = o.noisy_sgd(*[CANARY.datasets()[0][k] for k in ("X", "y")], LINEAR, EPS, DELTA16,
                     np.random.default_rng(0)).parameters
     m = p["m"]
     assert step.steps == p["T"] == 1 and math.isclose(step.zeta, m * math.sqrt(p["sigma2"]) / 2.0, rel_tol=1e-12)
@@ -167,8 +167,8 @@ def test_fixed_event_audit_spares_the_algorithm_and_refutes_sigma_half():
     p_miss = 1.0 - fixed_event_refutation_probability(*exact[0.5], N, EPS, DELTA16, 0.95)
     assert p_false < 1e-20 and p_miss < 1e-13
     ev = _fixed_event(y_star, step)
-    good = white_box_audit(_run(o.noisy_sgd), DESIGN, claim, N, np.random.default_rng(1), event=ev)
-    bad = white_box_audit(_run(nsgd_sensitivity_without_factor_2), DESIGN, claim, N, np.random.default_rng(2),
+    good = white_box_audit(_run(o.noisy_sgd), CANARY, claim, N, np.random.default_rng(1), event=ev)
+    bad = white_box_audit(_run(nsgd_sensitivity_without_factor_2), CANARY, claim, N, np.random.default_rng(2),
                           event=ev, epsilon_true=False)
     assert good.verdict == "not refuted" and bad.verdict == "refuted" and bad.p_value < 0.05
     assert good.to_dict()["mode"] == "white-box" and good.epsilon_true is not None
@@ -183,7 +183,7 @@ def test_fixed_event_audit_spares_the_algorithm_and_refutes_sigma_half():
 def test_placed_event_audit_of_the_correct_algorithm_is_not_refuted():
     # confidence 1 − 1e-7: refuted with probability ≤ 1e-7 (the auditor's guarantee); the event is placed
     # from pilot runs and the claimed model, so it must have positive expected power under the model
-    res = white_box_audit(_run(o.noisy_sgd), DESIGN, _claim(), 5_000, np.random.default_rng(9), confidence=1 - 1e-7)
+    res = white_box_audit(_run(o.noisy_sgd), CANARY, _claim(), 5_000, np.random.default_rng(9), confidence=1 - 1e-7)
     assert res.verdict == "not refuted" and res.event.expected_epsilon_lower >= 0.0
     d = res.to_dict()
     assert d["runs_per_side"] == 5_000 and d["pilot_runs_per_side"] == 20_000 and "gaussian_route" in d
@@ -194,12 +194,12 @@ def test_audit_input_errors():
     with pytest.raises(TypeError, match="design"):
         white_box_audit(_run(o.noisy_sgd), "one-sided", claim, 10, np.random.default_rng(0))
     with pytest.raises(ValueError, match="n_samples"):
-        white_box_audit(_run(o.noisy_sgd), DESIGN, claim, 0, np.random.default_rng(0))
+        white_box_audit(_run(o.noisy_sgd), CANARY, claim, 0, np.random.default_rng(0))
     with pytest.raises(TypeError, match="NoisyGradientTrace"):
-        white_box_audit(lambda data, R, rng: None, DESIGN, claim, 10, np.random.default_rng(0))
+        white_box_audit(lambda data, R, rng: None, CANARY, claim, 10, np.random.default_rng(0))
     with pytest.raises(ValueError, match="T = "):
         three_steps = dataclasses.replace(claim, event=dp_event.SelfComposedDpEvent(claim.event.event, 3))
-        white_box_audit(_run(o.noisy_sgd), DESIGN, three_steps, 10, np.random.default_rng(0))
+        white_box_audit(_run(o.noisy_sgd), CANARY, three_steps, 10, np.random.default_rng(0))
 
 
 # ------------------------------------------------------------------------------------------------ campaign
@@ -215,3 +215,47 @@ def test_campaign_white_box_tightness_at_one_million_runs():
     claim = o.noisy_sgd(ds["X"], ds["y"], prob, 1.0, 1e-6, np.random.default_rng(0)).claim
     res = white_box_audit(_run(o.noisy_sgd, prob, 1.0, 1e-6), design, claim, 1_000_000, np.random.default_rng(2026))
     assert res.epsilon_lower >= 0.55 * res.epsilon_true, res.to_dict()
+
+
+# ------------------------------------------------------------------------------------------------ dpsco verify
+def test_campaign_audits_are_corrected_together_by_holm():
+    # Holm at α = 0.05 over p = (0.01, 0.02, 0.04): 0.01 ≤ 0.05/3 rejects, 0.02 ≤ 0.05/2 rejects, 0.04 ≤ 0.05/1
+    # rejects; with (0.01, 0.03, 0.04): 0.03 > 0.025 stops the procedure, so only the first is refuted
+    from dpsco.verification.campaign.audits import apply_holm_to_audits
+
+    audits = [{"p_value": p, "verdict": "refuted"} for p in (0.01, 0.02, 0.04)]
+    apply_holm_to_audits(audits, 0.05)
+    assert [a["verdict"] for a in audits] == ["refuted"] * 3
+    audits = [{"p_value": p, "verdict": "refuted"} for p in (0.04, 0.01, 0.03)]
+    apply_holm_to_audits(audits, 0.05)
+    assert [a["verdict"] for a in audits] == ["not refuted", "refuted", "not refuted"]
+    assert all(a["verdict_at_own_confidence"] == "refuted" and a["holm"]["family_size"] == 3 for a in audits)
+
+
+def test_black_box_p_value_matches_the_threshold_bound():
+    # p is the smallest 1 − confidence at which the same counts refute: just above it they do, just below not
+    from dpsco.verification.auditing.clopper_pearson import epsilon_lower_bound
+    from dpsco.verification.campaign.audits import black_box_p_value
+
+    rec = {"details": {"numerator_count": 400, "denominator_count": 100, "n_test": 1000},
+           "claim": {"epsilon": 1.0, "delta": 1e-5}}
+    p = black_box_p_value(rec)
+    assert 0 < p < 0.05
+    assert epsilon_lower_bound(400, 1000, 100, 1000, 1e-5, 1 - p * 1.01) > 1.0
+    assert epsilon_lower_bound(400, 1000, 100, 1000, 1e-5, 1 - p * 0.99) <= 1.0
+    assert black_box_p_value({"details": {}}) == 1.0
+
+
+def test_white_box_entries_and_costs():
+    from dpsco.verification.campaign.audits import white_box_entry_audit
+    from dpsco.verification.papers.catalogue import CATALOGUE
+    from dpsco.verification.papers.registry import BudgetCost
+
+    wb = {e.name for e in CATALOGUE if e.white_box}
+    assert {"bftt19.nsgd", "bftt19.moreau_nsgd", "bftt19.proxgd"} <= wb
+    assert all(e.cost("standard").white_box_runs > 0 for e in CATALOGUE if e.white_box)
+    objp = next(e for e in CATALOGUE if e.name == "bftt19.objp")
+    with pytest.raises(ValueError, match="noisy gradients"):
+        white_box_entry_audit(objp, 10, np.random.SeedSequence(0), confidence=0.95, options={})
+    with pytest.raises(ValueError, match="white_box_runs"):
+        BudgetCost(1, 1, rate_runs=2, stability_runs=1, white_box_runs=-1)

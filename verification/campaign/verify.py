@@ -2,10 +2,13 @@
 
 For each algorithm of the catalogue:
 
-1. **privacy audit** on real data: statsmodels' Fair (1978) survey (n = 6366, d = 9, logistic loss,
+1. **privacy audits**: on real data, statsmodels' Fair (1978) survey (n = 6366, d = 9, logistic loss,
    features scaled by their public codebook ranges), against a replace-one neighbour that swaps the last
-   record for an extreme point of the declared data domain; black-box threshold audit (Clopper–Pearson) of
-   the released parameter vector: ε_lb vs the claimed ε;
+   record for an extreme point of the declared data domain, a black-box threshold audit (Clopper–Pearson) of
+   the released parameter vector: ε_lb vs the claimed ε; for noisy-gradient methods also a white-box audit
+   of every noisy gradient on the one-sided canary pair (``dpsco.verification.campaign.audits``), with the
+   accountant's ε_true beside ε_lb.  All audits of a run are corrected together (Holm, family-wise
+   1 − ``--confidence``);
 2. **excess empirical risk** on the real data against the certified oracle (min over W of the empirical
    loss), against the theorem's bound on its expectation;
 3. **excess population risk** on a synthetic instance whose population minimiser the oracle knows, against
@@ -19,9 +22,10 @@ For each algorithm of the catalogue:
 Every entry declares its sample sizes per budget (``CatalogueEntry.costs``); this module holds only the
 budget-wide settings (:data:`BUDGETS`) and never branches on an entry's name.  Checks 2–5 are one-sided tests
 of hypotheses implied by the theorems (dpsco.verification.checks.theorem_checks); their family-wise
-false-failure probability is ``--alpha`` (Holm).  Audits "refute" only if ε_lb > ε (probability
-≤ 1 − ``--confidence`` each for a correct implementation).  A pass never proves privacy or the theorem; each
-record states the power of its check.  Every random stream is spawned from one recorded ``SeedSequence``.
+false-failure probability is ``--alpha`` (Holm).  Audits "refute" by Holm's procedure on their p-values,
+so that a correct implementation is refuted anywhere in the run with probability ≤ 1 − ``--confidence``;
+each audit's ε_lb is reported at the per-audit confidence.  A pass never proves privacy or the theorem;
+each record states the power of its check.  Every random stream is spawned from one recorded ``SeedSequence``.
 ``--from results.json`` regenerates the reports without recomputing (the file is checked first: a missing or
 mistyped key is a one-line error, exit 2).
 
@@ -56,6 +60,8 @@ from dpsco.verification.auditing.audit import audit
 from dpsco.verification.papers.catalogue import (BUDGET_NAMES, CATALOGUE, CatalogueEntry, ExtraCheckInputs,
                                                  PublicInputs, extra_check_labels, run_outputs)
 from dpsco.verification.papers.objectives import objective_range
+from dpsco.verification.campaign.audits import (WHITE_BOX_INSTANCE, apply_holm_to_audits, black_box_p_value,
+                                               white_box_entry_audit)
 from dpsco.verification.campaign.datasets import load_fair
 from dpsco.verification.campaign.synthetic import POOL_SIZE, synthetic_side
 from dpsco.verification.auditing.estimators import choose_estimator
@@ -233,9 +239,15 @@ def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequ
                     sample_check_runs=budget.sample_check_runs, **choice)
         record["audit"] = res.to_dict()
         record["audit"]["estimator_choice"] = {"estimator": choice["estimator"], "reason": reason}
+        record["audit"].update({"mode": "black-box", "runs_per_side": k, "epsilon_true": None,
+                                "p_value": black_box_p_value(record["audit"])})
     else:
         record["audit_not_run"] = f"no audit samples in the {budget.name} budget" + (
             f": {entry.audit_note}" if entry.audit_note else "")
+    if entry.white_box and cost.white_box_runs > 0:  # the strongest sound mode: every noisy gradient observed
+        _progress(f"{entry.name}: white-box audit, {cost.white_box_runs} runs per side", quiet)
+        record["white_box_audit"] = white_box_entry_audit(entry, cost.white_box_runs, s_audit.spawn(1)[0],
+                                                          confidence=confidence, options=options)
     # 2. excess empirical risk on the real data, against the certified minimum of the objective the theorem bounds
     spec = entry.objective
     if spec is None:
@@ -464,6 +476,8 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
         records.append((rec, checks))
         all_checks += list(checks.values())
     apply_holm(all_checks, alpha)
+    audits = [a for rec, _ in records for a in (rec.get("audit"), rec.get("white_box_audit")) if a is not None]
+    apply_holm_to_audits(audits, 1.0 - confidence)  # all audits of the run: one family-wise α (Holm)
     out_records = []
     for rec, checks in records:
         for key, c in checks.items():
@@ -474,7 +488,8 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
         out_records.append(rec)
     failed = sorted({r["name"] for r in out_records for key in CHECK_KEYS
                      if (r.get(key) or {}).get("verdict") == "fail"}
-                    | {r["name"] for r in out_records if (r.get("audit") or {}).get("verdict") == "refuted"})
+                    | {r["name"] for r in out_records for key in ("audit", "white_box_audit")
+                       if (r.get(key) or {}).get("verdict") == "refuted"})
     results = {
         "budget": b.name,
         "seed_entropy": str(ss.entropy),
@@ -484,6 +499,8 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
         "checks": len(all_checks),
         "alpha_campaign": alpha,
         "audit_confidence": confidence,
+        "audit_family": {"audits": len(audits), "family_wise_alpha": 1.0 - confidence, "method": "holm",
+                         "white_box_instance": WHITE_BOX_INSTANCE.to_dict()},
         "dataset": real.to_dict(),
         "oracle": oracle.to_dict(),
         "records": out_records,

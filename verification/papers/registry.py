@@ -93,6 +93,7 @@ class BudgetCost:
     stability_runs : int        coupled runs per neighbouring pair of the stability check, 1 ≤ · ≤ replicates
                                 (costly algorithms get fewer)
     population_runs : int ≥ 1   fresh synthetic datasets of the population check (default: ``replicates``)
+    white_box_runs : int ≥ 0    runs per side of the white-box audit (entries with ``white_box``; 0 skips it)
 
     Raises ValueError naming the field for a value out of range.
     """
@@ -102,6 +103,7 @@ class BudgetCost:
     rate_runs: int
     stability_runs: int
     population_runs: int | None = None
+    white_box_runs: int = 0
 
     def __post_init__(self) -> None:
         _count(self.audit_runs, "audit_runs", 0)
@@ -113,6 +115,7 @@ class BudgetCost:
         if self.population_runs is None:
             object.__setattr__(self, "population_runs", self.replicates)
         _count(self.population_runs, "population_runs", 1)
+        _count(self.white_box_runs, "white_box_runs", 0)
 
 
 @dataclass(frozen=True)
@@ -183,6 +186,10 @@ class CatalogueEntry:
     deterministic : bool      the release is a deterministic function of the data and the output noise (a
         deterministic inner step): the auditor's estimator choice may use it
     audit_chunk : int         replicates per call when the audit draws its runs (memory/throughput trade-off)
+    white_box : bool          ``run(..., replicates=k, white_box=True)`` returns the trace of every noisy
+        gradient (``Release.white_box``, a ``dpsco.reference.white_box.NoisyGradientTrace``) whose privacy
+        claim carries the T-step event: the campaign audits it white-box
+        (``dpsco.verification.auditing.white_box``), the strongest sound mode for noisy-gradient methods
     extra_checks : ExtraChecks or None   checks of this entry beyond the common ones
     notes : str               shown with the entry
     audit_note : str          why a budget without audit runs for this entry skips its audit
@@ -211,6 +218,7 @@ class CatalogueEntry:
     replicate_axis: bool = False
     deterministic: bool = False
     audit_chunk: int = 2000
+    white_box: bool = False
     extra_checks: ExtraChecks | None = None
     notes: str = ""
     audit_note: str = ""
