@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from scipy.stats import binom, norm
 
 import dpsco.reference.bftt19 as o
-from dpsco.reference import Ball, DataBounds, ERMProblem, HingeLoss, LinearLoss
+from dpsco.reference import Ball, DataBounds, ERMProblem, HingeLoss, LinearLoss, NoisyGradientTrace
 from dpsco.verification.auditing.white_box import (DiracCanary, OneSidedCanary, PlacedEvent, claimed_step,
                                                    llr_statistic, white_box_audit)
 from dpsco.verification.mutants.bftt19 import nsgd_sensitivity_without_factor_2
@@ -187,6 +187,54 @@ def test_placed_event_audit_of_the_correct_algorithm_is_not_refuted():
     assert res.verdict == "not refuted" and res.event.expected_epsilon_lower >= 0.0
     d = res.to_dict()
     assert d["runs_per_side"] == 5_000 and d["pilot_runs_per_side"] == 20_000 and "gaussian_route" in d
+
+
+def _full_batch_noisy_gd(sigma_factor: float, rho: float = 0.5):
+    """A one-step full-batch noisy gradient method the test defines (the template of the zCDP papers' steps):
+    ĝ = (1/n)Σ∇ℓ(w₀, z_i) + N(0, σ²), linear loss, L = 1, replace-one Δ = 2/n, σ = Δ/√(2ρ) (ρ-zCDP, Bun &
+    Steinke 2016, Prop. 1.6), times ``sigma_factor`` (0.5: the planted bug)."""
+    def run(data, R, rng):
+        X = data["X"]
+        n, d = X.shape
+        sigma = (2.0 / n) / math.sqrt(2 * rho) * sigma_factor
+        g = X.mean(axis=0) + sigma * rng.standard_normal((R, d))
+        W = np.zeros((R, 2, d))
+        W[:, 1] = -g
+        return NoisyGradientTrace(W, g[:, None, :], lambda Wv, x, y: np.broadcast_to(x, Wv.shape).copy(), n=n, m=n,
+                                  T=1, sigma=sigma, clip_norm=1.0, eta=1.0)
+    return run
+
+
+def test_zcdp_claim_of_a_full_batch_step_is_audited_on_its_curve():
+    # ρ = 0.5 with ζ = mσ/Δ = 1: dp_accounting's replace-one GaussianDpEvent(2ζ).  The correct step is not refuted
+    # at confidence 1 − 1e-7 (the guarantee: false failure ≤ 1e-7); the σ/2 bug (ρ_true = 2) is, with the fixed
+    # event {y ≥ 1} (S is increasing in y): P = 1/2, Q = Φ(−2) — miss probability bounded as in
+    # tests/test_curve_audit.py (counts 6 sd inside the refuting box, binomial tails), asserted ≤ 1e-6 first.
+    from dpsco.reference.privacy import PrivacyClaim
+    from dpsco.verification.auditing.curve_audit import curve_box, curve_refutes
+    from dpsco.verification.auditing.curves import CurveClaim
+
+    claim = PrivacyClaim("zCDP", 1.0, 1e-3, "replace-one", "test: one full-batch noisy gradient step", rho=0.5,
+                         event=dp_event.SelfComposedDpEvent(dp_event.GaussianDpEvent(2.0), 1),
+                         event_neighbouring="REPLACE_ONE")
+    design = OneSidedCanary(100, (E1, 0.0), (-E1, 0.0))
+    good = white_box_audit(_full_batch_noisy_gd(1.0), design, claim, 20_000, np.random.default_rng(4),
+                           confidence=1 - 1e-7)
+    assert good.verdict == "not refuted" and good.curve is not None and good.curve["notion"] == "zCDP"
+    n, conf = 20_000, 0.999
+    p, q = 0.5, float(norm.cdf(-2.0))
+    a = int(math.floor(n * p - 6 * math.sqrt(n * p * (1 - p))))
+    b = int(math.ceil(n * q + 6 * math.sqrt(n * q * (1 - q))))
+    al, be, _, _ = curve_box(a, n, b, n, conf)
+    assert curve_refutes(al, be, CurveClaim.zcdp(0.5).tradeoff)
+    miss = float(binom.cdf(a - 1, n, p) + binom.sf(b, n, q))
+    assert miss <= 1e-6  # the false-failure probability of the assertion below
+    step = claimed_step(claim)
+    assert step.zeta == 1.0
+    tau = float(llr_statistic(np.array([[1.0]]), np.zeros((1, 1)), np.ones((1, 1)), step)[0])
+    bad = white_box_audit(_full_batch_noisy_gd(0.5), design, claim, n, np.random.default_rng(5), confidence=conf,
+                          event=PlacedEvent(tau, True, float("nan"), float("nan"), float("nan")), epsilon_true=False)
+    assert bad.verdict == "refuted" and bad.curve["rho_lower"] > 0.5, (miss, bad.to_dict())
 
 
 def test_audit_input_errors():

@@ -52,7 +52,9 @@ The test (assumption-free)
    test runs, from public inputs and independent pilot runs).
 
 Guarantee: if the mechanism is (ε, δ)-DP on this pair, P(ε_lb > ε) ≤ 1 − confidence
-(docs/derivations.md#soundness-of-the-white-box-audit).  The claimed model affects power only.  Beside it
+(docs/derivations.md#soundness-of-the-white-box-audit).  A μ-GDP or ρ-zCDP claim (a full-batch noisy
+gradient method's event ``SelfComposedDpEvent(GaussianDpEvent(2ζ), T)``, as the zCDP papers' algorithms
+have) is refuted iff the box of the same counts lies below its trade-off curve, as ``curve_audit`` decides.  The claimed model affects power only.  Beside it
 the result reports, labelled, the Gaussian-DP route's ε (valid only if the trade-off curve is Gaussian, which
 the mixture's is not), the accountant's ε_true at the claim's δ (``PrivacyClaim.event_epsilon``), and the
 p-value of the verdict (for Holm's correction across a campaign's audits).
@@ -72,6 +74,8 @@ from dpsco.reference.privacy import PrivacyClaim
 from dpsco.reference.validation import check_positive_int, check_rng
 from dpsco.reference.white_box import NoisyGradientTrace
 from dpsco.verification.auditing.clopper_pearson import check_confidence, confidence_bounds, epsilon_lower_bound
+from dpsco.verification.auditing.curve_audit import (as_curve_claim, curve_box, curve_refutes, mu_lower_from_box,
+                                                     rho_lower_from_box)
 from dpsco.verification.auditing.family import p_value_of_counts
 from dpsco.verification.auditing.gdp import gdp_epsilon_lower_bound
 
@@ -93,6 +97,8 @@ WhiteBoxRun = Callable[[dict[str, np.ndarray], int, np.random.Generator], NoisyG
 
 #: draw counts k whose Bin(m, 1/n) upper tail is below this mass are left out of the statistic (power only)
 STATISTIC_TAIL_MASS = 1e-15
+#: claims whose verdict is the box-below-curve test (docs/derivations.md#soundness-of-the-box-below-curve-test)
+CURVE_VERDICT_NOTIONS = ("GDP", "zCDP")
 #: the statistic uses the pilot's noise estimate instead of the claimed ζ when it is below this fraction of ζ
 ZETA_TOLERANCE = 0.95
 #: trace elements (runs × steps × dimension) held in memory per chunk of runs
@@ -112,7 +118,9 @@ class ClaimedStep:
 
 def claimed_step(claim: PrivacyClaim) -> ClaimedStep:
     """The per-step model of a noisy-gradient claim, read from its dp_accounting event
-    ``SelfComposedDpEvent(MixtureOfGaussiansDpEvent(ζ, k, w), T)`` (or one step without the composition).
+    ``SelfComposedDpEvent(MixtureOfGaussiansDpEvent(ζ, k, w), T)`` (or one step without the composition), or
+    ``SelfComposedDpEvent(GaussianDpEvent(2ζ), T)`` under REPLACE_ONE for full-batch steps (k = 1 with
+    probability 1).
 
     Raises ValueError (naming ``claim``) if the claim carries no such event.
     """
@@ -122,6 +130,12 @@ def claimed_step(claim: PrivacyClaim) -> ClaimedStep:
     steps = 1
     if isinstance(ev, dp_event.SelfComposedDpEvent):
         ev, steps = ev.event, int(ev.count)
+    if isinstance(ev, dp_event.GaussianDpEvent):  # every step sees every record (full batch): one draw
+        if claim.event_neighbouring != "REPLACE_ONE":
+            raise ValueError("claim: a Gaussian event is audited white-box on a replace-one pair; its "
+                             f"event_neighbouring must be REPLACE_ONE, got {claim.event_neighbouring!r}")
+        # dp_accounting's replace-one Gaussian has sensitivity 2 in noise-multiplier units: ζ = multiplier/2
+        return ClaimedStep(float(ev.noise_multiplier) / 2.0, np.array([1.0]), np.array([1.0]), steps)
     if not isinstance(ev, dp_event.MixtureOfGaussiansDpEvent):
         raise ValueError("claim: a white-box audit needs a claim whose dp_accounting event is T self-composed "
                          f"steps of a Gaussian mixture (noisy-gradient methods), got {type(getattr(claim, 'event', None)).__name__}")
@@ -309,8 +323,10 @@ def place_event(step: ClaimedStep, shift_a: float, shift_b: float, n_samples: in
 class WhiteBoxAuditResult:
     """Outcome of :func:`white_box_audit` (``to_dict`` for JSON).
 
-    epsilon_lower : assumption-free ε lower bound at the claim's δ (the verdict's);  verdict : "refuted" iff
-    epsilon_lower > claim ε;  p_value : smallest 1 − confidence at which the same counts refute;
+    epsilon_lower : assumption-free ε lower bound at the claim's δ;  verdict : "refuted" iff epsilon_lower >
+    claim ε for (ε, δ) claims, iff the Clopper–Pearson box lies below the claimed trade-off curve for μ-GDP and
+    ρ-zCDP claims (``curve``: notion, μ_lb, ρ_lb; docs/derivations.md#soundness-of-the-box-below-curve-test);
+    p_value : smallest 1 − confidence at which the same counts refute;
     epsilon_true : the accountant's ε at the claim's δ for the claimed mechanism (None if unknown);
     epsilon_lower_assuming_gaussian_tradeoff, mu_lower : the Gaussian-DP route (labelled: not a verdict);
     counts (k_p of n_p on the numerator side, k_q of n_q), the placed event, the design, timings.
@@ -333,6 +349,7 @@ class WhiteBoxAuditResult:
     parameters: dict[str, Any]
     seconds: float
     seed_entropy: int | None = None
+    curve: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -353,10 +370,28 @@ class WhiteBoxAuditResult:
                                self.epsilon_lower_assuming_gaussian_tradeoff, "mu_lower": self.mu_lower,
                                "note": "valid only if the trade-off curve is Gaussian; the subsampled mixture's "
                                        "is not: reported beside, never a verdict"},
+            "curve_verdict": None if self.curve is None else dict(self.curve),
             "parameters": dict(self.parameters),
             "seconds": self.seconds,
             "seed_entropy": self.seed_entropy,
         }
+
+
+def _p_value(refutes: Callable[[float], bool]) -> float:
+    """inf{a : refutes(1 − a)} by bisection on log a ∈ [log 1e-15, 0) (the bounds widen as a shrinks), the
+    upper end returned (conservative); 1.0 if even a → 1 does not refute."""
+    if not refutes(1e-12):
+        return 1.0
+    lo, hi = math.log(1e-15), math.log(1.0 - 1e-12)
+    if refutes(1.0 - 1e-15):
+        return 1e-15
+    while hi - lo > 1e-6:
+        mid = 0.5 * (lo + hi)
+        if refutes(1.0 - math.exp(mid)):
+            hi = mid
+        else:
+            lo = mid
+    return math.exp(hi)
 
 
 def _observations(run: WhiteBoxRun, data: dict[str, np.ndarray], design: Any, step: ClaimedStep, n_runs: int,
@@ -489,9 +524,23 @@ def white_box_audit(
     p_lo, q_hi = confidence_bounds(k_p, N, k_q, N, conf)
     # pessimistic PLD (an upper bound of the claimed event's ε), discretised as the NSGD accountant does
     e_true = float(claim.event_epsilon(delta, discretisation=pld_discretisation(step.steps))) if epsilon_true else None
+    if claim.notion in CURVE_VERDICT_NOTIONS:  # a μ-GDP or ρ-zCDP claim: the box below its trade-off curve
+        curve = as_curve_claim(claim)
+
+        def refutes(conf_: float) -> bool:
+            a_hi, b_hi, _, _ = curve_box(k_p, N, k_q, N, conf_)
+            return curve_refutes(a_hi, b_hi, curve.tradeoff)
+
+        refuted, p_value = refutes(conf), _p_value(refutes)
+        a_hi, b_hi, pl, qh = curve_box(k_p, N, k_q, N, conf)
+        curve_info = {"notion": claim.notion, "mu_lower": mu_lower_from_box(pl, qh),
+                      "rho_lower": rho_lower_from_box(a_hi, b_hi) if claim.notion == "zCDP" else None}
+    else:
+        refuted, p_value = eps_lb > claim.epsilon, p_value_of_counts(k_p, N, k_q, N, claim.epsilon, delta)
+        curve_info = None
     return WhiteBoxAuditResult(
-        epsilon_lower=eps_lb, verdict="refuted" if eps_lb > claim.epsilon else "not refuted",
-        p_value=p_value_of_counts(k_p, N, k_q, N, claim.epsilon, delta), claim_epsilon=float(claim.epsilon),
+        epsilon_lower=eps_lb, verdict="refuted" if refuted else "not refuted", curve=curve_info,
+        p_value=p_value, claim_epsilon=float(claim.epsilon),
         claim_delta=delta, epsilon_true=e_true, confidence=conf, runs_per_side=N, pilot_runs_per_side=pilot,
         counts={"numerator": k_p, "denominator": k_q, "n_numerator": N, "n_denominator": N,
                 "p_lower": float(p_lo), "q_upper": float(q_hi)},
