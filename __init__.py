@@ -41,6 +41,7 @@ _PUBLIC: dict[str, tuple[str, str | None]] = {
     "audit_curve": ("dpsco.verification.auditing.curve_audit", "audit_curve"),
     "pair_search_audit": ("dpsco.verification.auditing.pair_search", "pair_search_audit"),
     "sequential_audit": ("dpsco.verification.auditing.sequential", "sequential_audit"),
+    "white_box_audit": ("dpsco.verification.auditing.white_box", "white_box_audit"),
     # the certified oracle
     "certified_oracle": ("dpsco.oracles.minimizers", "certified_oracle"),
     "excess_empirical_risk": ("dpsco.oracles.minimizers", "excess_empirical_risk"),
@@ -79,4 +80,5 @@ if TYPE_CHECKING:  # for type checkers and IDEs, which do not run __getattr__
     from dpsco.verification.auditing.estimators import audit_family
     from dpsco.verification.auditing.pair_search import pair_search_audit
     from dpsco.verification.auditing.sequential import sequential_audit
+    from dpsco.verification.auditing.white_box import white_box_audit
     from dpsco.verification.papers import catalogue

@@ -121,6 +121,13 @@ from dpsco.verification.auditing.planning import (
     sample_cost_table,
     samples_needed,
 )
+from dpsco.verification.auditing.white_box import (
+    DiracCanary,
+    OneSidedCanary,
+    PlacedEvent,
+    WhiteBoxAuditResult,
+    white_box_audit,
+)
 from dpsco.verification.auditing.sequential import (
     CONFIDENCE_SEQUENCE,
     SequentialAuditResult,
@@ -220,4 +227,10 @@ __all__ = [
     "beta_binomial_log_martingale",
     "projected_event",
     "sequential_audit",
+    # white-box audits of noisy-gradient methods
+    "DiracCanary",
+    "OneSidedCanary",
+    "PlacedEvent",
+    "WhiteBoxAuditResult",
+    "white_box_audit",
 ]
