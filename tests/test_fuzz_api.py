@@ -193,7 +193,7 @@ METHODS = {"algorithm_1": ("subgradient", "agd", "sgd", "katyusha"),
 POSITIVE = {"eta": True, "beta": True, "accuracy": True, "lam": True, "alpha": True, "radius": True,
             "mu": False, "tau": False, "x_max": False, "solver_tol": False}
 NONNEGATIVE = {"rho", "y_max"}
-FLAGS = {"clip", "erm", "localized", "return_trajectory", "override_preconditions"}
+FLAGS = {"clip", "erm", "localized", "return_trajectory", "override_preconditions", "white_box"}
 
 
 @st.composite
