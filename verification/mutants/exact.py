@@ -15,7 +15,8 @@ from scipy.stats import binom
 
 from dpsco.verification.auditing.audit import epsilon_lower_bound
 
-__all__ = ["DEFAULT_CONFIDENCE", "fixed_event_refutation_probability", "release_delta", "release_epsilon"]
+__all__ = ["DEFAULT_CONFIDENCE", "fixed_event_refutation_probability", "release_delta", "release_epsilon",
+           "rule_refutation_probability"]
 
 #: the confidence of one corpus audit
 DEFAULT_CONFIDENCE = 0.95
@@ -96,11 +97,20 @@ def fixed_event_refutation_probability(p: float, q: float, n: int, epsilon: floa
     n : int ≥ 1, runs per side.
     epsilon : float ≥ 0, delta : float in [0, 1), the claim;  confidence : the audit's confidence.
     """
+    return rule_refutation_probability(
+        p, q, n, lambda kp, kq: epsilon_lower_bound(kp[:, None], n, kq[None, :], n, delta, confidence) > epsilon,
+        tail_mass=tail_mass)
+
+
+def rule_refutation_probability(p: float, q: float, n: int, refutes: Any, *, tail_mass: float = 1e-15) -> float:
+    """P(refutes(K_p, K_q)) for independent K_p ~ Bin(n, p), K_q ~ Bin(n, q), summed over the central range
+    of each binomial (the mass left out, ≤ ``tail_mass`` per tail and side, counts as "not refuted": exact to
+    within 4·``tail_mass`` below).  ``refutes(kp, kq)``: (|kp|, |kq|) bool array for count vectors kp, kq —
+    an audit's decision rule for an event fixed in advance."""
     n = int(n)
     if n < 1 or not (0.0 <= p <= 1.0 and 0.0 <= q <= 1.0):
         raise ValueError(f"need n >= 1 and p, q in [0, 1], got n={n}, p={p}, q={q}")
     kp = np.arange(int(binom.ppf(tail_mass, n, p)), int(binom.isf(tail_mass, n, p)) + 2)
     kq = np.arange(int(binom.ppf(tail_mass, n, q)), int(binom.isf(tail_mass, n, q)) + 2)
     kp, kq = kp[(kp >= 0) & (kp <= n)], kq[(kq >= 0) & (kq <= n)]
-    refutes = epsilon_lower_bound(kp[:, None], n, kq[None, :], n, delta, confidence) > epsilon  # (|kp|, |kq|)
-    return float(binom.pmf(kp, n, p) @ refutes.astype(float) @ binom.pmf(kq, n, q))
+    return float(binom.pmf(kp, n, p) @ np.asarray(refutes(kp, kq), dtype=float) @ binom.pmf(kq, n, q))

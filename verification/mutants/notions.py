@@ -37,14 +37,13 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import minimize_scalar
-from scipy.stats import binom
 
 from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss
 from dpsco.reference.noise import sample_gaussian, sample_l2_laplace
 from dpsco.reference.privacy import PrivacyClaim
 from dpsco.verification.auditing.clopper_pearson import clopper_pearson_lower, clopper_pearson_upper
 from dpsco.verification.auditing.curves import CurveClaim
-from dpsco.verification.mutants.exact import DEFAULT_CONFIDENCE, release_epsilon
+from dpsco.verification.mutants.exact import DEFAULT_CONFIDENCE, release_epsilon, rule_refutation_probability
 from dpsco.verification.mutants.planted import Dataset, PlantedBug
 
 __all__ = [
@@ -242,19 +241,16 @@ def fixed_event_curve_refutation_probability(p: float, q: float, n: int, curve: 
     Summed over the central range of each binomial; the mass left out (≤ ``tail_mass`` per tail and side) is
     counted as "not refuted", so the result is exact to within 4·``tail_mass`` below.
     """
-    n = int(n)
-    if n < 1 or not (0.0 <= p <= 1.0 and 0.0 <= q <= 1.0):
-        raise ValueError(f"need n >= 1 and p, q in [0, 1], got n={n}, p={p}, q={q}")
-    kp = np.arange(int(binom.ppf(tail_mass, n, p)), int(binom.isf(tail_mass, n, p)) + 2)
-    kq = np.arange(int(binom.ppf(tail_mass, n, q)), int(binom.isf(tail_mass, n, q)) + 2)
-    kp, kq = kp[(kp >= 0) & (kp <= n)], kq[(kq >= 0) & (kq <= n)]
     half = (1.0 - confidence) / 2.0
-    beta = 1.0 - np.asarray(clopper_pearson_lower(kp, n, half), dtype=np.float64)
-    alpha = np.asarray(clopper_pearson_upper(kq, n, half), dtype=np.float64)
-    f_alpha = np.asarray(curve.tradeoff(alpha), dtype=np.float64)
-    f_beta = np.asarray(curve.tradeoff(beta), dtype=np.float64)
-    refutes = (beta[:, None] < f_alpha[None, :]) | (alpha[None, :] < f_beta[:, None])  # (|kp|, |kq|)
-    return float(binom.pmf(kp, n, p) @ refutes.astype(float) @ binom.pmf(kq, n, q))
+
+    def refutes(kp: np.ndarray, kq: np.ndarray) -> np.ndarray:
+        beta = 1.0 - np.asarray(clopper_pearson_lower(kp, int(n), half), dtype=np.float64)
+        alpha = np.asarray(clopper_pearson_upper(kq, int(n), half), dtype=np.float64)
+        f_alpha = np.asarray(curve.tradeoff(alpha), dtype=np.float64)
+        f_beta = np.asarray(curve.tradeoff(beta), dtype=np.float64)
+        return (beta[:, None] < f_alpha[None, :]) | (alpha[None, :] < f_beta[:, None])  # (|kp|, |kq|)
+
+    return rule_refutation_probability(p, q, n, refutes, tail_mass=tail_mass)
 
 
 # ---- the entries ------------------------------------------------------------------------------------------
