@@ -106,10 +106,10 @@ def worst_pair_mixture(n: int, m: int) -> tuple[np.ndarray, np.ndarray, float]:
     m_ = check_positive_int(m, "m")
     q = 1.0 / n_
     K = m_
-    if q < 1.0:  # smallest K with P(k > K) ≤ BINOMIAL_TAIL_MASS
-        K = min(m_, max(0, int(binom.isf(BINOMIAL_TAIL_MASS, m_, q)) - 2))
-        while K < m_ and binom.sf(K, m_, q) > BINOMIAL_TAIL_MASS:
-            K += 1
+    if q < 1.0:  # smallest K with P(k > K) ≤ BINOMIAL_TAIL_MASS (binom.sf is accurate in the far tail;
+        # binom.isf is not: it returns m for masses below about 1e-16, which truncated nothing)
+        sf = binom.sf(np.arange(m_ + 1), m_, q)
+        K = int(np.argmax(sf <= BINOMIAL_TAIL_MASS))
     k = np.arange(K + 1)
     pmf = binom.pmf(k, m_, q)
     tail = float(binom.sf(K, m_, q)) if K < m_ else 0.0
