@@ -414,11 +414,10 @@ def _trace(run: WhiteBoxRun, data: dict[str, np.ndarray], step: ClaimedStep, R: 
 
 
 def _statistic_of_runs(run: WhiteBoxRun, data: dict[str, np.ndarray], design: Any, step: ClaimedStep,
-                       n_runs: int, chunk: int | None, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray,
-                                                                                          np.ndarray, dict[str, Any]]:
-    """S for ``n_runs`` runs in chunks (each chunk's runs on a stream spawned from ``rng``), plus the mean
-    shifts (a, b) per run and the public parameters of the last trace."""
-    S, A, B = [], [], []
+                       n_runs: int, chunk: int | None, rng: np.random.Generator) -> tuple[np.ndarray, dict[str, Any]]:
+    """S for ``n_runs`` runs in chunks (each chunk's runs on a stream spawned from ``rng``), and the public
+    parameters of the last trace."""
+    S = []
     params: dict[str, Any] = {}
     done = 0
     d = int(np.shape(data["X"])[1])
@@ -428,13 +427,11 @@ def _statistic_of_runs(run: WhiteBoxRun, data: dict[str, np.ndarray], design: An
         trace = _trace(run, data, step, R, rng)
         y, a, b = design.observe(trace)
         S.append(llr_statistic(y, a, b, step))
-        A.append(a.mean(axis=1))
-        B.append(b.mean(axis=1))
         params = {"n": trace.n, "m": trace.m, "T": trace.T, "sigma": trace.sigma, "clip_norm": trace.clip_norm,
                   "eta": trace.eta, "d": int(trace.iterates.shape[2]), "algorithm": trace.algorithm,
                   "zeta_statistic": step.zeta, "zeta_run": trace.m * trace.sigma / (2 * trace.clip_norm)}
         done += R
-    return np.concatenate(S), np.concatenate(A), np.concatenate(B), params
+    return np.concatenate(S), params
 
 
 def white_box_audit(
@@ -514,9 +511,9 @@ def white_box_audit(
         ev = place_event(step, float(np.median(a0)), float(np.median(b1)), N, delta, conf,
                          np.random.default_rng(s_model), draws)
     # 2. the test: fresh runs on both sides, one event
-    S_d, _, _, params = _statistic_of_runs(run, data, design, step, N, chunk, np.random.default_rng(s_data))
+    S_d, params = _statistic_of_runs(run, data, design, step, N, chunk, np.random.default_rng(s_data))
     params.update({"zeta_claimed": claimed_zeta, "zeta_pilot_estimate": zeta_pilot})
-    S_n, _, _, _ = _statistic_of_runs(run, neighbour, design, step, N, chunk, np.random.default_rng(s_neigh))
+    S_n, _ = _statistic_of_runs(run, neighbour, design, step, N, chunk, np.random.default_rng(s_neigh))
     k_n, k_d = int(ev.indicator(S_n).sum()), int(ev.indicator(S_d).sum())
     k_p, k_q = (k_n, k_d) if ev.upper else (k_d, k_n)
     eps_lb = float(epsilon_lower_bound(k_p, N, k_q, N, delta, conf))
