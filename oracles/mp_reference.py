@@ -50,7 +50,13 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-__all__ = ["MPReference", "mp_distance", "ridge_logistic_gradient", "ridge_logistic_objective", "ridge_logistic_reference"]
+__all__ = [
+    "MPReference",
+    "mp_distance",
+    "ridge_logistic_gradient",
+    "ridge_logistic_objective",
+    "ridge_logistic_reference",
+]
 
 
 class MPReference(NamedTuple):
