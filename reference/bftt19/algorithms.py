@@ -14,7 +14,8 @@ Algorithms
                                    output noise (Sec. 5, last paragraph).
 
 Each reads like the paper's pseudo-code: validate the public inputs, compute the parameters, run the loop,
-state the claim, return a ``Release``.  The module is long but one cohesive thing: the paper's algorithms,
+state the claim, return a ``Release``.  The per-sample gradient oracles of the three A_NSGD variants (and their
+fast path for line 6's clipped mean) are in ``dpsco.reference.bftt19.gradients``.  The module is long but one cohesive thing: the paper's algorithms,
 three of which share Algorithm 1's loop (``nsgd_core``) and its white-box view.
 
 Theorems as code, claims
@@ -47,11 +48,15 @@ Departures from the printed text (each also in ERRATA.md, with the test that sho
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 import numpy as np
 
 from dpsco.reference.bftt19.claims import efficient_objp_claim, nsgd_claim, objp_claim, objp_preconditions
+from dpsco.reference.bftt19.gradients import (ApproximateEnvelopeGradientOracle, EnvelopeGradientOracle,
+                                              GLMGradientOracle, GradFn, approximate_envelope_gradient,
+                                              clip_per_sample)
+from dpsco.reference.bftt19.objp_replicates import batched_objp_minimize, batched_prox_svrg
 from dpsco.reference.bftt19.theorems import (PAPER, PaperRegimeError, algorithm_2_noise_variance,
                                              check_paper_regime, efficient_objp_parameters, prox_inner_iterations,
                                              theorem_3_2_parameters, theorem_3_2_T, theorem_4_4_beta,
@@ -100,9 +105,6 @@ def _check_common(problem: ERMProblem, X: Any, y: Any, epsilon: Any, delta: Any,
 # Algorithm 1: A_NSGD
 # ================================================================================================
 
-GradFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
-
-
 def nsgd_core(
     grad_fn: GradFn, n: int, d: int, domain: Ball, *, T: int, m: int, eta: float, sigma2: float,
     clip_norm: float, rng: np.random.Generator, replicates: int = 1, average: Literal["paper", "standard"] = "paper",
@@ -113,7 +115,10 @@ def nsgd_core(
     Parameters
     ----------
     grad_fn : callable (W: (R, d), idx: (R, m) int) -> (R, m, d)
-        Per-sample (sub)gradients ∇ℓ(w_r, z_{idx[r, j]}).
+        Per-sample (sub)gradients ∇ℓ(w_r, z_{idx[r, j]}).  If it also has a method
+        ``clipped_mean(W, idx, clip_norm) -> ((R, d), int)`` (``dpsco.reference.bftt19.gradients``), that method
+        gives line 6's mean of the clipped gradients and the clipping count instead of the three steps below
+        (same value to rounding, same count; tests/test_fast_paths.py); a plain callable takes the generic path.
     n, d : dataset size and dimension.
     domain : Ball, the set W.
     T, m, eta, sigma2 : iterations, batch size, step size, noise variance (Algorithm 1's T, m, η, σ²).
@@ -148,11 +153,15 @@ def nsgd_core(
     traj = [w.copy()] if return_trajectory or return_noisy_gradients else None
     noisy: list[np.ndarray] | None = [] if return_noisy_gradients else None
     clip_events = 0
+    clipped_mean = getattr(grad_fn, "clipped_mean", None)
     for t in range(T):  # Alg. 1 line 4
         idx = idx_rng.integers(0, n, size=(replicates, m))  # line 5: m indices uniformly WITH replacement
-        grads, clipped = clip_per_sample(grad_fn(w, idx), clip_norm)  # (R, m, d)
+        if clipped_mean is None:
+            grads, clipped = clip_per_sample(grad_fn(w, idx), clip_norm)  # (R, m, d)
+            g = grads.mean(axis=1)  # (1/m) Σ_j ∇ℓ(w_t, z_{i(t,j)})
+        else:  # the same (1/m) Σ_j clip(∇ℓ(w_t, z_{i(t,j)})) without the (R, m, d) array
+            g, clipped = clipped_mean(w, idx, clip_norm)
         clip_events += clipped
-        g = grads.mean(axis=1)  # (1/m) Σ_j ∇ℓ(w_t, z_{i(t,j)})
         G = sigma * noise_rng.standard_normal((replicates, d))  # G_t ~ N(0, σ² I_d)
         w = domain.project(w - eta * (g + G))  # line 6: w_{t+1} = Proj_W(w_t − η(g + G_t))
         if average == "paper" or t < T - 1:
@@ -167,19 +176,6 @@ def nsgd_core(
     if noisy is not None:
         info["noisy_gradients"] = np.stack(noisy, axis=1)
     return total / T, info  # line 7: w̄_T
-
-
-def clip_per_sample(grads: np.ndarray, clip_norm: float) -> tuple[np.ndarray, int]:
-    """Algorithm 1's per-sample clipping: rows (last axis) of norm above ``clip_norm`` (relative slack 1e-9,
-    for floating point) are scaled to norm ``clip_norm``; returns (clipped gradients, number clipped).
-
-    grads : (..., d) float array;  clip_norm : float > 0.
-    """
-    norms = np.linalg.norm(grads, axis=-1)
-    over = norms > clip_norm * (1.0 + 1e-9)
-    if not np.any(over):
-        return grads, 0
-    return grads * np.minimum(1.0, clip_norm / np.where(norms > 0, norms, 1.0))[..., None], int(over.sum())
 
 
 def _trace(info: dict[str, Any], record_gradient: Any, n: int, params: Any, clip_norm: float,
@@ -199,7 +195,7 @@ def _unreplicate(arr: np.ndarray, replicates: int | None) -> np.ndarray:
     return arr[0] if replicates is None else arr
 
 
-def glm_gradient_oracle(problem: ERMProblem, X: np.ndarray, y: np.ndarray) -> GradFn:
+def glm_gradient_oracle(problem: ERMProblem, X: np.ndarray, y: np.ndarray) -> GLMGradientOracle:
     """The per-sample gradient oracle of Algorithm 1 for a GLM loss ℓ(w, (x, y)) = φ(⟨w, x⟩, y).
 
     Parameters
@@ -210,16 +206,10 @@ def glm_gradient_oracle(problem: ERMProblem, X: np.ndarray, y: np.ndarray) -> Gr
     Returns
     -------
     ``grad_fn(W, idx)``, a ``GradFn`` for ``nsgd_core``: W (R, d) iterates, idx (R, m) int indices into the
-    rows of X, returns the (R, m, d) gradients ∇ℓ(w_r, z_{idx[r, j]}) = φ'(⟨w_r, x_i⟩, y_i)·x_i.
+    rows of X, returns the (R, m, d) gradients ∇ℓ(w_r, z_{idx[r, j]}) = φ'(⟨w_r, x_i⟩, y_i)·x_i.  It is a
+    ``dpsco.reference.bftt19.gradients.GLMGradientOracle``, whose ``clipped_mean`` ``nsgd_core`` uses.
     """
-    loss = problem.loss
-
-    def grad_fn(W: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        Xb = X[idx]  # (R, m, d)
-        s = np.einsum("rmd,rd->rm", Xb, W)
-        return loss.dphi(s, y[idx])[:, :, None] * Xb
-
-    return grad_fn
+    return GLMGradientOracle(problem.loss, X, y)
 
 
 def glm_record_gradient(problem: ERMProblem, clip_norm: float) -> Any:
@@ -380,12 +370,7 @@ def moreau_noisy_sgd(
                          "it was inf and the release NaN")
     params = theorem_3_2_parameters(n, d, eps, dl, L_env, M, T=T, eta=eta, calibration=calibration)
     loss = problem.loss
-
-    def grad_fn(W: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        R, m = idx.shape
-        Wr = np.repeat(W, m, axis=0)
-        g = loss.envelope_grad(Wr, Xa[idx.ravel()], ya[idx.ravel()], beta_used)
-        return g.reshape(R, m, d)
+    grad_fn = EnvelopeGradientOracle(loss, Xa, ya, beta_used)  # β(w − prox(w)) per sample, Lemma 4.3 (3)
 
     def record_gradient(W: np.ndarray, x: np.ndarray, yv: float) -> np.ndarray:  # the step function, one record
         Wa = np.asarray(W, dtype=np.float64)
@@ -415,34 +400,6 @@ def moreau_noisy_sgd(
 # A_ProxGD: NSGD with an approximate prox of certified accuracy (Sec. 4; details reconstructed,
 # docs/derivations.md#reconstruction-of-proxgd)
 # ================================================================================================
-
-
-def approximate_envelope_gradient(
-    loss: Any, W: np.ndarray, X: np.ndarray, y: np.ndarray, beta: float, K: int, *, domain: Ball,
-    local_radius: float | None,
-) -> np.ndarray:
-    """ApproxEnvGrad, A_ProxGD's inner loop (``docs/derivations.md#reconstruction-of-proxgd``), row by row,
-    using only subgradients of ℓ.
-
-    For each row: φ(v) = ℓ(v, z) + (β/2)‖v − w‖² is β-strongly convex; starting from v_1 = w, take K − 1
-    projected subgradient steps v_{k+1} = Proj_C(v_k − s_k/(βk)), s_k ∈ ∂φ(v_k), and return β(w − v_K).
-    C = B(w, local_radius) (R^d prox, localised: contains prox_Rd(w) because ‖prox(w) − w‖ ≤ L/β) when
-    ``local_radius`` is given, else C = W (the paper's W-constrained prox, Def. 4.2).
-    Error: ‖β(w − v_K) − ∇ℓ_β(w, z)‖ ≤ 2G_φ/√K (Rakhlin–Shamir–Sridharan 2012, Lemma 1, deterministic case).
-
-    Shapes: W, X (k, d); y (k,).  Returns (k, d).
-    """
-    v = W.copy()  # v_1 = w
-    for k in range(1, K):
-        s = loss.dphi(np.einsum("ij,ij->i", v, X), y)[:, None] * X + beta * (v - W)
-        v = v - s / (beta * k)
-        if local_radius is None:
-            v = domain.project(v)
-        else:
-            diff = v - W
-            nr = np.linalg.norm(diff, axis=1, keepdims=True)
-            v = W + diff * np.minimum(1.0, local_radius / np.where(nr > 0, nr, 1.0))
-    return beta * (W - v)
 
 
 def prox_noisy_sgd(
@@ -502,11 +459,8 @@ def prox_noisy_sgd(
         _require_global_lipschitz(problem)
     local_radius = L / beta if localized else None
 
-    def grad_fn(W: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        R, m = idx.shape
-        g = approximate_envelope_gradient(loss, np.repeat(W, m, axis=0), Xa[idx.ravel()], ya[idx.ravel()], beta,
-                                          K, domain=domain, local_radius=local_radius)
-        return g.reshape(R, m, d)
+    grad_fn = ApproximateEnvelopeGradientOracle(loss, Xa, ya, beta, K, domain=domain,  # β(w − v_K) per sample
+                                                local_radius=local_radius)
 
     def record_gradient(W: np.ndarray, x: np.ndarray, yv: float) -> np.ndarray:  # the step function, one record
         Wa = np.asarray(W, dtype=np.float64)
@@ -544,7 +498,7 @@ def prox_noisy_sgd(
 def objective_perturbation(
     X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
     lam: float | None = None, override_preconditions: bool = False, solver_tol: float = 1e-10,
-    clip: bool = False,
+    clip: bool = False, replicates: int | None = None,
 ) -> Release:
     """A_ObjP: objective perturbation (Bassily et al. 2019, Algorithm 2).
 
@@ -561,6 +515,13 @@ def objective_perturbation(
         ``override_preconditions=True`` the algorithm runs anyway and the release's claim has notion "none"
         and lists the failed conditions.
     solver_tol : target certified distance to the exact minimiser.
+    replicates : if given, k = ``replicates`` independent runs at once (verification records for auditors and
+        checks): output (k, d).  Replicate r draws its own G from child r of ``rng.spawn(k)`` exactly as a
+        single call draws G from its generator, and all k are solved by the batched certified Newton of
+        ``dpsco.reference.bftt19.objp_replicates`` (rows it cannot certify are re-solved by the single-run
+        solver), each to the certified distance ``solver_tol``; the claim and ``diagnostics["certificate"]``
+        carry the worst row's certificate.  This function's single run is the reference
+        (``tests/test_objp_replicates.py``).
 
     Returns
     -------
@@ -570,12 +531,14 @@ def objective_perturbation(
     ------
     ValueError / TypeError naming the parameter: bad data (NaN/inf, complex, shapes, bounds), ``clip`` not a
     bool, ``epsilon`` outside [EPSILON_MIN, EPSILON_MAX] or 0 < ``delta`` < DELTA_MIN
-    (``dpsco.reference.validation``: σ² = 10L² log(1/δ)/ε² and λ would overflow, e.g. ε = 1e-200 made ε² = 0);
+    (``dpsco.reference.validation``: σ² = 10L² log(1/δ)/ε² and λ would overflow, e.g. ε = 1e-200 made ε² = 0),
+    ``replicates`` not None or an integer >= 1;
     PaperRegimeError for failed preconditions (unless overridden).
     """
     if not isinstance(problem, ERMProblem):
         raise TypeError(f"problem must be an ERMProblem, got {type(problem).__name__}")
     (eps, dl), rng = check_calibration_budget(epsilon, delta), check_rng(rng)
+    _replicates(replicates)  # before any work
     override_preconditions = check_bool(override_preconditions, "override_preconditions")
     solver_tol = check_positive(solver_tol, "solver_tol")
     if not problem.domain.bounded:
@@ -599,6 +562,9 @@ def objective_perturbation(
         raise PaperRegimeError("objective perturbation refuses: " + "; ".join(failures)
                                + " (pass override_preconditions=True to run without a privacy claim)")
     sigma2 = algorithm_2_noise_variance(L, eps, dl)
+    if replicates is not None:
+        return _objp_replicated(problem, Xa, ya, n_clipped, eps, dl, rng, lam_used, sigma2, solver_tol, failures,
+                                _replicates(replicates))
     G = math.sqrt(sigma2) * rng.standard_normal(d)  # Alg. 2, line 1
     sol = certified_minimize(problem.loss, Xa, ya, problem.domain, lam=lam_used, linear=G / n,
                              tol=solver_tol)  # Alg. 2, line 2
@@ -610,6 +576,27 @@ def objective_perturbation(
         algorithm="A_ObjP (Bassily et al. 2019, Algorithm 2)",
         diagnostics={"certificate": cert.to_dict(), "solver_iterations": sol.iterations,
                      "preconditions_failed": failures},
+    )
+
+
+def _objp_replicated(problem: ERMProblem, Xa: np.ndarray, ya: np.ndarray, n_clipped: int, eps: float, dl: float,
+                     rng: np.random.Generator, lam_used: float, sigma2: float, solver_tol: float,
+                     failures: list[str], k: int) -> Release:
+    """``objective_perturbation`` with ``replicates=k``: replicate r draws G_r from ``rng.spawn(k)[r]`` as a single
+    run draws G (Alg. 2, line 1), and the k minimisers (line 2) come from ``batched_objp_minimize``, each
+    certified to ``solver_tol``; the claim states the worst certified distance."""
+    n, d = Xa.shape
+    G = np.stack([math.sqrt(sigma2) * child.standard_normal(d) for child in rng.spawn(k)])  # Alg. 2, line 1
+    sol = batched_objp_minimize(problem.loss, Xa, ya, problem.domain, lam=lam_used, linear=G / n,
+                                tol=solver_tol)  # Alg. 2, line 2, k objectives at once
+    worst = sol.worst()
+    claim = objp_claim(problem, eps, dl, lam_used, sigma2, n_clipped, worst.distance_bound, failures)
+    return Release(
+        output=sol.W, claim=claim, gradient_evaluations=0,
+        parameters={"lambda": lam_used, "sigma2": sigma2, "solver_tol": solver_tol},
+        algorithm="A_ObjP (Bassily et al. 2019, Algorithm 2)", replicates=k,
+        diagnostics={"certificate": worst.to_dict(), "solver_iterations": int(sol.iterations.max()),
+                     "single_run_fallbacks": int(sol.fallback.sum()), "preconditions_failed": failures},
     )
 
 
@@ -628,7 +615,7 @@ RADIUS_R_MIN = 1e-12
 
 def efficient_objective_perturbation(
     X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
-    max_stages: int = 10_000, clip: bool = False,
+    max_stages: int = 10_000, clip: bool = False, replicates: int | None = None,
 ) -> Release:
     """Efficient objective perturbation (Bassily et al. 2019, Sec. 5; reconstructed in
     ``docs/derivations.md#reconstruction-of-efficient-objective-perturbation``).
@@ -643,6 +630,13 @@ def efficient_objective_perturbation(
     depends on the data; the output does not reveal it, but ``gradient_evaluations`` does, so that count is
     a diagnostic outside the claim (stated in the claim's conditions).
 
+    ``replicates``: if given, k independent runs at once (verification records): output (k, d).  Replicate r
+    consumes child r of ``rng.spawn(k)`` exactly as a single call consumes its generator (G, then its own SVRG
+    index stream spawned from it, then the step-3 noise), and the k Prox-SVRG runs are iterated together by
+    ``dpsco.reference.bftt19.objp_replicates.batched_prox_svrg``, each row until its own certificate gives
+    ‖w̃_r − ŵ_r‖ ≤ r; ``diagnostics["certificate"]`` is the worst row's, ``gradient_evaluations`` the mean per
+    run.  This function's single run is the reference (``tests/test_objp_replicates.py``).
+
     Returns
     -------
     Release with the noisy output, the composed claim, and counted gradient evaluations
@@ -651,11 +645,13 @@ def efficient_objective_perturbation(
     Raises
     ------
     ValueError / TypeError as ``noisy_sgd`` (data, ``clip``, ``epsilon``/``delta`` range), for ``max_stages``
-    not an integer >= 1, and when the SVRG inner length exceeds ``dpsco.reference.validation.MAX_ITERATIONS``;
-    PaperRegimeError (preconditions); RuntimeError if ``max_stages`` stages do not reach the radius.
+    not an integer >= 1, ``replicates`` not None or an integer >= 1, and when the SVRG inner length exceeds
+    ``dpsco.reference.validation.MAX_ITERATIONS``; PaperRegimeError (preconditions); RuntimeError if
+    ``max_stages`` stages do not reach the radius.
     """
     Xa, ya, n_clipped, eps, dl, rng = _check_common(problem, X, y, epsilon, delta, rng, clip, "efficient ObjP")
     max_stages = check_positive_int(max_stages, "max_stages")
+    _replicates(replicates)  # before any work
     n, d = Xa.shape
     L, M = problem.lipschitz, problem.radius
     p = efficient_objp_parameters(n, d, eps, dl, L, M)
@@ -671,11 +667,14 @@ def efficient_objective_perturbation(
         raise PaperRegimeError("efficient objective perturbation refuses: " + "; ".join(failures))
     beta = float(problem.smoothness)  # type: ignore[arg-type]
     loss, domain = problem.loss, problem.domain
-    G = math.sqrt(p.sigma1_sq) * rng.standard_normal(d)  # step 1
-    c = G / n
     mu, LQ = 2.0 * p.lam, beta + 2.0 * p.lam
     step, inner = 0.1 / LQ, math.ceil(100.0 * LQ / mu)
     inner = check_iterations(inner, "the SVRG inner length ⌈100 L_Q/μ⌉", remedy="it grows with n; use fewer rows")
+    if replicates is not None:
+        return _efficient_objp_replicated(problem, Xa, ya, p, rng, _replicates(replicates), step, inner,
+                                          max_stages)
+    G = math.sqrt(p.sigma1_sq) * rng.standard_normal(d)  # step 1
+    c = G / n
 
     def comp_grad(w: np.ndarray, i: int) -> np.ndarray:  # ∇ of f_i(w) = ℓ(w, z_i) + ⟨c, w⟩ + λ‖w‖²
         return loss.dphi(np.array([Xa[i] @ w]), ya[i:i + 1])[0] * Xa[i] + c + 2.0 * p.lam * w
@@ -708,4 +707,28 @@ def efficient_objective_perturbation(
         parameters={**p.to_dict(), "svrg_step": step, "svrg_inner_length": inner},
         algorithm="Efficient ObjP (Bassily et al. 2019, Sec. 5)",
         diagnostics={"stages": stages, "certificate": cert.to_dict()},
+    )
+
+
+def _efficient_objp_replicated(problem: ERMProblem, Xa: np.ndarray, ya: np.ndarray, p: Any,
+                               rng: np.random.Generator, k: int, step: float, inner: int, max_stages: int) -> Release:
+    """``efficient_objective_perturbation`` with ``replicates=k``: replicate r consumes ``rng.spawn(k)[r]`` as a
+    single run consumes its generator (step 1's G, then the SVRG index stream spawned from it, then step 3's
+    noise), and the k Prox-SVRG runs (step 2) are iterated together, each until its own certified radius."""
+    n, d = Xa.shape
+    G, noise, streams = [], [], []
+    for child in rng.spawn(k):
+        G.append(math.sqrt(p.sigma1_sq) * child.standard_normal(d))  # step 1
+        streams.append(child.spawn(1)[0])  # the run's SVRG indices
+        noise.append(child.standard_normal(d))  # step 3's noise: a spawn draws nothing, so same numbers as a run
+    sol, evals = batched_prox_svrg(problem.loss, Xa, ya, problem.domain, lam=p.lam, linear=np.stack(G) / n,
+                                   radius=p.radius_r, step=step, inner=inner, streams=streams,
+                                   max_stages=max_stages)  # step 2
+    w_out = problem.domain.project(sol.W + p.sigma2 * np.stack(noise))  # step 3
+    return Release(
+        output=w_out, claim=efficient_objp_claim(problem, p), gradient_evaluations=int(round(float(evals.mean()))),
+        parameters={**p.to_dict(), "svrg_step": step, "svrg_inner_length": inner},
+        algorithm="Efficient ObjP (Bassily et al. 2019, Sec. 5)", replicates=k,
+        diagnostics={"stages": int(sol.iterations.max()), "certificate": sol.worst().to_dict(),
+                     "gradient_evaluations_max": int(evals.max())},
     )
