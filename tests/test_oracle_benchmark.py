@@ -151,7 +151,7 @@ def test_reference_rejects_bad_input(kwargs: dict, exc: type, word: str) -> None
 
 @pytest.fixture(scope="module")
 def small() -> dict:
-    return bench.small_instance_check()
+    return bench.small_instance_check(bench.LAM, bench.RADIUS, bench.SEED)  # the call main() makes: cached
 
 
 def test_small_instance_reference_is_certified(small: dict) -> None:
