@@ -28,6 +28,8 @@ PACKAGES = ("reference", "oracles", "verification")
 LAYERS = {
     "reference": 0,
     "oracles": 1,
+    "verification.executors": 1,  # where tasks run (serial, process pool, Dask): used by auditing and campaign
+    "verification.progress": 1,
     "verification.auditing": 2,
     "verification.checks": 2,
     "verification.mutants": 3,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +81,7 @@ def _forbid_computation(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("the campaign started although --out is unusable")
 
     monkeypatch.setattr(verify, "load_fair", boom)
-    monkeypatch.setattr(verify, "verify_entry", boom)
+    monkeypatch.setattr(verify, "run_phase", boom)
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -116,20 +117,23 @@ def test_unusable_out_fails_before_computing(tmp_path: Path, monkeypatch: pytest
 
 
 def _stub_campaign(monkeypatch: pytest.MonkeyPatch, results: dict[str, Any], side_effect: Any = None) -> None:
-    """verify_entry returns the records of ``results`` (as verify_entry builds them) instead of computing."""
+    """run_phase returns the records of ``results`` (the whole record from the empirical phase, nothing from
+    the others) instead of computing; the campaign must then run in this process (--workers 1)."""
     record = results["records"][0]
 
-    def fake_entry(entry: Any, *a: Any, **k: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    def fake_phase(entry: str, phase: str, *a: Any, **k: Any) -> dict[str, Any]:
         if side_effect is not None:
             side_effect()
-        rec = copy.deepcopy(record)
-        rec["name"] = entry.name
-        rec["empirical_oracle"] = rec["empirical"].pop("oracle")
-        if "population" in rec:
-            rec["population_instance"] = rec["population"].pop("instance")
-        return rec, {}
+        rec: dict[str, Any] = {}
+        if phase == "empirical":
+            rec = copy.deepcopy(record)
+            rec["name"] = entry
+            rec["empirical_oracle"] = rec["empirical"].pop("oracle")
+            if "population" in rec:
+                rec["population_instance"] = rec["population"].pop("instance")
+        return {"entry": entry, "phase": phase, "record": rec, "checks": {}, "seconds": 0.0}
 
-    monkeypatch.setattr(verify, "verify_entry", fake_entry)
+    monkeypatch.setattr(verify, "run_phase", fake_phase)
     monkeypatch.setattr("dpsco.oracles.minimizers.certified_oracle", lambda *a, **k: _Oracle())
 
 
@@ -149,11 +153,17 @@ def test_write_failure_after_the_campaign_saves_the_results(tmp_path: Path, camp
     out = parent / "report"
 
     def break_out() -> None:  # during the campaign, something else takes the output path
-        out.write_text("not a directory any more")
+        if out.is_dir():  # (the campaign made it, for its checkpoints)
+            shutil.rmtree(out)
+            out.write_text("not a directory any more")
 
     _stub_campaign(monkeypatch, results, break_out)
-    assert main(["verify", "--quick", "--quiet", "--only", ONLY, "--out", str(out), "--format", "md"]) == 2
-    line = _one_line_error(capsys.readouterr().err)
+    assert main(["verify", "--quick", "--quiet", "--only", ONLY, "--out", str(out), "--format", "md",
+                 "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    warning, rest = err.split("\n", 1)  # the checkpoints could not be saved either: said once, not fatal
+    assert warning.startswith("dpsco verify: warning: cannot save checkpoints"), err
+    line = _one_line_error(rest)
     assert "cannot write the report directory" in line and "the results were saved to" in line
     saved = Path(line.split("the results were saved to ", 1)[1].split(" ", 1)[0])
     try:
@@ -180,12 +190,14 @@ def test_a_report_bug_keeps_the_old_report_and_saves_the_results(tmp_path: Path,
 
     monkeypatch.setitem(verify._REPORT_WRITERS, "html", ("report.html", broken))
     with pytest.raises(RuntimeError, match="a bug in a report writer"):  # a bug keeps its traceback ...
-        main(["verify", "--quick", "--quiet", "--only", ONLY, "--out", str(out), "--format", "md", "--format", "html"])
+        main(["verify", "--quick", "--quiet", "--only", ONLY, "--out", str(out), "--format", "md", "--format", "html",
+              "--workers", "1"])
     err = capsys.readouterr().err
     assert "the results were saved to" in err  # ... but the campaign is not lost
     saved = Path(err.split("the results were saved to ", 1)[1].split(" ", 1)[0])
     saved.unlink()
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == before  # old report untouched
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before  # old report untouched
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == ["checkpoints"]  # and --resume can finish it
     assert not [e for e in os.listdir(tmp_path) if e.startswith(".tmp-")]
 
 

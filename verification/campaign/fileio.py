@@ -87,19 +87,23 @@ def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
         fh.write(data)
 
 
-def _foreign_entries(directory: str, allowed_names: Collection[str]) -> list[str]:
-    return sorted(e for e in os.listdir(directory)
-                  if not (e in allowed_names or e.startswith(_TMP_PREFIX))
-                  or (e in allowed_names and not os.path.isfile(os.path.join(directory, e))))
+def _foreign_entries(directory: str, allowed_names: Collection[str], allowed_dirs: Collection[str] = ()) -> list[str]:
+    def ours(e: str) -> bool:
+        full = os.path.join(directory, e)
+        return (e.startswith(_TMP_PREFIX) or (e in allowed_names and os.path.isfile(full))
+                or (e in allowed_dirs and os.path.isdir(full) and not os.path.islink(full)))
+
+    return sorted(e for e in os.listdir(directory) if not ours(e))
 
 
 def check_output_directory(path: str | os.PathLike[str], allowed_names: Collection[str], *,
-                           option: str = "--out") -> str:
+                           option: str = "--out", allowed_dirs: Collection[str] = ()) -> str:
     """Check that :func:`staged_directory` can later create or replace the directory ``path``.
 
     Returns the directory's absolute path with symbolic links resolved (what will be replaced).  Raises
     :class:`OutputError` (a one-line message naming ``option`` and the cause) if ``path`` is an existing
-    non-directory, holds entries other than ``allowed_names``, or if no file can be created in its parent
+    non-directory, holds entries other than the files ``allowed_names`` and the directories ``allowed_dirs``
+    (e.g. ``dpsco verify``'s checkpoints), or if no file can be created in its parent
     (or, when the parent is missing, in its nearest existing ancestor: the missing directories are created
     only at write time).  The check creates and removes one empty temporary directory.
     """
@@ -112,7 +116,7 @@ def check_output_directory(path: str | os.PathLike[str], allowed_names: Collecti
         raise OutputError(f"{what} exists and is not a directory")
     if os.path.isdir(target):
         try:
-            foreign = _foreign_entries(target, allowed_names)
+            foreign = _foreign_entries(target, allowed_names, allowed_dirs)
         except OSError as exc:
             raise OutputError(f"{what}: cannot list the directory ({exc.strerror or exc})") from None
         if foreign:
@@ -156,14 +160,15 @@ def _swap_in(staged: str, target: str) -> None:
 
 @contextlib.contextmanager
 def staged_directory(path: str | os.PathLike[str], allowed_names: Collection[str], *,
-                     option: str = "--out") -> Iterator[str]:
+                     option: str = "--out", allowed_dirs: Collection[str] = ()) -> Iterator[str]:
     """``with staged_directory(out, names) as tmp:`` write the files (only names in ``names``) into ``tmp``;
     when the block ends without an exception the directory ``tmp`` replaces ``out`` as a whole (module
     docstring).  On an exception ``tmp`` is deleted and ``out`` is untouched.
 
-    Raises :class:`OutputError` (before the block runs) as :func:`check_output_directory` does.
+    Raises :class:`OutputError` (before the block runs) as :func:`check_output_directory` does; an existing
+    ``out`` may hold the directories ``allowed_dirs``, which the swap removes with the rest.
     """
-    target = check_output_directory(path, allowed_names, option=option)
+    target = check_output_directory(path, allowed_names, option=option, allowed_dirs=allowed_dirs)
     parent = os.path.dirname(target)
     os.makedirs(parent, exist_ok=True)
     tmp = tempfile.mkdtemp(dir=parent, prefix=f"{_TMP_PREFIX}new-", suffix="-" + os.path.basename(target))

@@ -49,33 +49,29 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
-from dpsco.reference import Ball, DataBounds, ERMProblem, get_loss
-from dpsco.reference.privacy import PrivacyClaim, to_jsonable
+from dpsco.reference import Ball, get_loss
+from dpsco.reference.privacy import to_jsonable
 
-from dpsco.verification.auditing.audit import audit
-from dpsco.verification.papers.catalogue import (BUDGET_NAMES, CATALOGUE, CatalogueEntry, ExtraCheckInputs,
-                                                 PublicInputs, extra_check_labels, run_outputs)
-from dpsco.verification.papers.objectives import objective_range
-from dpsco.verification.campaign.audits import (WHITE_BOX_INSTANCE, apply_holm_to_audits, black_box_p_value,
-                                               white_box_entry_audit)
+from dpsco.verification.executors import Executor, get_executor, validate_workers
+from dpsco.verification.progress import progress_bar, stderr_is_terminal
+from dpsco.verification.papers.catalogue import BUDGET_NAMES, CATALOGUE, CatalogueEntry, extra_check_labels
+from dpsco.verification.campaign.audits import WHITE_BOX_INSTANCE, apply_holm_to_audits
+from dpsco.verification.campaign.checkpoints import CHECKPOINT_DIR, clear_checkpoints, load_checkpoints, save_checkpoint
 from dpsco.verification.campaign.datasets import load_fair
-from dpsco.verification.campaign.synthetic import POOL_SIZE, synthetic_side
-from dpsco.verification.auditing.estimators import choose_estimator
 from dpsco.verification.campaign.fileio import OutputError, atomic_write_text, check_output_directory, staged_directory
-from dpsco.verification.auditing.neighbours import extreme_points, replace_one_extreme
+from dpsco.verification.campaign.phases import RADIUS, PhaseBudget, assemble_entry, entry_phases, run_phase
 from dpsco.verification.campaign.report import check_results, format_html, format_latex, format_markdown, format_table
-from dpsco.verification.checks.stats import add_reference_bound, mean_bound_check
-from dpsco.verification.checks.theorem_checks import StabilityCheck, apply_holm, rate_check, stability_check
+from dpsco.verification.checks.theorem_checks import apply_holm
 
-__all__ = ["Budget", "BUDGETS", "REPORT_FILES", "configure_parser", "run", "run_verification", "write_reports"]
+__all__ = ["Budget", "BUDGETS", "REPORT_DIRS", "REPORT_FILES", "configure_parser", "run", "run_verification",
+           "write_reports"]
 
 DEFAULT_SEED = 20191208  # NeurIPS 2019 opening day; any fixed integer would do — it is recorded
 CAMPAIGN_ALPHA = 1e-3
-RADIUS = 2.0  # M of the real-data problem (public, chosen before looking at the data)
 AUDIT_CONFIDENCE = 0.95
 
 
@@ -115,240 +111,62 @@ BUDGETS = {
 assert tuple(BUDGETS) == BUDGET_NAMES  # every entry declares its cost in each of these budgets
 
 
+#: record keys of every check: the common ones and the entries' own (``ExtraChecks``)
+CHECK_KEYS = ("empirical", "population", "rate", *(key for key, _ in extra_check_labels(CATALOGUE)), "stability")
+
+
 def _progress(msg: str, quiet: bool) -> None:
     if not quiet:
         print(f"[dpsco verify {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
-def _real_problem(entry: CatalogueEntry, X: np.ndarray) -> ERMProblem:
-    return ERMProblem(get_loss("logistic"), Ball(RADIUS), DataBounds(1.0, 1.0))
+def _phase_budget(b: Budget) -> PhaseBudget:
+    return PhaseBudget(b.name, b.synthetic_n, b.synthetic_d, tuple(b.rate_grid), b.alpha_display,
+                       b.sample_check_runs)
 
 
-class _AlgorithmMechanism:
-    """Adapter: the catalogue entry as a mechanism ``f(data, rng)`` with batched ``sample``."""
-
-    def __init__(self, entry: CatalogueEntry, problem: ERMProblem, epsilon: float, delta: float,
-                 options: dict[str, Any]):
-        self.entry, self.problem, self.epsilon, self.delta, self.options = entry, problem, epsilon, delta, options
-
-    def __call__(self, data: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
-        return self.entry.run(data["X"], data["y"], self.problem, self.epsilon, self.delta, rng,
-                              **self.options).output
-
-    def sample(self, data: dict[str, np.ndarray], n: int, rng: np.random.Generator) -> np.ndarray:
-        out, _ = run_outputs(self.entry, data["X"], data["y"], self.problem, self.epsilon, self.delta, rng, n,
-                             self.options, chunk=self.entry.audit_chunk)
-        return out
+#: rough relative cost of each phase, to start the longest tasks first (the makespan on few workers is
+#: set by the last long task to start); any order gives the same numbers
+_PHASE_WEIGHT = {"audit": 6, "stability": 5, "population": 4, "white_box": 3, "rate": 3, "extra": 2, "empirical": 1}
 
 
-def _excess_samples(entry: CatalogueEntry, X: np.ndarray, y: np.ndarray, problem: ERMProblem, eps: float,
-                    delta: float, rng: np.random.Generator, R: int, options: dict[str, Any],
-                    value: Callable[[np.ndarray], float], reference_value: float) -> tuple[np.ndarray, Any]:
-    outs, release = run_outputs(entry, X, y, problem, eps, delta, rng, R, options)
-    values = np.array([value(w) for w in outs])
-    return values - reference_value, release
+def _task_order(entries: Sequence[CatalogueEntry], budget: str) -> list[tuple[str, str]]:
+    """(entry, phase) pairs, heaviest first: by the phase's weight times the entry's runs in that phase."""
+    def weight(e: CatalogueEntry, phase: str) -> float:
+        c = e.cost(budget)
+        runs = {"audit": 2 * c.audit_runs / 100 if e.replicate_axis else 2 * c.audit_runs,
+                "white_box": c.white_box_runs / 1000, "stability": 4 * c.stability_runs,
+                "population": c.population_runs, "rate": c.rate_runs * 5, "extra": c.rate_runs * 10,
+                "empirical": c.replicates / 100 if e.replicate_axis else c.replicates}[phase]
+        return _PHASE_WEIGHT[phase] * max(runs, 1.0)
+
+    tasks = [(e.name, p) for e in entries for p in entry_phases(e, budget)]
+    by_name = {e.name: e for e in entries}
+    return sorted(tasks, key=lambda t: -weight(by_name[t[0]], t[1]))
 
 
-def _lipschitz(release: Any) -> float:
-    """The Lipschitz constant a release was calibrated with (claim assumptions, else its parameters' L)."""
-    a = release.claim.assumptions
-    return float(a["lipschitz"]) if "lipschitz" in a else float(release.parameters["L"])
+class _CheckView:
+    """A check's dict as the object Holm's procedure reads and writes (``p_value``, ``verdict``)."""
+
+    def __init__(self, d: dict[str, Any]):
+        self._d = d
+
+    @property
+    def p_value(self) -> float:
+        return float(self._d["p_value"])
+
+    @property
+    def verdict(self) -> Any:
+        return self._d.get("verdict")
+
+    @verdict.setter
+    def verdict(self, value: str) -> None:
+        self._d["verdict"] = value
 
 
-def _fresh_rng(s: np.random.SeedSequence) -> np.random.Generator:
-    """A generator from a fresh copy of ``s`` (same entropy and spawn key, no children spawned yet)."""
-    return np.random.default_rng(np.random.SeedSequence(s.entropy, spawn_key=s.spawn_key))
-
-
-#: record keys of every check: the common ones and the entries' own (``ExtraChecks``)
-CHECK_KEYS = ("empirical", "population", "rate", *(key for key, _ in extra_check_labels(CATALOGUE)), "stability")
-
-
-def _stability(entry: CatalogueEntry, X: np.ndarray, y: np.ndarray, problem: ERMProblem, eps: float, delta: float,
-               seed: np.random.SeedSequence, R: int, options: dict[str, Any]) -> StabilityCheck:
-    """Coupled runs on neighbouring pairs (same seed ⇒ same batches and noise on both sides) and probe points
-    at the extremes of the declared domain; the loss differences are tested against the entry's bound.  The
-    loss is ℓ, or the per-sample loss f of the entry's objective (Lipschitz constant parameters["L"])."""
-    n, d = X.shape
-    bounds = problem.bounds
-    probe_rng = np.random.default_rng(seed.spawn(1)[0])
-    pairs = [replace_one_extreme(X, y, bounds, index=-1), replace_one_extreme(X, y, bounds, index=0, label=y[0])]
-    Zx = np.vstack([extreme_points(bounds, d, 4, rng=probe_rng), X[[-1, 0]], pairs[0][0][-1:], pairs[1][0][:1]])
-    Zy = np.concatenate([np.array([1.0, -1.0, 1.0, -1.0]), y[[-1, 0]], pairs[0][1][-1:], pairs[1][1][:1]])
-    coupled, release = [], None
-    for (Xn, yn), s in zip(pairs, seed.spawn(len(pairs))):
-        # Coupling: each side gets a generator built from a *fresh copy* of the same SeedSequence.  (Reusing
-        # one SeedSequence object would not couple: Generator.spawn advances that object's child counter.)
-        out, release = run_outputs(entry, X, y, problem, eps, delta, _fresh_rng(s), R, options)
-        out_n, _ = run_outputs(entry, Xn, yn, problem, eps, delta, _fresh_rng(s), R, options)
-        coupled.append((out, out_n))
-    assert release is not None
-    spec = entry.objective
-    if spec is None:
-        def f(W: np.ndarray) -> np.ndarray:
-            return problem.loss.phi(W @ Zx.T, Zy)
-        L_f = problem.lipschitz
-    else:
-        params = release.parameters
-
-        def f(W: np.ndarray) -> np.ndarray:
-            return spec.sample_losses(W, Zx, Zy, params)
-        L_f = float(params["L"])
-    diffs = [f(a) - f(b) for a, b in coupled]
-    corrected, printed, source = entry.stability_bound(release, PublicInputs(n, d, eps, delta, L_f, problem.radius))
-    return stability_check(f"{entry.name}: uniform stability", source, np.hstack(diffs), corrected,
-                           bound_printed=printed, pairs=len(pairs))
-
-
-def verify_entry(entry: CatalogueEntry, budget: Budget, seed: np.random.SeedSequence, *, confidence: float,
-                 quiet: bool, real: Any, real_oracle: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Run every check of one catalogue entry.
-
-    Returns (record, checks): the JSON-ready record and the check objects (keyed like the record) whose
-    verdicts the campaign sets by Holm's procedure.
-    """
-    t0 = time.time()
-    s_audit, s_emp, s_pop, s_inst, s_rate, s_stab = seed.spawn(6)
-    options = dict(entry.quick_options if budget.name == "quick" and entry.quick_options else entry.options)
-    cost = entry.cost(budget.name)
-    X, y = real.X, real.y
-    n, d = X.shape
-    eps, delta = 1.0, 1.0 / n**2
-    problem = _real_problem(entry, X)
-    L, M = problem.lipschitz, problem.radius
-    record: dict[str, Any] = {"name": entry.name, "title": entry.title, "paper": entry.paper,
-                              "algorithm": entry.algorithm_ref, "privacy_theorem": entry.privacy_theorem,
-                              "utility_theorem": entry.utility_theorem, "options": options,
-                              "seed_spawn_key": list(seed.spawn_key)}
-    checks: dict[str, Any] = {}
-
-    # 1. privacy audit on the real data
-    k = cost.audit_runs
-    Xn, yn = replace_one_extreme(X, y, DataBounds(1.0, 1.0))
-    probe = entry.run(X, y, problem, eps, delta, np.random.default_rng(s_audit.spawn(1)[0]), **options)
-    claim: PrivacyClaim = probe.claim
-    record["claim"] = claim.to_dict()
-    if k > 0:
-        _progress(f"{entry.name}: privacy audit, {k} runs per side", quiet)
-        # the strongest estimator whose assumptions hold for this release (dpsco.verification.auditing.estimators)
-        info = {"deterministic": entry.deterministic, "output_dimension": int(X.shape[1])}
-        choice = choose_estimator(claim, info)
-        reason = choice.pop("reason")
-        res = audit(_AlgorithmMechanism(entry, problem, eps, delta, options), {"X": X, "y": y}, {"X": Xn, "y": yn},
-                    claim, k, np.random.default_rng(s_audit), confidence=confidence,
-                    sample_check_runs=budget.sample_check_runs, **choice)
-        record["audit"] = res.to_dict()
-        record["audit"]["estimator_choice"] = {"estimator": choice["estimator"], "reason": reason}
-        record["audit"].update({"mode": "black-box", "runs_per_side": k, "epsilon_true": None,
-                                "p_value": black_box_p_value(record["audit"])})
-    else:
-        record["audit_not_run"] = f"no audit samples in the {budget.name} budget" + (
-            f": {entry.audit_note}" if entry.audit_note else "")
-    if entry.white_box and cost.white_box_runs > 0:  # the strongest sound mode: every noisy gradient observed
-        _progress(f"{entry.name}: white-box audit, {cost.white_box_runs} runs per side", quiet)
-        record["white_box_audit"] = white_box_entry_audit(entry, cost.white_box_runs, s_audit.spawn(1)[0],
-                                                          confidence=confidence, options=options)
-    # 2. excess empirical risk on the real data, against the certified minimum of the objective the theorem bounds
-    spec = entry.objective
-    if spec is None:
-        value: Callable[[np.ndarray], float] = lambda w: problem.loss.mean_value(w, X, y)  # noqa: E731
-        oracle_record = {"value": real_oracle.value, "gap_bound": real_oracle.gap_bound,
-                         "objective": "empirical logistic risk L̂"}
-        ref_value, emp_range = real_oracle.value, 2 * M * L
-    else:
-        obj_real = spec.build(X, y, probe.parameters)
-        orc = spec.minimum(obj_real)
-        value = obj_real.value
-        oracle_record = {"value": orc.value, "gap_bound": orc.gap_bound, "method": orc.method, "objective": spec.name}
-        ref_value, emp_range = orc.value, objective_range(probe.parameters)
-    R = cost.replicates
-    _progress(f"{entry.name}: excess empirical risk, {R} runs", quiet)
-    excess, release = _excess_samples(entry, X, y, problem, eps, delta, np.random.default_rng(s_emp), R, options,
-                                      value, ref_value)
-    real_inputs = PublicInputs(n, d, eps, delta, L, M)
-    checks["empirical"] = mean_bound_check(f"{entry.name}: E[excess empirical risk] ≤ bound",
-                                           np.maximum(excess, 0.0), entry.empirical_bound(release, real_inputs),
-                                           (0.0, emp_range), budget.alpha_display)
-    for printed in entry.printed_bounds.get("empirical", ()):
-        add_reference_bound(checks["empirical"], *printed(release, real_inputs))
-    record["empirical_oracle"] = oracle_record
-    # 3. excess population risk on the synthetic instance
-    ns, ds = budget.synthetic_n, budget.synthetic_d
-    syn = synthetic_side(entry, ds, np.random.default_rng(s_inst), options, eps)
-    srelease = None
-    if syn.population is not None and entry.population_bound is not None:
-        Rp = cost.population_runs
-        _progress(f"{entry.name}: excess population risk on {syn.name}, {Rp} fresh datasets of n = {ns}", quiet)
-        pop = [syn.population(ns, np.random.default_rng(c)) for c in s_pop.spawn(Rp)]
-        srelease = pop[-1][1]
-        Ls, Ms = _lipschitz(srelease), syn.radius
-        pop_range = objective_range(srelease.parameters) if spec is not None else 2 * Ms * Ls
-        syn_inputs = PublicInputs(ns, ds, eps, 1.0 / ns**2, Ls, Ms)
-        checks["population"] = mean_bound_check(
-            f"{entry.name}: E[excess population risk] ≤ bound", [e for e, _ in pop],
-            entry.population_bound(srelease, syn_inputs), (0.0, pop_range), budget.alpha_display)
-        for printed in entry.printed_bounds.get("population", ()):
-            add_reference_bound(checks["population"], *printed(srelease, syn_inputs))
-        accuracy = syn.info.get("minimiser_accuracy")
-        record["population_instance"] = {
-            "name": syn.name, "n": ns, "d": ds, "epsilon": eps, "delta": 1.0 / ns**2,
-            "minimiser_accuracy": accuracy if accuracy is not None else syn.cache["oracle"].gap_bound,
-            "distribution": syn.info["distribution"],
-            **({"objective": spec.name, "pool_size": POOL_SIZE} if spec is not None else {})}
-    else:
-        record["population_not_applicable"] = (
-            f"{spec.name if spec else 'this objective'} is not an average of a per-sample loss: the paper states "
-            "only empirical bounds for it (Props 4.1, 4.2), so there is no population claim to check")
-    # 4. rate in n on the synthetic instance
-    if entry.rate_exponent is None:
-        record["rate_not_applicable"] = "no rate exponent declared for this configuration"
-    else:
-        use_pop = syn.population is not None and entry.population_bound is not None
-        draw = syn.population if use_pop else syn.empirical
-        bound_fn = entry.population_bound if use_pop else entry.empirical_bound
-        quantity = "population" if use_pop else "empirical (objective on S ~ Dⁿ)"
-        assert draw is not None and bound_fn is not None
-        last_release: dict[Any, Any] = {}
-
-        def draw_excess(m: Any, rng: np.random.Generator) -> float:
-            e, rel = draw(m, rng)
-            last_release[m] = rel
-            return e
-
-        def bound_at(m: Any) -> float:
-            rel = last_release[m]
-            return bound_fn(rel, PublicInputs(m, ds, eps, 1.0 / m**2, _lipschitz(rel), syn.radius))
-
-        # a priori range of one excess value (Hoeffding): the parameters it needs do not depend on n
-        ref = srelease if srelease is not None else draw(budget.rate_grid[0], np.random.default_rng(s_rate.spawn(1)[0]))[1]
-        rate_range = objective_range(ref.parameters) if spec is not None else 2 * _lipschitz(ref) * syn.radius
-        rate = rate_check(f"{entry.name}: rate in n ({quantity} excess)",
-                          f"{entry.utility_theorem}: E[excess] ≤ C·n^{entry.rate_exponent:.3g}",
-                          entry.rate_exponent, budget.rate_grid, cost.rate_runs, draw_excess, s_rate,
-                          bounds=bound_at, value_range=(0.0, rate_range),
-                          progress=None if quiet else (lambda msg: _progress(msg, quiet)))
-        rate.extra["bounds"] = rate.bounds
-        rate.extra["quantity"] = quantity
-        checks["rate"] = rate
-
-    if entry.extra_checks is not None:  # the entry's own checks, on streams spawned from s_rate after the rate's
-        _progress(f"{entry.name}: own checks {list(entry.extra_checks.keys)}", quiet)
-        checks.update(entry.extra_checks.run(ExtraCheckInputs(budget.rate_grid, cost.rate_runs, s_rate)))
-    # 5. uniform stability by coupled runs on the real data
-    R_stab = cost.stability_runs
-    _progress(f"{entry.name}: uniform stability, {R_stab} coupled runs × 2 pairs", quiet)
-    checks["stability"] = _stability(entry, X, y, problem, eps, delta, s_stab, R_stab, options)
-    # 6. gradient evaluations
-    paper = entry.paper_gradient_count(release, real_inputs)
-    record["gradient_evaluations"] = {
-        "counted": int(release.gradient_evaluations),
-        "paper": None if paper is None else paper[0],
-        "paper_formula": None if paper is None else paper[1],
-        "ratio": None if paper is None else release.gradient_evaluations / paper[0],
-    }
-    record["parameters"] = release.parameters
-    record["wall_seconds"] = time.time() - t0
-    return record, checks
+def _campaign_key(budget: str, seed: int, confidence: float) -> dict[str, Any]:
+    return {"budget": budget, "seed": seed, "confidence": confidence, "dpsco": _versions()["dpsco"],
+            "git_commit": _git_commit()}
 
 
 def _git_commit() -> str | None:
@@ -378,7 +196,10 @@ def _versions() -> dict[str, str]:
 _REPORT_WRITERS = {"md": ("report.md", format_markdown), "html": ("report.html", format_html),
                    "latex": ("tables.tex", format_latex)}
 REPORT_FILES = frozenset({"results.json"} | {name for name, _ in _REPORT_WRITERS.values()})
-"""Every file ``dpsco verify`` writes into ``--out``: the only entries a directory may hold to be replaced."""
+"""Every file ``dpsco verify`` writes into ``--out``: with :data:`REPORT_DIRS`, the only entries a directory may
+hold to be replaced."""
+REPORT_DIRS = frozenset({CHECKPOINT_DIR})
+"""The directories ``dpsco verify`` writes into ``--out`` while it runs (checkpoints, gone once it completes)."""
 
 
 def _check_formats(formats: Sequence[str]) -> None:
@@ -400,7 +221,7 @@ def write_reports(results: dict[str, Any], out: str, formats: Sequence[str], *,
     _check_formats(formats)
     text = json.dumps(results, indent=2, allow_nan=False) if results_text is None else results_text
     files = [("results.json", text)] + [(_REPORT_WRITERS[f][0], _REPORT_WRITERS[f][1](results)) for f in formats]
-    with staged_directory(out, REPORT_FILES) as tmp:
+    with staged_directory(out, REPORT_FILES, allowed_dirs=REPORT_DIRS) as tmp:
         for name, body in files:
             with open(os.path.join(tmp, name), "w", encoding="utf-8") as fh:
                 fh.write(body)
@@ -437,12 +258,20 @@ def _write_campaign(results: dict[str, Any], out: str, formats: Sequence[str]) -
 
 def run_verification(*, budget: str = "standard", out: str = "dpsco-report", seed: int = DEFAULT_SEED,
                      only: str | None = None, quiet: bool = False, confidence: float = AUDIT_CONFIDENCE,
-                     alpha: float = CAMPAIGN_ALPHA, formats: Sequence[str] = ("md", "html")) -> dict[str, Any]:
+                     alpha: float = CAMPAIGN_ALPHA, formats: Sequence[str] = ("md", "html"),
+                     workers: int | None = None, scheduler: Any = None, resume: bool = False,
+                     executor: Executor | None = None) -> dict[str, Any]:
     """Run the campaign and write ``results.json`` and the reports to ``out`` as one set (:func:`write_reports`).
 
     ``budget``: "quick" | "standard" | "paper" (sample sizes, replicates, grids).  ``confidence``: confidence
     of each privacy audit (a correct algorithm is refuted with probability ≤ 1 − confidence).  ``alpha``:
     family-wise false-failure probability of all checks of the papers' claims together (Holm).
+
+    Where the phases run (``dpsco.verification.executors``): ``executor`` if given, else the Dask cluster at
+    ``scheduler`` (``tcp://HOST:PORT``), else ``workers`` local processes (default: every core; 1: this
+    process).  The numbers do not depend on it.  Each finished phase is checkpointed in ``out/checkpoints``;
+    ``resume=True`` reuses the checkpoints of the same campaign (``dpsco.verification.campaign.checkpoints``)
+    and runs only the rest.  On Ctrl-C the checkpoints stay and KeyboardInterrupt propagates.
 
     ``out`` is checked before anything is computed (OutputError, a ValueError, if it cannot be created or
     replaced).  If writing fails at the end anyway, results.json is saved next to ``out`` or in the temporary
@@ -454,43 +283,76 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
         raise ValueError(f"confidence must lie in (0, 1), got {confidence}")
     if not (0.0 < alpha < 1.0):
         raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
+    validate_workers(workers)
     _check_formats(formats)
-    check_output_directory(out, REPORT_FILES)  # fail now, not after the campaign
+    check_output_directory(out, REPORT_FILES, allowed_dirs=REPORT_DIRS)  # fail now, not after the campaign
+    key = _campaign_key(budget, seed, confidence)
+    done = load_checkpoints(out, key) if resume else {}
     from dpsco.oracles.minimizers import certified_oracle
 
-    t0 = time.time()
+    t0, cpu0 = time.time(), _cpu_seconds()
     b = BUDGETS[budget]
     entries = [e for e in CATALOGUE if only is None or only in e.name]
     if not entries:
         raise ValueError(f"--only {only!r} matches no catalogue entry; known: {[e.name for e in CATALOGUE]}")
     ss = np.random.SeedSequence(seed)
-    children = dict(zip([e.name for e in CATALOGUE], ss.spawn(len(CATALOGUE))))
     real = load_fair()
     _progress(f"real data: {real.name}, n = {real.n}, d = {real.d}; certified oracle for min L̂ over B(0, {RADIUS})",
               quiet)
     oracle = certified_oracle(get_loss("logistic"), real.X, real.y, Ball(RADIUS), cross_check=budget != "quick")
-    records, all_checks = [], []
-    for entry in entries:
-        rec, checks = verify_entry(entry, b, children[entry.name], confidence=confidence, quiet=quiet, real=real,
-                                   real_oracle=oracle)
-        records.append((rec, checks))
-        all_checks += list(checks.values())
+    tasks = _task_order(entries, budget)
+    todo = [t for t in tasks if t not in done]
+    if not resume:
+        clear_checkpoints(out)
+    own = executor is None
+    ex = get_executor(workers, scheduler) if own else executor
+    assert ex is not None
+    _progress(f"{len(tasks)} tasks ({len(entries)} entries), {len(tasks) - len(todo)} from checkpoints; "
+              f"running on {ex.description}", quiet)
+    results = dict(done)
+    pb = _phase_budget(b)
+    args = [(name, phase, pb, seed, confidence, {"value": oracle.value, "gap_bound": oracle.gap_bound})
+            for name, phase in todo]
+    bar = progress_bar(len(todo), "dpsco verify", enabled=not quiet)
+    log_lines = not quiet and not stderr_is_terminal()
+    checkpointing = True
+    try:
+        for i, res in ex.as_completed(run_phase, args):
+            if checkpointing:
+                try:
+                    save_checkpoint(out, key, res)
+                except OSError as exc:  # the campaign goes on; only --resume loses (said once)
+                    checkpointing = False
+                    print(f"dpsco verify: warning: cannot save checkpoints in {out!r} ({exc}); the campaign "
+                          "continues without them", file=sys.stderr)
+            results[todo[i]] = res
+            bar.update(1)
+            bar.set_postfix_str(f"{res['entry']} {res['phase']}")
+            if log_lines:
+                _progress(f"{res['entry']}: {res['phase']} done in {res['seconds']:.0f} s "
+                          f"({len(results)}/{len(tasks)})", quiet)
+        wall, cpu = time.time() - t0, _cpu_seconds() - cpu0  # before the workers exit with their CPU times
+    except KeyboardInterrupt:
+        bar.close()
+        print(f"dpsco verify: interrupted; {len(results)} of {len(tasks)} tasks are saved in "
+              f"{os.path.join(out, CHECKPOINT_DIR)}: continue with the same options and --resume", file=sys.stderr)
+        raise
+    finally:
+        bar.close()
+        if own:
+            ex.close()
+    records = [assemble_entry(e, budget, seed, {p: results[(e.name, p)] for p in entry_phases(e, budget)})
+               for e in entries]
+    all_checks = [_CheckView(r[k]) for r in records for k in CHECK_KEYS if isinstance(r.get(k), dict)]
     apply_holm(all_checks, alpha)
-    audits = [a for rec, _ in records for a in (rec.get("audit"), rec.get("white_box_audit")) if a is not None]
+    audits = [a for rec in records for a in (rec.get("audit"), rec.get("white_box_audit")) if a is not None]
     apply_holm_to_audits(audits, 1.0 - confidence)  # all audits of the run: one family-wise α (Holm)
-    out_records = []
-    for rec, checks in records:
-        for key, c in checks.items():
-            rec[key] = c.to_dict()
-        if "population" in rec:
-            rec["population"]["instance"] = rec.pop("population_instance")
-        rec["empirical"]["oracle"] = rec.pop("empirical_oracle")
-        out_records.append(rec)
-    failed = sorted({r["name"] for r in out_records for key in CHECK_KEYS
-                     if (r.get(key) or {}).get("verdict") == "fail"}
-                    | {r["name"] for r in out_records for key in ("audit", "white_box_audit")
-                       if (r.get(key) or {}).get("verdict") == "refuted"})
-    results = {
+    failed = sorted({r["name"] for r in records for key_ in CHECK_KEYS
+                     if (r.get(key_) or {}).get("verdict") == "fail"}
+                    | {r["name"] for r in records for key_ in ("audit", "white_box_audit")
+                       if (r.get(key_) or {}).get("verdict") == "refuted"})
+    busy = sum(results[t]["seconds"] for t in todo)
+    results_json = {
         "budget": b.name,
         "seed_entropy": str(ss.entropy),
         "epsilon": 1.0,
@@ -503,17 +365,44 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
                          "white_box_instance": WHITE_BOX_INSTANCE.to_dict()},
         "dataset": real.to_dict(),
         "oracle": oracle.to_dict(),
-        "records": out_records,
+        "records": records,
         "verdict": "fail" if failed else "pass",
         "failed": failed,
         "provenance": {"versions": _versions(), "git_commit": _git_commit(), "machine": platform.platform(),
                        "processor": platform.machine(), "cpu_count": os.cpu_count(),
-                       "wall_seconds": time.time() - t0, "command": " ".join(sys.argv), "seed": seed,
+                       "executor": ex.to_dict(), "tasks": len(tasks), "tasks_resumed": len(tasks) - len(todo),
+                       "wall_seconds": wall,
+                       # CPU seconds of this process and its local workers over the run, and that over
+                       # wall × workers: how busy the executor kept the cores (None on Dask: remote CPUs)
+                       "cpu_seconds": None if ex.kind == "dask" else cpu,
+                       "cpu_utilisation": cpu / (wall * ex.workers) if wall > 0 and ex.kind != "dask" else None,
+                       # the same from the tasks' own wall times: Σ task seconds / (wall × workers)
+                       "task_seconds": busy, "task_utilisation": busy / (wall * ex.workers) if wall > 0 else None,
+                       "command": " ".join(sys.argv), "seed": seed,
                        "seed_entropy": str(ss.entropy), "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
     }
-    results = to_jsonable(results)
-    _write_campaign(results, out, formats)
-    return results
+    results_json = to_jsonable(results_json)
+    _write_campaign(results_json, out, formats)
+    return results_json
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process, its reaped children and its live descendants (the
+    process pool's workers, children of the forkserver: psutil reads them while they run)."""
+    import resource
+
+    import psutil
+
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    for child in psutil.Process().children(recursive=True):
+        try:
+            t = child.cpu_times()
+        except psutil.Error:  # ended meanwhile
+            continue
+        total += t.user + t.system
+    return total
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
@@ -539,7 +428,17 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--alpha", type=float, default=CAMPAIGN_ALPHA, metavar="A",
                    help=f"family-wise false-failure probability of all checks of the papers' claims (Holm) "
                         f"(default: {CAMPAIGN_ALPHA})")
-    p.add_argument("--quiet", action="store_true", help="no progress messages on stderr")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="local worker processes that run the campaign's tasks (default: every core; 1: this process "
+                        "only); the results do not depend on it")
+    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="run the tasks on the Dask cluster whose scheduler listens there (pip install 'dpsco[dask]'; "
+                        "every worker needs the same dpsco); not with --workers")
+    p.add_argument("--resume", action="store_true",
+                   help="continue an interrupted campaign from the checkpoints in --out (same options required); "
+                        "without it a run starts afresh")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr (a progress bar on a terminal, "
+                                                        "one line per finished task otherwise)")
     p.set_defaults(run=run)
 
 
@@ -557,6 +456,13 @@ def _check_arguments(args: argparse.Namespace) -> str:
             raise ValueError(f"{name} must lie in (0, 1), got {value}")
     if args.from_json is not None and not args.from_json:
         raise ValueError("--from must name a results.json file, got ''")
+    if args.workers is not None and args.workers < 1:
+        raise ValueError(f"--workers must be an integer >= 1, got {args.workers}")
+    if args.workers is not None and args.scheduler is not None:
+        raise ValueError("--workers and --scheduler exclude each other: a Dask cluster has its own workers")
+    if args.from_json is not None and (args.resume or args.scheduler is not None or args.workers is not None):
+        raise ValueError("--from regenerates reports without computing: it takes no --resume, --workers or "
+                         "--scheduler")
     return "quick" if args.quick else budget
 
 
@@ -565,7 +471,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         budget = _check_arguments(args)
         if args.from_json is not None:
-            check_output_directory(args.out, REPORT_FILES)
+            check_output_directory(args.out, REPORT_FILES, allowed_dirs=REPORT_DIRS)
             try:
                 with open(args.from_json, encoding="utf-8") as fh:
                     text = fh.read()
@@ -587,7 +493,13 @@ def run(args: argparse.Namespace) -> int:
             print("\nregenerated: " + ", ".join(written))
             return 0 if results.get("verdict") == "pass" else 1
         results = run_verification(budget=budget, out=args.out, seed=args.seed, only=args.only, quiet=args.quiet,
-                                   confidence=args.confidence, alpha=args.alpha, formats=formats)
+                                   confidence=args.confidence, alpha=args.alpha, formats=formats,
+                                   workers=args.workers, scheduler=args.scheduler, resume=args.resume)
+    except (ImportError, OSError) as exc:  # --scheduler: distributed missing, scheduler unreachable
+        if args.scheduler is None:
+            raise
+        print(f"dpsco verify: error: --scheduler: {str(exc).replace(chr(10), ' ')}", file=sys.stderr)
+        return 2
     except ValueError as exc:
         print(f"dpsco verify: error: {str(exc).replace(chr(10), ' ')}", file=sys.stderr)
         return 2

@@ -1,0 +1,12 @@
+"""Test-wide settings.
+
+BLAS runs on one thread per test process (unless the environment says otherwise), as the ``dpsco`` commands
+run it: under ``pytest -n auto`` every core already runs a test, and a threaded BLAS on a busy machine made
+small products 100–700× slower (``docs/performance.md``).  Set before any test module imports numpy.
+"""
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+             "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
