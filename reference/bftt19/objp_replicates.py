@@ -111,12 +111,13 @@ def _two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return s, (a - (s - bb)) + (b - bb)
 
 
-def _gradient_sums(PA: np.ndarray, X: np.ndarray, absX: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _gradient_sums(PA: np.ndarray, X: np.ndarray, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(g, e): g ≈ PA @ X (k, d) and e (k, d) ≥ |g − PA @ X| entrywise (exact products and sums).
 
-    Blocks of b rows by BLAS: |fl(block) − block| ≤ γ_b·(|PA_blk| @ |X_blk|).  Block sums p_j accumulated by
-    TwoSum: Σ p_j = s + Σ t_j exactly, the t_j summed in floating point (|t_j| ≤ u|s_j| ≤ u·2S, S = |PA| @ |X|;
-    error ≤ γ_m·m·u·2S for m blocks), and g = fl(s + Σ t) (error ≤ u|g|)."""
+    S (k, d) ≥ |PA| @ |X| (the caller's, rounding included).  Blocks of b rows by BLAS:
+    |fl(block) − block| ≤ γ_b·(|PA_blk| @ |X_blk|).  Block sums p_j accumulated by TwoSum: Σ p_j = s + Σ t_j
+    exactly, the t_j summed in floating point (|t_j| ≤ u|s_j| ≤ u·2S; error ≤ γ_m·m·u·2S for m blocks), and
+    g = fl(s + Σ t) (error ≤ u|g|)."""
     n = X.shape[0]
     s = np.zeros((PA.shape[0], X.shape[1]))
     comp = np.zeros_like(s)
@@ -126,7 +127,6 @@ def _gradient_sums(PA: np.ndarray, X: np.ndarray, absX: np.ndarray) -> tuple[np.
         comp += t
         m += 1
     g = s + comp
-    S = (np.abs(PA) @ absX) * (1 + rounding_gamma(n + 2))
     e = (rounding_gamma(_BLOCK) + 2 * m * _U * (1 + rounding_gamma(m))) * S * (1 + 4 * _U) + _U * np.abs(g)
     return g, e
 
@@ -140,9 +140,10 @@ def _certify_rows(D: _Data, W: np.ndarray, C: np.ndarray) -> list[Certificate]:
     e_S = rounding_gamma(d + 1) * (np.abs(W) @ D.absX.T) + _U * np.abs(S)
     A = D.loss.dphi(S, y[None, :])
     PA = pi * A
-    gsum, e_sum = _gradient_sums(PA, X, D.absX)
+    abs_terms = (np.abs(PA) @ D.absX) * (1 + rounding_gamma(D.n + 2))  # ≥ Σ_i |π_i φ'_i||x_i| (k, d)
+    gsum, e_sum = _gradient_sums(PA, X, abs_terms)
     g = gsum + C + 2 * lam * W
-    comp = (3 * _U * (np.abs(PA) @ D.absX) + e_sum + 2 * _U * (np.abs(C) + 2 * lam * np.abs(W))
+    comp = (3 * _U * abs_terms + e_sum + 2 * _U * (np.abs(C) + 2 * lam * np.abs(W))
             + 2 * _U * np.abs(g))
     e_g = np.linalg.norm(comp, axis=1) * (1 + rounding_gamma(d))
     beta_phi = D.loss.phi_smoothness() or 0.0
@@ -229,6 +230,10 @@ def _batched_newton(D: _Data, C: np.ndarray, W0: np.ndarray, max_iter: int) -> t
     active = np.arange(k)
     S, G = _grads(D, W, C)
     for _ in range(max_iter):
+        # ∇²F_r ⪰ 2λI, so ‖Newton step‖ ≤ ‖∇F_r‖/(2λ): rows whose step is surely at float precision stop before
+        # their Hessian is formed
+        near = np.linalg.norm(G, axis=1) / (2 * D.lam) <= 1e-13 * (1 + np.linalg.norm(W[active], axis=1))
+        active, S, G = active[~near], S[~near], G[~near]
         if active.size == 0:
             break
         H = _hessians(D, S, XX)
@@ -240,7 +245,8 @@ def _batched_newton(D: _Data, C: np.ndarray, W0: np.ndarray, max_iter: int) -> t
         ng = np.linalg.norm(G, axis=1)
         t = np.ones(active.size)
         # a step below 1e-13·(1 + ‖w‖) is at float precision: stop without a line search
-        pending = np.all(np.isfinite(P), axis=1) & (np.linalg.norm(P, axis=1) > 1e-13 * (1 + np.linalg.norm(Wa, axis=1)))
+        pending = (np.all(np.isfinite(P), axis=1)
+                   & (np.linalg.norm(P, axis=1) > 1e-13 * (1 + np.linalg.norm(Wa, axis=1))))
         accepted = np.zeros(active.size, dtype=bool)
         S_new, G_new = np.empty_like(S), np.empty_like(G)
         for _half in range(11):
