@@ -22,7 +22,9 @@ Algorithms
 
 Inner methods 𝓜 (each with its iteration count as a plain function, and a gradient counter on the objective):
 ``subgradient_method`` (η_t = 2/(μ(t+1)), Prop. 0.1), ``accelerated_gradient`` (Nesterov AGD, Bubeck Thm 3.18),
-``stochastic_subgradient_method`` (Thm 3.1/3.3), ``katyusha`` (Allen-Zhu 2018, Thm 3.2/3.4).
+``stochastic_subgradient_method`` (Thm 3.1/3.3), ``katyusha`` (Allen-Zhu 2018, Thm 3.2/3.4).  The stochastic two
+also run k independent copies at once (``stochastic_subgradient_method_replicates``, ``katyusha_replicates``,
+each copy certified on its own by ``certified_inner_replicates``): ``replicates=k`` of Algorithms 1 and 2.
 
 The domain.  Every objective is minimised over W = B(0, R) (``problem.domain``).  The paper minimises over
 R^d and asks R to exceed every minimiser's norm by 1; Lemma 0.2 — the sensitivity lemma — is stated for any
@@ -93,7 +95,9 @@ from dpsco.reference.lr21.objectives import (
 )
 from dpsco.reference.lr21.inner_solvers import (
     Method, Fallback, FALLBACKS, subgradient_method, accelerated_gradient, stochastic_subgradient_method, katyusha,
-    InnerResult, certified_inner, extragradient_step_size, extragradient_iterations, extragradient,
+    REPLICATE_BLOCK, stochastic_subgradient_method_replicates, katyusha_replicates, InnerResult, certified_inner,
+    FALLBACK_PATH, STOCHASTIC_METHODS, certified_inner_replicates, extragradient_step_size, extragradient_iterations,
+    extragradient,
 )
 from dpsco.reference.lr21.algorithms import (
     PAPER, noise_event, algorithm_1_parameters, algorithm_1, algorithm_2_parameters, algorithm_2, tilted_erm, robust_erm,
@@ -164,8 +168,14 @@ __all__ = [
     "accelerated_gradient",
     "stochastic_subgradient_method",
     "katyusha",
+    "REPLICATE_BLOCK",
+    "stochastic_subgradient_method_replicates",
+    "katyusha_replicates",
     "InnerResult",
     "certified_inner",
+    "FALLBACK_PATH",
+    "STOCHASTIC_METHODS",
+    "certified_inner_replicates",
     "extragradient_step_size",
     "extragradient_iterations",
     "extragradient",

@@ -15,8 +15,9 @@ from typing import Any, Callable, Literal
 import numpy as np
 
 from dpsco.reference.certificates import UncertifiedError
-from dpsco.reference.lr21.inner_solvers import (FALLBACKS, Fallback, InnerResult, Method, certified_inner,
-                                                extragradient, extragradient_iterations)
+from dpsco.reference.lr21.inner_solvers import (FALLBACKS, STOCHASTIC_METHODS, Fallback, InnerResult, Method,
+                                                certified_inner, certified_inner_replicates, extragradient,
+                                                extragradient_iterations)
 from dpsco.reference.lr21.objectives import (GLMObjective, LinearAdversarialProblem, RobustObjective,
                                              TiltedObjective, adversarial_objective, robust_constants,
                                              saddle_certificate, tilted_constants)
@@ -90,6 +91,18 @@ def _release_noise(w_T: np.ndarray, cal: NoiseCalibration, R: float, rng: np.ran
                    replicates: int | None) -> np.ndarray:
     return perturb_and_project(w_T, cal, R, rng, None if replicates is None else check_positive_int(replicates,
                                                                                                    "replicates"))
+
+
+def _line_1(obj: GLMObjective, method: Method | Callable[..., np.ndarray], modulus: float, alpha: float, T: int,
+            smoothness: float | None, opt_rng: np.random.Generator, fallback: Fallback,
+            replicates: int | None) -> InnerResult:
+    """Line 1 of Algorithms 1 and 2: one certified run of 𝓜 on ``opt_rng``; with ``replicates=k`` and a stochastic
+    𝓜 ("sgd", "katyusha"), k independent certified runs, run r on child stream r of ``opt_rng``
+    (:func:`dpsco.reference.lr21.inner_solvers.certified_inner_replicates`); a deterministic 𝓜 runs once."""
+    if replicates is not None and isinstance(method, str) and method in STOCHASTIC_METHODS:
+        return certified_inner_replicates(obj, method, modulus, alpha, T, smoothness, opt_rng.spawn(replicates),
+                                          fallback=fallback)
+    return certified_inner(obj, method, modulus, alpha, T, smoothness, opt_rng, fallback=fallback)
 
 
 # ================================================================================================
@@ -167,8 +180,12 @@ def algorithm_1(
     sensitivity_mode : "paper" (Δ_F = 2L/(μn), L = L_ℓ + μR) or "tight" (2L_ℓ/(μn): the ridge cancels in Lemma 0.2).
     gaussian : "zhao" (paper) or "analytic" (Balle & Wang) calibration for δ > 0.
     fallback : what to do when the certificate fails (:mod:`dpsco.reference.lr21`, "Privacy rests on a certificate").
-    replicates : release that many independent noisy outputs of the same certified w_T ((R, d) output);
-        only for deterministic 𝓜 ("agd", "subgradient", a deterministic callable), used by auditors.
+    replicates : k independent runs as a (k, d) output, for auditors.  Deterministic 𝓜 ("agd", "subgradient", a
+        callable — assumed deterministic): k independent noisy outputs of the one certified w_T.  Stochastic 𝓜
+        ("sgd", "katyusha"): k independent inner runs (run r on child stream r of the optimiser stream), each
+        certified on its own (an uncertified run alone takes the certified solver's point), then k independent
+        noises; the claim cites the worst certificate, ``diagnostics`` every run's path and distance, and
+        ``gradient_evaluations`` counts one run.
 
     Returns
     -------
@@ -189,14 +206,12 @@ def algorithm_1(
         check_positive_int(replicates, "replicates")  # before the inner optimiser runs
     mu_ = check_positive(mu, "mu")
     n, d = Xa.shape
-    if replicates is not None and method in ("sgd", "katyusha"):
-        raise ValueError("replicates needs a deterministic method ('agd', 'subgradient' or a deterministic callable)")
     p = algorithm_1_parameters(problem, n, d, eps, dl, mu_, method=method, erm=erm, alpha=alpha, T=T,
                                sensitivity_mode=sensitivity_mode)
     cal = calibrate(p["Delta_T"], eps, dl, gaussian=gaussian)  # line 2's density, from public inputs only
     opt_rng, noise_rng = rng.spawn(2)
     obj = GLMObjective(problem.loss, Xa, ya, mu_, p["R"])
-    inner = certified_inner(obj, method, mu_, p["alpha"], p["T"], p["beta"], opt_rng, fallback=fallback)  # line 1
+    inner = _line_1(obj, method, mu_, p["alpha"], p["T"], p["beta"], opt_rng, fallback, replicates)
     out = _release_noise(inner.w, cal, p["R"], noise_rng, replicates)  # line 2: Π_{B(0,R)}(w_T + ẑ)
     assumptions = {**problem.assumptions(), **{k: v for k, v in p.items() if k != "s"}, "noise": cal.to_dict(),
                    "data_clipping": f"{n_clipped} row(s) clipped" if n_clipped else "none"}
@@ -286,13 +301,11 @@ def algorithm_2(
     if replicates is not None:
         check_positive_int(replicates, "replicates")  # before the inner optimiser runs
     n, d = Xa.shape
-    if replicates is not None and method in ("sgd", "katyusha"):
-        raise ValueError("replicates needs a deterministic method ('agd', 'subgradient' or a deterministic callable)")
     p = algorithm_2_parameters(problem, n, d, eps, dl, method=method, erm=erm, lam=lam, alpha=alpha, T=T)
     cal = calibrate(p["Delta_T"], eps, dl, gaussian=gaussian)
     opt_rng, noise_rng = rng.spawn(2)
     obj = GLMObjective(problem.loss, Xa, ya, p["lam"], p["R"])
-    inner = certified_inner(obj, method, p["lam"], p["alpha"], p["T"], p["beta"], opt_rng, fallback=fallback)
+    inner = _line_1(obj, method, p["lam"], p["alpha"], p["T"], p["beta"], opt_rng, fallback, replicates)
     out = _release_noise(inner.w, cal, p["R"], noise_rng, replicates)
     assumptions = {**problem.assumptions(), **{k: v for k, v in p.items() if k != "s"}, "noise": cal.to_dict(),
                    "data_clipping": f"{n_clipped} row(s) clipped" if n_clipped else "none"}

@@ -23,8 +23,9 @@ from dpsco.reference.validation import (as_float_vector, check_choice, check_ite
                                         check_rng)
 
 __all__ = ["Method", "Fallback", "FALLBACKS", "subgradient_method", "accelerated_gradient",
-           "stochastic_subgradient_method", "katyusha", "InnerResult", "certified_inner", "extragradient_step_size",
-           "extragradient_iterations", "extragradient"]
+           "stochastic_subgradient_method", "katyusha", "REPLICATE_BLOCK", "stochastic_subgradient_method_replicates",
+           "katyusha_replicates", "InnerResult", "certified_inner", "FALLBACK_PATH", "STOCHASTIC_METHODS",
+           "certified_inner_replicates", "extragradient_step_size", "extragradient_iterations", "extragradient"]
 
 Method = Literal["subgradient", "agd", "sgd", "katyusha"]
 Fallback = Literal["certified_solver", "refuse"]
@@ -34,6 +35,16 @@ FALLBACKS: tuple[str, ...] = ("certified_solver", "refuse")
 # ================================================================================================
 # Inner optimisers 𝓜 of Algorithms 1 and 2
 # ================================================================================================
+
+
+def _project(v: np.ndarray, R: float) -> np.ndarray:
+    """Π_{B(0,R)} of one (d,) vector: ``project_ball(v, R)`` bit for bit (the same norm reduction and scaling)
+    without its argument checks, which cost more than the projection in the one-sample loops below.  R is
+    checked once by the caller."""
+    if not math.isfinite(R):
+        return v.copy()
+    nrm = math.sqrt(float(np.add.reduce(v * v)))
+    return v * min(1.0, R / (nrm if nrm > 0 else 1.0))
 
 
 def subgradient_method(obj: GLMObjective, modulus: float, T: int, *,
@@ -48,6 +59,7 @@ def subgradient_method(obj: GLMObjective, modulus: float, T: int, *,
     mu = check_positive(modulus, "modulus")
     T = check_iterations(T, "T", allow_zero=True)
     check_choice(output, "output", ("weighted", "best"))
+    R = check_positive(obj.radius, "obj.radius", allow_inf=True)
     w = np.zeros(obj.d)  # w_1 = 0 (data-independent)
     avg = np.zeros(obj.d)
     best, best_val = w.copy(), math.inf
@@ -58,7 +70,7 @@ def subgradient_method(obj: GLMObjective, modulus: float, T: int, *,
                 best, best_val = w.copy(), v
         avg += (2.0 * t / (T * (T + 1.0))) * w
         g = obj.grad(w)  # one full (sub)gradient evaluation
-        w = project_ball(w - 2.0 / (mu * (t + 1.0)) * g, obj.radius)  # w_{t+1} = Π(w_t − η_t g_t)
+        w = _project(w - 2.0 / (mu * (t + 1.0)) * g, R)  # w_{t+1} = Π(w_t − η_t g_t)
     return avg if output == "weighted" else best
 
 
@@ -90,13 +102,14 @@ def stochastic_subgradient_method(obj: GLMObjective, modulus: float, T: int, rng
     mu = check_positive(modulus, "modulus")
     T = check_iterations(T, "T", allow_zero=True)
     rng = check_rng(rng)
+    R = check_positive(obj.radius, "obj.radius", allow_inf=True)
     w = np.zeros(obj.d)
     avg = np.zeros(obj.d)
     idx = rng.integers(0, obj.n, size=T)
     for t in range(1, T + 1):
         avg += (2.0 * t / (T * (T + 1.0))) * w
         g = obj.sample_grad(w, int(idx[t - 1]))
-        w = project_ball(w - 2.0 / (mu * (t + 1.0)) * g, obj.radius)
+        w = _project(w - 2.0 / (mu * (t + 1.0)) * g, R)
     return avg
 
 
@@ -113,35 +126,138 @@ def katyusha(obj: GLMObjective, smoothness_data: float, epochs: int, rng: np.ran
                      remedy="pass fewer epochs (a larger alpha)")
     sigma = check_positive(obj.reg, "obj.reg")
     Lsm = check_positive(smoothness_data, "smoothness_data")
+    R = check_positive(obj.radius, "obj.radius", allow_inf=True)
     n, d = obj.n, obj.d
+    m, tau1, tau2, a, weights = _katyusha_constants(n, sigma, Lsm)
+    c3, shrink = 1.0 - tau1 - tau2, 1.0 + a * sigma
+    y = np.zeros(d)
+    z = np.zeros(d)
+    xt = np.zeros(d)
+    for _ in range(epochs):
+        snap_grads = obj.loss.dphi(obj.X @ xt, obj.y)  # cached φ'(⟨x̃, x_i⟩)
+        mu_s = obj.X.T @ snap_grads / n  # snapshot full gradient of the data term
+        obj.sample_gradients += n
+        obj.full_gradients += 1
+        acc = np.zeros(d)
+        idx = rng.integers(0, n, size=m)
+        tau2_xt = tau2 * xt  # constant within the epoch
+        for j in range(m):
+            x = tau1 * z + tau2_xt + c3 * y
+            i = int(idx[j])
+            gt = mu_s + obj.data_sample_grad(x, i) - snap_grads[i] * obj.X[i]
+            z_new = _project((z - a * gt) / shrink, R)
+            y = x + tau1 * (z_new - z)  # Option II
+            z = z_new
+            acc += weights[j] * y
+        obj.sample_gradients += m  # ∇g_i(x̃) read from the cache, counted as an evaluation (one per step)
+        xt = _project(acc, R)
+    return xt
+
+
+def _katyusha_constants(n: int, sigma: float, Lsm: float) -> tuple[int, float, float, float, np.ndarray]:
+    """m = 2n, τ₁, τ₂ = ½, a and the epoch-average weights ∝ (1 + aσ)^j of :func:`katyusha`."""
     m = 2 * n
     tau2 = 0.5
     tau1 = min(math.sqrt(m * sigma / (3.0 * Lsm)), 0.5)
     a = 1.0 / (3.0 * tau1 * Lsm)
-    y = np.zeros(d)
-    z = np.zeros(d)
-    xt = np.zeros(d)
     logw = np.arange(m) * math.log1p(a * sigma)  # (1 + aσ)^j, normalised in log space (no overflow)
     weights = np.exp(logw - logw.max())
-    weights = weights / weights.sum()
-    for _ in range(epochs):
-        mu_s = obj.X.T @ obj.loss.dphi(obj.X @ xt, obj.y) / n  # snapshot full gradient of the data term
-        obj.sample_gradients += n
-        obj.full_gradients += 1
-        snap_grads = obj.loss.dphi(obj.X @ xt, obj.y)  # cached φ'(⟨x̃, x_i⟩)
-        acc = np.zeros(d)
-        idx = rng.integers(0, n, size=m)
-        for j in range(m):
-            x = tau1 * z + tau2 * xt + (1.0 - tau1 - tau2) * y
-            i = int(idx[j])
-            gt = mu_s + obj.data_sample_grad(x, i) - snap_grads[i] * obj.X[i]
-            obj.sample_gradients += 1  # ∇g_i(x̃) read from the cache, counted as an evaluation
-            z_new = project_ball((z - a * gt) / (1.0 + a * sigma), obj.radius)
-            y = x + tau1 * (z_new - z)  # Option II
-            z = z_new
-            acc += weights[j] * y
-        xt = project_ball(acc, obj.radius)
-    return xt
+    return m, tau1, tau2, a, weights / weights.sum()
+
+
+# ================================================================================================
+# The replicate axis of the stochastic inner methods: k independent runs at once
+# ================================================================================================
+#
+# Row r of each function below is the single-run function above called with ``rngs[r]``: the same index
+# stream (each run draws its indices from its own generator exactly as the single run does), the same steps
+# on (k, d) iterates, equal up to floating-point rounding (⟨w, x_i⟩ is summed row-wise rather than by a dot
+# product).  tests/test_lr21_replicates.py checks it.  Runs are processed ``block`` at a time so the index
+# arrays stay small.
+
+REPLICATE_BLOCK = 256  # runs per block of the replicate axis (memory: block × T indices)
+
+
+def _check_rngs(rngs: Any) -> list[np.random.Generator]:
+    if isinstance(rngs, np.random.Generator) or not hasattr(rngs, "__len__"):
+        raise TypeError(f"rngs must be a sequence of numpy Generators (one per replicate), got {type(rngs).__name__}")
+    gens = [check_rng(g) for g in rngs]
+    if not gens:
+        raise ValueError("rngs must hold at least one Generator")
+    if len({id(g) for g in gens}) != len(gens):
+        raise ValueError("rngs must be distinct Generators (replicates sharing one stream are not independent)")
+    return gens
+
+
+def stochastic_subgradient_method_replicates(obj: GLMObjective, modulus: float, T: int,
+                                             rngs: Any) -> np.ndarray:
+    """k = len(rngs) independent runs of :func:`stochastic_subgradient_method` at once, run r on ``rngs[r]``.
+
+    Returns (k, d): row r equals ``stochastic_subgradient_method(obj, modulus, T, rngs[r])`` up to rounding.
+    ``obj`` must provide ``sample_grads(W, idx)`` (:class:`GLMObjective`).  Raises ValueError / TypeError as the
+    single run, and for ``rngs`` that is not a sequence of distinct Generators."""
+    mu = check_positive(modulus, "modulus")
+    T = check_iterations(T, "T", allow_zero=True)
+    gens = _check_rngs(rngs)
+    R = check_positive(obj.radius, "obj.radius", allow_inf=True)
+    out = np.empty((len(gens), obj.d))
+    for start in range(0, len(gens), REPLICATE_BLOCK):
+        block = gens[start:start + REPLICATE_BLOCK]
+        idx = np.stack([g.integers(0, obj.n, size=T) for g in block]) if T else np.zeros((len(block), 0), int)
+        W = np.zeros((len(block), obj.d))
+        avg = np.zeros((len(block), obj.d))
+        for t in range(1, T + 1):
+            avg += (2.0 * t / (T * (T + 1.0))) * W
+            G = obj.sample_grads(W, idx[:, t - 1])
+            W = project_ball(W - 2.0 / (mu * (t + 1.0)) * G, R)
+        out[start:start + len(block)] = avg
+    return out
+
+
+def katyusha_replicates(obj: GLMObjective, smoothness_data: float, epochs: int, rngs: Any) -> np.ndarray:
+    """k = len(rngs) independent runs of :func:`katyusha` at once, run r on ``rngs[r]`` (each epoch draws its
+    m = 2n indices from it, as the single run).  Returns (k, d): row r equals
+    ``katyusha(obj, smoothness_data, epochs, rngs[r])`` up to rounding.  Raises as :func:`katyusha`, and for
+    ``rngs`` that is not a sequence of distinct Generators."""
+    gens = _check_rngs(rngs)
+    epochs = check_iterations(epochs, "epochs", allow_zero=True)
+    check_iterations(epochs * 2 * obj.n, "epochs·2n (Katyusha inner steps)", allow_zero=True,
+                     remedy="pass fewer epochs (a larger alpha)")
+    sigma = check_positive(obj.reg, "obj.reg")
+    Lsm = check_positive(smoothness_data, "smoothness_data")
+    R = check_positive(obj.radius, "obj.radius", allow_inf=True)
+    n, d = obj.n, obj.d
+    m, tau1, tau2, a, weights = _katyusha_constants(n, sigma, Lsm)
+    c3, shrink = 1.0 - tau1 - tau2, 1.0 + a * sigma
+    out = np.empty((len(gens), d))
+    for start in range(0, len(gens), REPLICATE_BLOCK):
+        block = gens[start:start + REPLICATE_BLOCK]
+        k = len(block)
+        rows = np.arange(k)
+        y = np.zeros((k, d))
+        z = np.zeros((k, d))
+        xt = np.zeros((k, d))
+        for _ in range(epochs):
+            # snapshot of each run: the single run's matrix-vector products, run by run (k full gradients)
+            snap = np.stack([obj.loss.dphi(obj.X @ xt[r], obj.y) for r in range(k)])  # (k, n)
+            mu_s = np.stack([obj.X.T @ snap[r] / n for r in range(k)])  # (k, d)
+            obj.sample_gradients += k * n
+            obj.full_gradients += k
+            acc = np.zeros((k, d))
+            idx = np.stack([g.integers(0, n, size=m) for g in block])  # (k, m)
+            tau2_xt = tau2 * xt
+            for j in range(m):
+                x = tau1 * z + tau2_xt + c3 * y
+                i = idx[:, j]
+                gt = mu_s + obj.data_sample_grads(x, i) - snap[rows, i][:, None] * obj.X[i]
+                z_new = project_ball((z - a * gt) / shrink, R)
+                y = x + tau1 * (z_new - z)  # Option II
+                z = z_new
+                acc += weights[j] * y
+            obj.sample_gradients += k * m  # the cached ∇g_i(x̃), one per step and run
+            xt = project_ball(acc, R)
+        out[start:start + k] = xt
+    return out
 
 
 # ================================================================================================
@@ -204,14 +320,82 @@ def certified_inner(obj: GLMObjective, method: Method | Callable[..., np.ndarray
         raise UncertifiedError(
             f"the inner method's output is not certified α-accurate: distance bound {cert.distance_bound!r} > "
             f"√(2α/μ) = {radius_needed!r}; refusing to release (fallback='refuse')", certificate=cert, w=w)
+    w2, cert2 = _fallback_solution(obj, alpha, radius_needed)
+    return InnerResult(w2, cert2, FALLBACK_PATH, evals, T, {"first_certificate_distance": cert.distance_bound})
+
+
+FALLBACK_PATH = "certified solver (inner method's output was not certified)"
+
+
+def _fallback_solution(obj: GLMObjective, alpha: float, radius_needed: float) -> tuple[np.ndarray, Certificate]:
+    """The certified solver's point and its certificate (≤ √(2α/modulus)), or UncertifiedError."""
     distance_tol = getattr(obj, "tol_is_distance", False) or obj.loss.smooth  # applications: tol is a distance
     w2, _ = obj.certified_solution(tol=0.5 * radius_needed if distance_tol else 0.25 * alpha)
     cert2 = obj.certify(w2)
     if cert2.distance_bound is None or cert2.distance_bound > radius_needed:
         raise UncertifiedError(f"certified solver reached distance {cert2.distance_bound!r} > {radius_needed!r}",
                                certificate=cert2, w=w2)
-    return InnerResult(w2, cert2, "certified solver (inner method's output was not certified)", evals, T,
-                       {"first_certificate_distance": cert.distance_bound})
+    return w2, cert2
+
+
+STOCHASTIC_METHODS: tuple[str, ...] = ("sgd", "katyusha")
+
+
+def certified_inner_replicates(obj: GLMObjective, method: Literal["sgd", "katyusha"], modulus: float,
+                               alpha: float, T: int, smoothness: float | None, rngs: Any, *,
+                               fallback: Fallback = "certified_solver") -> InnerResult:
+    """Line 1 of Algorithms 1–2 for k = len(rngs) independent runs of a stochastic 𝓜 ("sgd", "katyusha"), run r
+    on ``rngs[r]`` (:func:`stochastic_subgradient_method_replicates`, :func:`katyusha_replicates`).
+
+    Each run is certified on its own, exactly as :func:`certified_inner` certifies one run: run r's w_T is
+    accepted iff its certified distance is ≤ √(2α/modulus); otherwise that run alone takes the certified
+    solver's point (computed once: it is a deterministic function of the data), or, with ``fallback="refuse"``,
+    UncertifiedError is raised (naming the first uncertified run).  So row r is what the single run on
+    ``rngs[r]`` would release, up to rounding.
+
+    Returns an InnerResult with ``w`` (k, d); ``certificate`` the worst (largest distance bound) of the k
+    certificates actually released; ``path`` a count of the paths; ``gradient_evaluations`` per run (the
+    single run's count; every run costs the same); ``details`` with the per-run ``replicate_paths`` and
+    ``replicate_certificate_distances``, ``first_certificate_distances`` of the runs that fell back, and
+    ``gradient_evaluations_all_replicates``.  Raises ValueError for an unknown ``fallback`` or a method other
+    than "sgd" / "katyusha" (before any run), and as the inner methods."""
+    check_choice(fallback, "fallback", FALLBACKS)
+    check_choice(method, "method", STOCHASTIC_METHODS)
+    gens = _check_rngs(rngs)
+    radius_needed = math.sqrt(2.0 * alpha / modulus)
+    before = obj.sample_gradients
+    if method == "sgd":
+        W = stochastic_subgradient_method_replicates(obj, modulus, T, gens)
+    else:
+        if smoothness is None:
+            raise ValueError("method='katyusha' needs a smooth loss")
+        W = katyusha_replicates(obj, smoothness - obj.reg, T, gens)
+    total = obj.sample_gradients - before
+    W = project_ball(W, obj.radius)
+    W = np.stack([strictly_inside(w, obj.radius) for w in W])
+    certs = [obj.certify(w) for w in W]
+    paths = [f"{method} (certified)"] * len(gens)
+    first: dict[int, float | None] = {}
+    fallback_point: tuple[np.ndarray, Certificate] | None = None
+    for r, cert in enumerate(certs):
+        if cert.distance_bound is not None and cert.distance_bound <= radius_needed:
+            continue
+        if fallback == "refuse":
+            raise UncertifiedError(
+                f"run {r} of {len(gens)}: the inner method's output is not certified α-accurate: distance bound "
+                f"{cert.distance_bound!r} > √(2α/μ) = {radius_needed!r}; refusing to release (fallback='refuse')",
+                certificate=cert, w=W[r])
+        if fallback_point is None:
+            fallback_point = _fallback_solution(obj, alpha, radius_needed)
+        first[r] = cert.distance_bound
+        W[r], certs[r], paths[r] = fallback_point[0], fallback_point[1], FALLBACK_PATH
+    worst = max(certs, key=lambda c: c.distance_bound)
+    counts = {p: paths.count(p) for p in dict.fromkeys(paths)}
+    summary = "; ".join(f"{p} × {c}" for p, c in counts.items())
+    return InnerResult(W, worst, f"{len(gens)} independent runs: {summary}", total // len(gens), T,
+                       {"replicate_paths": paths,
+                        "replicate_certificate_distances": [c.distance_bound for c in certs],
+                        "first_certificate_distances": first, "gradient_evaluations_all_replicates": total})
 
 
 # ================================================================================================
@@ -254,6 +438,9 @@ def extragradient(game: LinearAdversarialGame, T: int, *, eta: float | None = No
     w = np.zeros(game.d) if w0 is None else np.array(w0, dtype=float)
     V = np.zeros((game.n, game.d)) if V0 is None else np.array(V0, dtype=float)
     R = game.radius
+    groups = _record_groups(game, V)
+    if groups is not None:
+        return _extragradient_grouped(game, T, eta, w, V, groups)
     for _ in range(T):
         gw, gv = game.operator(w, V)
         wh = project_ball(w - eta * gw, R)
@@ -262,3 +449,48 @@ def extragradient(game: LinearAdversarialGame, T: int, *, eta: float | None = No
         w = project_ball(w - eta * gw, R)
         V = game.project_v(V + eta * gv)
     return w, V
+
+
+# Records whose adversary blocks v_i follow the same path.  Block i's update reads only y_i, w, v_i and (γ > 0) x_i:
+# v_i ← Π_{B(0,r)}(v_i + η(−y_i w − γ(x_i + v_i))).  Records with equal (y_i, v_i at the start, and x_i when γ > 0)
+# therefore have equal blocks at every step, and ∇_wH needs only Σ_i y_i v_i = Σ_groups count·y·v.  With γ = 0 and
+# labels ±1 there are two groups whatever n is.  ``_extragradient_grouped`` runs the same steps on one block per group
+# (the same iterates up to rounding: Σ_i y_i(x_i + v_i) is summed as Xᵀy + Σ count·y·v); it counts the
+# algorithm's n per-sample gradients per operator evaluation, like the loop above.
+
+
+def _record_groups(game: LinearAdversarialGame, V: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(first record of each group (u,), group of each record (n,), counts (u,)), or None if u > n/2."""
+    cols = [game.y[:, None], V] + ([game.X] if game.problem.gamma > 0 else [])
+    _, first, inverse, counts = np.unique(np.hstack(cols), axis=0, return_index=True, return_inverse=True,
+                                          return_counts=True)
+    if 2 * first.size > game.n:
+        return None
+    return first, inverse.reshape(-1), counts.astype(np.float64)
+
+
+def _extragradient_grouped(game: LinearAdversarialGame, T: int, eta: float, w: np.ndarray, V: np.ndarray,
+                           groups: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`extragradient` on one adversary block per group of records (comment above); returns (w_T, V_T (n, d))."""
+    P, n, R = game.problem, game.n, game.radius
+    first, inverse, counts = groups
+    yc, Xc, Vc = game.y[first], game.X[first], V[first]
+    cy = counts * yc
+    Xty = game.X.T @ game.y
+
+    def operator(w_: np.ndarray, V_: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        game.gradient_evaluations += n  # the algorithm's n per-sample gradients
+        gw = P.mu * w_ - (Xty + V_.T @ cy) / n
+        gv = -yc[:, None] * w_[None, :] - P.gamma * (Xc + V_)
+        return gw, gv
+
+    for _ in range(T):
+        gw, gv = operator(w, Vc)
+        wh = _project(w - eta * gw, R)
+        Vh = game.project_v(Vc + eta * gv)
+        gw, gv = operator(wh, Vh)
+        w = _project(w - eta * gw, R)
+        Vc = game.project_v(Vc + eta * gv)
+    return w, Vc[inverse]
+

@@ -17,7 +17,7 @@ objectives (comment below).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -62,6 +62,11 @@ class GLMObjective(_DataShape):
 
     ``sample_gradients`` counts per-sample (sub)gradient evaluations (a full gradient counts n);
     ``full_gradients`` counts full-gradient calls.  Shapes: X (n, d), y (n,), w (d,).
+
+    The full gradient is summed over the *distinct* records (x, y) with their multiplicities when at most half
+    the records are distinct (e.g. samples of a finite-support distribution): the same sum
+    (1/n)Σ_i φ'(⟨w, x_i⟩, y_i)x_i, grouped, so equal up to floating-point rounding; it still counts n
+    per-sample gradients (the algorithm's cost, not the implementation's).
     """
 
     loss: Any
@@ -71,15 +76,32 @@ class GLMObjective(_DataShape):
     radius: float
     sample_gradients: int = 0
     full_gradients: int = 0
+    _distinct: tuple[np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, init=False, repr=False,
+                                                                         compare=False)
 
     def value(self, w: np.ndarray) -> float:
         return float(np.mean(self.loss.phi(self.X @ w, self.y)) + 0.5 * self.reg * (w @ w))
 
+    def distinct_records(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(X_u (u, d), y_u (u,), counts (u,)): the distinct records and their multiplicities if u ≤ n/2, else
+        (X, y, ones) — computed once."""
+        if self._distinct is None:
+            rows, counts = np.unique(np.column_stack([self.X, self.y]), axis=0, return_counts=True)
+            if 2 * rows.shape[0] <= self.n:
+                self._distinct = (np.ascontiguousarray(rows[:, :-1]), np.ascontiguousarray(rows[:, -1]),
+                                  counts.astype(np.float64))
+            else:
+                self._distinct = (self.X, self.y, np.ones(self.n))
+        return self._distinct
+
     def grad(self, w: np.ndarray) -> np.ndarray:
-        """Full (sub)gradient ∇F(w) (counts n per-sample gradients)."""
+        """Full (sub)gradient ∇F(w) (counts n per-sample gradients; summed over the distinct records)."""
         self.sample_gradients += self.n
         self.full_gradients += 1
-        return self.X.T @ self.loss.dphi(self.X @ w, self.y) / self.n + self.reg * w
+        Xu, yu, counts = self.distinct_records()
+        if Xu is self.X:
+            return self.X.T @ self.loss.dphi(self.X @ w, self.y) / self.n + self.reg * w
+        return Xu.T @ (counts * self.loss.dphi(Xu @ w, yu)) / self.n + self.reg * w
 
     def data_sample_grad(self, w: np.ndarray, i: int) -> np.ndarray:
         """∇φ(⟨w, x_i⟩, y_i) (data term only; counts 1)."""
@@ -90,6 +112,17 @@ class GLMObjective(_DataShape):
     def sample_grad(self, w: np.ndarray, i: int) -> np.ndarray:
         """∇f(w, x_i) = ∇φ(⟨w, x_i⟩, y_i) + reg·w (counts 1)."""
         return self.data_sample_grad(w, i) + self.reg * w
+
+    def data_sample_grads(self, W: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """Row r: ∇φ(⟨w_r, x_{i_r}⟩, y_{i_r}) for W (k, d), idx (k,) — k independent iterates, one record each
+        (the replicate axis of the stochastic inner methods; counts k)."""
+        self.sample_gradients += len(idx)
+        Xi = self.X[idx]
+        return self.loss.dphi(np.einsum("kd,kd->k", Xi, W), self.y[idx])[:, None] * Xi
+
+    def sample_grads(self, W: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """Row r: ∇f(w_r, x_{i_r}) = ∇φ(⟨w_r, x_{i_r}⟩, y_{i_r}) + reg·w_r, shapes as :meth:`data_sample_grads`."""
+        return self.data_sample_grads(W, idx) + self.reg * W
 
     def certify(self, w: np.ndarray) -> Certificate:
         """A-posteriori certificate over B(0, R) (dpsco.reference.glm_certificate.certify; its lam is reg/2)."""
