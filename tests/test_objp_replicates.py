@@ -143,6 +143,9 @@ def test_batched_certificate_bounds_the_distance_to_an_independently_solved_mini
     for w, s, cert in zip(W, refs, certs):
         assert cert.distance_bound is not None
         assert cert.distance_bound >= np.linalg.norm(w - s.w) - s.certificate.distance_bound
+        # informative too: the bound is ≤ ‖∇F(w)‖/μ ≤ (β_F/μ)·‖w − ŵ‖ with β_F ≤ 1/4 + 2λ (‖x‖ ≤ 1) and μ = 2λ, so
+        # ≤ 3.5·‖w − ŵ‖, plus the rounding allowance (≤ 1e-13/μ here)
+        assert cert.distance_bound <= 3.5 * (np.linalg.norm(w - s.w) + s.certificate.distance_bound) * (1 + 1e-6) + 1e-11
 
 
 # -- validation before any work ---------------------------------------------------------------------------------
