@@ -15,7 +15,8 @@ Algorithms
 
 Each reads like the paper's pseudo-code: validate the public inputs, compute the parameters, run the loop,
 state the claim, return a ``Release``.  The module is long but one cohesive thing: the paper's algorithms,
-three of which share Algorithm 1's loop (``nsgd_core``) and its white-box view.
+three of which share Algorithm 1's loop (``nsgd_core``) and its white-box view.  The per-sample gradient
+oracles of those three (with their fast path for line 6's clipped mean) are in ``dpsco.reference.bftt19.gradients``.
 
 Theorems as code, claims
 ------------------------
@@ -47,11 +48,14 @@ Departures from the printed text (each also in ERRATA.md, with the test that sho
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 import numpy as np
 
 from dpsco.reference.bftt19.claims import efficient_objp_claim, nsgd_claim, objp_claim, objp_preconditions
+from dpsco.reference.bftt19.gradients import (ApproximateEnvelopeGradientOracle, EnvelopeGradientOracle,
+                                              GLMGradientOracle, GradFn, approximate_envelope_gradient,
+                                              clip_per_sample)
 from dpsco.reference.bftt19.objp_replicates import batched_objp_minimize, batched_prox_svrg
 from dpsco.reference.bftt19.theorems import (PAPER, PaperRegimeError, algorithm_2_noise_variance,
                                              check_paper_regime, efficient_objp_parameters, prox_inner_iterations,
@@ -101,9 +105,6 @@ def _check_common(problem: ERMProblem, X: Any, y: Any, epsilon: Any, delta: Any,
 # Algorithm 1: A_NSGD
 # ================================================================================================
 
-GradFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
-
-
 def nsgd_core(
     grad_fn: GradFn, n: int, d: int, domain: Ball, *, T: int, m: int, eta: float, sigma2: float,
     clip_norm: float, rng: np.random.Generator, replicates: int = 1, average: Literal["paper", "standard"] = "paper",
@@ -114,7 +115,10 @@ def nsgd_core(
     Parameters
     ----------
     grad_fn : callable (W: (R, d), idx: (R, m) int) -> (R, m, d)
-        Per-sample (sub)gradients ∇ℓ(w_r, z_{idx[r, j]}).
+        Per-sample (sub)gradients ∇ℓ(w_r, z_{idx[r, j]}).  If it also has a method
+        ``clipped_mean(W, idx, clip_norm) -> ((R, d), int)`` (``dpsco.reference.bftt19.gradients``), that method
+        gives line 6's mean of the clipped gradients and the clipping count instead of the three steps below
+        (same value to rounding, same count; tests/test_fast_paths.py); a plain callable takes the generic path.
     n, d : dataset size and dimension.
     domain : Ball, the set W.
     T, m, eta, sigma2 : iterations, batch size, step size, noise variance (Algorithm 1's T, m, η, σ²).
@@ -149,11 +153,15 @@ def nsgd_core(
     traj = [w.copy()] if return_trajectory or return_noisy_gradients else None
     noisy: list[np.ndarray] | None = [] if return_noisy_gradients else None
     clip_events = 0
+    clipped_mean = getattr(grad_fn, "clipped_mean", None)
     for t in range(T):  # Alg. 1 line 4
         idx = idx_rng.integers(0, n, size=(replicates, m))  # line 5: m indices uniformly WITH replacement
-        grads, clipped = clip_per_sample(grad_fn(w, idx), clip_norm)  # (R, m, d)
+        if clipped_mean is None:
+            grads, clipped = clip_per_sample(grad_fn(w, idx), clip_norm)  # (R, m, d)
+            g = grads.mean(axis=1)  # (1/m) Σ_j ∇ℓ(w_t, z_{i(t,j)})
+        else:  # the same (1/m) Σ_j clip(∇ℓ(w_t, z_{i(t,j)})) without the (R, m, d) array
+            g, clipped = clipped_mean(w, idx, clip_norm)
         clip_events += clipped
-        g = grads.mean(axis=1)  # (1/m) Σ_j ∇ℓ(w_t, z_{i(t,j)})
         G = sigma * noise_rng.standard_normal((replicates, d))  # G_t ~ N(0, σ² I_d)
         w = domain.project(w - eta * (g + G))  # line 6: w_{t+1} = Proj_W(w_t − η(g + G_t))
         if average == "paper" or t < T - 1:
@@ -168,19 +176,6 @@ def nsgd_core(
     if noisy is not None:
         info["noisy_gradients"] = np.stack(noisy, axis=1)
     return total / T, info  # line 7: w̄_T
-
-
-def clip_per_sample(grads: np.ndarray, clip_norm: float) -> tuple[np.ndarray, int]:
-    """Algorithm 1's per-sample clipping: rows (last axis) of norm above ``clip_norm`` (relative slack 1e-9,
-    for floating point) are scaled to norm ``clip_norm``; returns (clipped gradients, number clipped).
-
-    grads : (..., d) float array;  clip_norm : float > 0.
-    """
-    norms = np.linalg.norm(grads, axis=-1)
-    over = norms > clip_norm * (1.0 + 1e-9)
-    if not np.any(over):
-        return grads, 0
-    return grads * np.minimum(1.0, clip_norm / np.where(norms > 0, norms, 1.0))[..., None], int(over.sum())
 
 
 def _trace(info: dict[str, Any], record_gradient: Any, n: int, params: Any, clip_norm: float,
@@ -200,7 +195,7 @@ def _unreplicate(arr: np.ndarray, replicates: int | None) -> np.ndarray:
     return arr[0] if replicates is None else arr
 
 
-def glm_gradient_oracle(problem: ERMProblem, X: np.ndarray, y: np.ndarray) -> GradFn:
+def glm_gradient_oracle(problem: ERMProblem, X: np.ndarray, y: np.ndarray) -> GLMGradientOracle:
     """The per-sample gradient oracle of Algorithm 1 for a GLM loss ℓ(w, (x, y)) = φ(⟨w, x⟩, y).
 
     Parameters
@@ -211,16 +206,10 @@ def glm_gradient_oracle(problem: ERMProblem, X: np.ndarray, y: np.ndarray) -> Gr
     Returns
     -------
     ``grad_fn(W, idx)``, a ``GradFn`` for ``nsgd_core``: W (R, d) iterates, idx (R, m) int indices into the
-    rows of X, returns the (R, m, d) gradients ∇ℓ(w_r, z_{idx[r, j]}) = φ'(⟨w_r, x_i⟩, y_i)·x_i.
+    rows of X, returns the (R, m, d) gradients ∇ℓ(w_r, z_{idx[r, j]}) = φ'(⟨w_r, x_i⟩, y_i)·x_i.  It is a
+    ``dpsco.reference.bftt19.gradients.GLMGradientOracle``, whose ``clipped_mean`` ``nsgd_core`` uses.
     """
-    loss = problem.loss
-
-    def grad_fn(W: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        Xb = X[idx]  # (R, m, d)
-        s = np.einsum("rmd,rd->rm", Xb, W)
-        return loss.dphi(s, y[idx])[:, :, None] * Xb
-
-    return grad_fn
+    return GLMGradientOracle(problem.loss, X, y)
 
 
 def glm_record_gradient(problem: ERMProblem, clip_norm: float) -> Any:
@@ -381,12 +370,7 @@ def moreau_noisy_sgd(
                          "it was inf and the release NaN")
     params = theorem_3_2_parameters(n, d, eps, dl, L_env, M, T=T, eta=eta, calibration=calibration)
     loss = problem.loss
-
-    def grad_fn(W: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        R, m = idx.shape
-        Wr = np.repeat(W, m, axis=0)
-        g = loss.envelope_grad(Wr, Xa[idx.ravel()], ya[idx.ravel()], beta_used)
-        return g.reshape(R, m, d)
+    grad_fn = EnvelopeGradientOracle(loss, Xa, ya, beta_used)  # β(w − prox(w)) per sample, Lemma 4.3 (3)
 
     def record_gradient(W: np.ndarray, x: np.ndarray, yv: float) -> np.ndarray:  # the step function, one record
         Wa = np.asarray(W, dtype=np.float64)
@@ -416,34 +400,6 @@ def moreau_noisy_sgd(
 # A_ProxGD: NSGD with an approximate prox of certified accuracy (Sec. 4; details reconstructed,
 # docs/derivations.md#reconstruction-of-proxgd)
 # ================================================================================================
-
-
-def approximate_envelope_gradient(
-    loss: Any, W: np.ndarray, X: np.ndarray, y: np.ndarray, beta: float, K: int, *, domain: Ball,
-    local_radius: float | None,
-) -> np.ndarray:
-    """ApproxEnvGrad, A_ProxGD's inner loop (``docs/derivations.md#reconstruction-of-proxgd``), row by row,
-    using only subgradients of ℓ.
-
-    For each row: φ(v) = ℓ(v, z) + (β/2)‖v − w‖² is β-strongly convex; starting from v_1 = w, take K − 1
-    projected subgradient steps v_{k+1} = Proj_C(v_k − s_k/(βk)), s_k ∈ ∂φ(v_k), and return β(w − v_K).
-    C = B(w, local_radius) (R^d prox, localised: contains prox_Rd(w) because ‖prox(w) − w‖ ≤ L/β) when
-    ``local_radius`` is given, else C = W (the paper's W-constrained prox, Def. 4.2).
-    Error: ‖β(w − v_K) − ∇ℓ_β(w, z)‖ ≤ 2G_φ/√K (Rakhlin–Shamir–Sridharan 2012, Lemma 1, deterministic case).
-
-    Shapes: W, X (k, d); y (k,).  Returns (k, d).
-    """
-    v = W.copy()  # v_1 = w
-    for k in range(1, K):
-        s = loss.dphi(np.einsum("ij,ij->i", v, X), y)[:, None] * X + beta * (v - W)
-        v = v - s / (beta * k)
-        if local_radius is None:
-            v = domain.project(v)
-        else:
-            diff = v - W
-            nr = np.linalg.norm(diff, axis=1, keepdims=True)
-            v = W + diff * np.minimum(1.0, local_radius / np.where(nr > 0, nr, 1.0))
-    return beta * (W - v)
 
 
 def prox_noisy_sgd(
@@ -503,11 +459,8 @@ def prox_noisy_sgd(
         _require_global_lipschitz(problem)
     local_radius = L / beta if localized else None
 
-    def grad_fn(W: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        R, m = idx.shape
-        g = approximate_envelope_gradient(loss, np.repeat(W, m, axis=0), Xa[idx.ravel()], ya[idx.ravel()], beta,
-                                          K, domain=domain, local_radius=local_radius)
-        return g.reshape(R, m, d)
+    grad_fn = ApproximateEnvelopeGradientOracle(loss, Xa, ya, beta, K, domain=domain,  # β(w − v_K) per sample
+                                                local_radius=local_radius)
 
     def record_gradient(W: np.ndarray, x: np.ndarray, yv: float) -> np.ndarray:  # the step function, one record
         Wa = np.asarray(W, dtype=np.float64)
