@@ -47,6 +47,14 @@ def _project(v: np.ndarray, R: float) -> np.ndarray:
     return v * min(1.0, R / (nrm if nrm > 0 else 1.0))
 
 
+def _project_rows(V: np.ndarray, R: float) -> np.ndarray:
+    """``project_ball(V, R)`` for (k, d) rows, bit for bit, without its argument checks (R checked by the caller)."""
+    if not math.isfinite(R):
+        return V.copy()
+    nrm = np.sqrt(np.add.reduce(V * V, axis=-1, keepdims=True))
+    return V * np.minimum(1.0, R / np.where(nrm > 0, nrm, 1.0))
+
+
 def subgradient_method(obj: GLMObjective, modulus: float, T: int, *,
                        output: Literal["weighted", "best"] = "weighted") -> np.ndarray:
     """Projected subgradient method, η_t = 2/(μ(t+1)) (Thm 2.1; Prop. 0.1; Bubeck Thm 3.9).
@@ -209,7 +217,7 @@ def stochastic_subgradient_method_replicates(obj: GLMObjective, modulus: float, 
         for t in range(1, T + 1):
             avg += (2.0 * t / (T * (T + 1.0))) * W
             G = obj.sample_grads(W, idx[:, t - 1])
-            W = project_ball(W - 2.0 / (mu * (t + 1.0)) * G, R)
+            W = _project_rows(W - 2.0 / (mu * (t + 1.0)) * G, R)
         out[start:start + len(block)] = avg
     return out
 
@@ -249,13 +257,15 @@ def katyusha_replicates(obj: GLMObjective, smoothness_data: float, epochs: int, 
             for j in range(m):
                 x = tau1 * z + tau2_xt + c3 * y
                 i = idx[:, j]
-                gt = mu_s + obj.data_sample_grads(x, i) - snap[rows, i][:, None] * obj.X[i]
-                z_new = project_ball((z - a * gt) / shrink, R)
+                Xi = obj.X[i]
+                g = obj.loss.dphi(np.einsum("kd,kd->k", Xi, x), obj.y[i])[:, None] * Xi  # data_sample_grads(x, i)
+                gt = mu_s + g - snap[rows, i][:, None] * Xi
+                z_new = _project_rows((z - a * gt) / shrink, R)
                 y = x + tau1 * (z_new - z)  # Option II
                 z = z_new
                 acc += weights[j] * y
-            obj.sample_gradients += k * m  # the cached ∇g_i(x̃), one per step and run
-            xt = project_ball(acc, R)
+            obj.sample_gradients += 2 * k * m  # ∇g_i(x) and the cached ∇g_i(x̃), one each per step and run
+            xt = _project_rows(acc, R)
         out[start:start + k] = xt
     return out
 
@@ -270,7 +280,8 @@ class InnerResult:
     """Outcome of :func:`certified_inner`: the certified point ``w`` (d,), its ``certificate``, the ``path`` taken
     (the inner method, or the certified solver when the method's output was not certified), the per-sample
     ``gradient_evaluations`` of 𝓜, its iteration count ``T`` and ``details`` (e.g. the first certificate's
-    distance when the fallback ran)."""
+    distance when the fallback ran).  From :func:`certified_inner_replicates`: ``w`` (k, d), one certified point
+    per run, and the worst certificate (its docstring)."""
 
     w: np.ndarray
     certificate: Certificate
