@@ -305,3 +305,18 @@ def test_full_gradient_over_distinct_records_is_the_plain_sum(n, atoms, d, seed,
     plain = X[idx].T @ obj.loss.dphi(X[idx] @ w, y[idx]) / n + reg * w
     np.testing.assert_allclose(obj.grad(w), plain, rtol=1e-12, atol=1e-15)
     assert obj.sample_gradients == n and obj.full_gradients == 1
+
+
+@pytest.mark.parametrize("name,T", [("lr21.alg1.sgd", 300), ("lr21.alg1.katyusha", 2)])
+def test_catalogue_stochastic_entries_replicate_whole_runs(name, T):
+    """The campaign draws these entries' runs over the replicate axis (``replicate_axis``); each row must be a
+    run of its own — k different certified w_T, not k noisy copies of one (they are not ``deterministic``)."""
+    from dpsco.verification.papers.catalogue import get_entry
+
+    entry = get_entry(name)
+    assert entry.replicate_axis and not entry.deterministic
+    X, y = _data(60, 2, 7)
+    rel = entry.run(X, y, PROB, 1.0, 1e-4, np.random.default_rng(0), replicates=3, **{**entry.quick_options, "T": T})
+    W = rel.nonprivate_internals["w_T"]
+    assert W.shape == (3, 2) and len({tuple(w) for w in W}) == 3  # small T: cheap, still certified here
+    assert rel.diagnostics["replicate_paths"].count(lr.FALLBACK_PATH) == 0
