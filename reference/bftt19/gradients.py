@@ -242,15 +242,15 @@ class ApproximateEnvelopeGradientOracle(ParallelGradientOracle):
         if self.local_radius is None:
             return None
         # v_k = w + c_k x: ⟨v_k, x⟩ = a + c_k r, the subgradient step is c ← c − (φ'(a + c r) + β c)/(βk), and the
-        # projection onto B(w, ρ) scales c by min(1, ρ/(|c|‖x‖)).  v_1 = w: c_1 = 0.  β(w − v_K) = −β c_K x.
+        # projection onto B(w, ρ) clips c to ±ρ/‖x‖ (none when x = 0).  v_1 = w: c_1 = 0.  β(w − v_K) = −β c_K x.
         a = _inner(Xb, W)
-        r, xn, yb = self.sq_norms[idx], self.norms[idx], self.y[idx]
-        beta, rho = self.beta, self.local_radius
+        r, yb = self.sq_norms[idx], self.y[idx]
+        bound = np.divide(self.local_radius, self.norms[idx], out=np.full(a.shape, np.inf), where=self.norms[idx] > 0)
+        beta = self.beta
         c = np.zeros_like(a)
         for k in range(1, self.K):
-            c = c - (self.loss.dphi(a + c * r, yb) + beta * c) / (beta * k)
-            nr = np.abs(c) * xn
-            c = c * np.minimum(1.0, rho / np.where(nr > 0, nr, 1.0))
+            c = c * (1.0 - 1.0 / k) - self.loss.dphi(a + c * r, yb) / (beta * k)  # c − (φ'(a + cr) + βc)/(βk)
+            np.clip(c, -bound, bound, out=c)
         return -beta * c
 
     def rounding_slack(self, W: np.ndarray, clip_norm: float) -> np.ndarray:
