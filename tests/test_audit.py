@@ -157,7 +157,7 @@ def test_randomized_response_loop_true_claim_not_refuted() -> None:
     r = audit(randomized_response, RR_S, RR_S1, (math.log(3.0), 0.0), 4000, np.random.default_rng(3),
               confidence=1 - 1e-6)
     assert r.verdict == "not refuted"
-    assert r.details["sampler"].startswith("loop")
+    assert r.details["sampler"].startswith("single runs")
 
 
 # ------------------------------------------------------------------------------------------------------

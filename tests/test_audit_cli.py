@@ -188,7 +188,7 @@ def test_loop_mechanism_defined_with_a_dataclass(files: dict[str, str], capsys: 
     code = _run(_argv(files, f"{files['mech']}:gaussian", "--json", "--confidence", "0.999999", delta="1e-5",
                       samples="400"))
     rec = json.loads(capsys.readouterr().out)
-    assert code == 0 and rec["details"]["sampler"].startswith("loop")
+    assert code == 0 and rec["details"]["sampler"].startswith("single runs")
 
 
 def test_neighbor_alias_and_set_defaults(files: dict[str, str]) -> None:

@@ -127,7 +127,7 @@ def env(files: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     monkeypatch.setattr(compare_cli, "compare", _unreachable("the comparison"))
     monkeypatch.setattr(plan_cli, "samples_needed", _unreachable("the plan"))
     monkeypatch.setattr(verify_mod, "load_fair", _unreachable("verify's campaign"))
-    monkeypatch.setattr(verify_mod, "verify_entry", _unreachable("verify's campaign"))
+    monkeypatch.setattr(verify_mod, "run_phase", _unreachable("verify's campaign"))
     monkeypatch.setattr(verify_mod, "write_reports", _unreachable("verify's report writer"))
     yield files
     for name in [m for m in sys.modules if m.startswith("_dpsco_audit_target_dpsco_fuzz")]:
@@ -246,8 +246,9 @@ def npz_garbage(d: Path) -> st.SearchStrategy[str]:
 # dpsco audit
 # ---------------------------------------------------------------------------------------------------------
 def _audit_base(files: dict[str, str]) -> list[str]:
+    # --workers 1: the mechanism imports a probe module registered in this process only
     return ["audit", f"{files['dpsco_fuzz_mech.py']}:f", "--dataset", files["a.npz"], "--neighbour", files["b.npz"],
-            "--epsilon", "1", "--delta", "0", "--samples", "40", "--seed", "3"]
+            "--epsilon", "1", "--delta", "0", "--samples", "40", "--seed", "3", "--workers", "1"]
 
 
 def _with(argv: list[str], option: str, value: str) -> list[str]:
@@ -280,6 +281,7 @@ AUDIT_VALUES: dict[str, st.SearchStrategy[str]] = {
     "--canary-protocol": bad_choice(("add/remove", "replace-one")),
     "--event-from-claim": bad_choice(("gaussian", "laplace")),
     "--pairs": bad_choice(("extreme", "sign-flip", "worst-case")),
+    "--workers": bad_int(1),
 }
 
 
@@ -463,6 +465,7 @@ COMPARE_VALUES: dict[str, st.SearchStrategy[str]] = {
     "--delta": bad_float(_delta_ok),
     "--against": bad_choice(_NAMES),
     "--instance": bad_choice(("fair", "synthetic")),
+    "--workers": bad_int(1),
 }
 
 
@@ -555,6 +558,9 @@ VERIFY_VALUES: dict[str, st.SearchStrategy[str]] = {
     "--budget": bad_choice(("quick", "standard", "paper")),
     "--format": bad_choice(("md", "html", "latex")),
     "--only": _NOT_AN_ENTRY,
+    "--workers": bad_int(1),
+    "--scheduler": st.one_of(st.sampled_from(SPECIAL + ["http://h:1", "h:8786", "localhost"]),
+                             TEXT.filter(lambda s: not s.startswith(("tcp://", "tls://", "inproc://")))),
 }
 
 

@@ -81,7 +81,7 @@ def test_help_documents_every_option():
     sub = next(a for a in parser._actions if a.dest == "command")
     help_text = sub.choices["verify"].format_help()
     for opt in ("--budget", "--quick", "--out", "--format", "--from", "--seed", "--only", "--quiet", "--confidence",
-                "--alpha"):
+                "--alpha", "--workers", "--scheduler", "--resume"):
         assert opt in help_text
 
 

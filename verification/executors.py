@@ -32,8 +32,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from numbers import Integral
 from typing import Any, Callable, Iterator, Sequence
 
-__all__ = ["DaskExecutor", "Executor", "ProcessExecutor", "SerialExecutor", "available_cores", "get_executor",
-           "validate_workers"]
+__all__ = ["DaskExecutor", "Executor", "ProcessExecutor", "SerialExecutor", "TrackedExecutor", "available_cores",
+           "get_executor", "validate_workers"]
 
 #: environment variables that set the thread count of the BLAS libraries numpy/scipy may be linked with
 _BLAS_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
@@ -209,7 +209,9 @@ class DaskExecutor(Executor):
 
         futures = {self._client.submit(fn, *t, pure=False, priority=len(tasks) - i): i for i, t in enumerate(tasks)}
         try:
-            for f in dask_as_completed(list(futures)):
+            with self._client.as_current():  # the client is not the process-wide default (set_as_default=False)
+                done = dask_as_completed(list(futures))
+            for f in done:
                 yield futures[f], f.result()
         finally:
             self._client.cancel([f for f in futures if not f.done()])
@@ -221,6 +223,32 @@ class DaskExecutor(Executor):
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "workers": self.workers, "scheduler": self.address}
+
+
+class TrackedExecutor(Executor):
+    """Another executor, calling ``callback(result)`` in this process as each task finishes (a progress bar's
+    update); closing it calls ``on_close`` (the bar's) and closes the other."""
+
+    def __init__(self, inner: Executor, callback: Callable[[Any], None], on_close: Callable[[], None] | None = None):
+        self.inner, self.callback, self.on_close = inner, callback, on_close
+        self.kind, self.workers = inner.kind, inner.workers
+
+    @property
+    def description(self) -> str:
+        return self.inner.description
+
+    def as_completed(self, fn: Callable[..., Any], tasks: Sequence[Task]) -> Iterator[tuple[int, Any]]:
+        for i, r in self.inner.as_completed(fn, tasks):
+            self.callback(r)
+            yield i, r
+
+    def close(self) -> None:
+        if self.on_close is not None:
+            self.on_close()
+        self.inner.close()
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.inner.to_dict()
 
 
 def get_executor(workers: int | None = None, scheduler: Any = None) -> Executor:

@@ -67,6 +67,7 @@ import numpy as np
 
 from dpsco.reference.privacy import PrivacyClaim
 from dpsco.reference.validation import check_rng
+from dpsco.verification.executors import Executor
 from dpsco.verification.auditing.claim_events import claim_optimal_threshold, location_scale
 from dpsco.verification.auditing.clopper_pearson import (
     CLOPPER_PEARSON_MAX_N,
@@ -154,7 +155,7 @@ def audit(
     estimator: str = "threshold",
     epsilon_true: float | None = None,
     power_family: str | None = "auto",
-    workers: int | None = None,
+    workers: int | Executor | None = None,
     event_from_claim: str | None = None,
     pilot_fraction: float | None = None,
     assume: str | None = None,
@@ -232,10 +233,13 @@ def audit(
         (:func:`dpsco.verification.auditing.power.minimum_detectable_epsilon`).
         "auto": Laplace for δ = 0, Gaussian for δ > 0.  None: skip.  A planning number under the family's
         shape, not a property of the audited mechanism.
-    workers : int >= 1, optional
-        For mechanisms without ``sample``: draw the runs in a process pool of this many workers (the
-        mechanism must be picklable).  Each worker gets its own stream from a SeedSequence whose entropy is
-        drawn from ``rng``, so the audit stays reproducible (but differs from the serial stream).
+    workers : int >= 1, Executor or None, optional
+        For mechanisms without ``sample``, where the single runs are drawn: None or 1 in this process, k > 1
+        in a local process pool of k processes (the mechanism must be picklable), or an
+        :class:`~dpsco.verification.executors.Executor` such as ``DaskExecutor("tcp://HOST:8786")``.  The runs
+        are split into tasks by their number alone (:func:`dpsco.verification.auditing.samples.task_sizes`),
+        task i drawing from child i of a SeedSequence seeded by ``rng``, so the result is the same on every
+        executor and worker count.
     event_from_claim : "gaussian" | "laplace", optional
         Replace the selection half by a *claim-placed* event: a small pilot (``pilot_fraction`` of the runs
         per side) fixes the statistic (the projection direction when k > 1), which side has the larger
@@ -338,8 +342,9 @@ def audit(
         raise ValueError(
             f"power_family must be None, 'auto', 'laplace', 'gaussian' or 'randomized-response', got {power_family!r}"
         )
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, Integral) or int(workers) < 1):
-        raise ValueError(f"workers must be an integer >= 1 or None, got {workers!r}")
+    if workers is not None and not isinstance(workers, Executor) and (
+            isinstance(workers, bool) or not isinstance(workers, Integral) or int(workers) < 1):
+        raise ValueError(f"workers must be an integer >= 1, an Executor or None, got {workers!r}")
     if not (callable(mechanism) or callable(getattr(mechanism, "sample", None))):
         raise TypeError(
             f"mechanism must be callable f(data, rng) -> array or have sample(data, n, rng), got {type(mechanism).__name__}"

@@ -39,6 +39,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 from scipy.special import ndtr
 
+from dpsco.verification.executors import Executor
 from dpsco.reference.privacy import PrivacyClaim, to_jsonable
 from dpsco.verification.auditing.audit import audit
 from dpsco.verification.auditing.clopper_pearson import (
@@ -324,7 +325,7 @@ def audit_curve(
     event: Event | None = None,
     seed_entropy: int | None = None,
     check_neighbouring: bool = True,
-    workers: int | None = None,
+    workers: int | Executor | None = None,
     sample_check_runs: int | None = None,
     power: bool = True,
     rho_bound: bool = True,

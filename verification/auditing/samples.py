@@ -27,22 +27,25 @@ from __future__ import annotations
 
 import math
 import time
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 
 import numpy as np
 from scipy.stats import fisher_exact, ks_2samp
+
+from dpsco.verification.executors import Executor, ProcessExecutor, SerialExecutor, validate_workers
 
 __all__ = [
     "Mechanism",
     "SAMPLE_CHECK_FALSE_ALARM",
     "SAMPLE_CHECK_RUNS",
     "SampleInconsistencyError",
+    "MAX_TASKS",
     "SingleRuns",
     "checked_draw",
     "combine_checks",
     "draw",
     "sampler_consistency",
+    "task_sizes",
 ]
 
 
@@ -58,20 +61,55 @@ class Mechanism(Protocol):
     def __call__(self, data: Mapping[str, np.ndarray], rng: np.random.Generator) -> np.ndarray: ...
 
 
-def _pool_chunk(mechanism: Any, data: dict[str, np.ndarray], n: int, entropy: int) -> list[np.ndarray]:
-    """Worker: ``n`` runs of ``mechanism`` on ``data`` with its own generator (process-pool sampling)."""
-    rng = np.random.default_rng(np.random.SeedSequence(entropy))
+#: the runs of a mechanism without ``sample`` are drawn in at most this many tasks (a number fixed by n alone,
+#: so that the draws do not depend on the executor or its number of workers)
+MAX_TASKS = 256
+
+
+def task_sizes(n: int) -> list[int]:
+    """How ``n`` single runs are split into tasks: min(n, :data:`MAX_TASKS`) tasks of sizes differing by ≤ 1."""
+    k = min(int(n), MAX_TASKS)
+    return [n // k + (1 if i < n % k else 0) for i in range(k)] if k > 0 else []
+
+
+def _task_runs(mechanism: Any, data: dict[str, np.ndarray], n: int, seed: np.random.SeedSequence) -> list[np.ndarray]:
+    """A task: ``n`` runs of ``mechanism`` on ``data``, all drawing from one generator built from ``seed``."""
+    rng = np.random.default_rng(seed)
     return [np.asarray(mechanism(data, rng), dtype=np.float64).ravel() for _ in range(n)]
 
 
+def _executor(workers: Any) -> tuple[Executor, bool]:
+    """(executor, owned): ``workers`` itself if it is an Executor, else this process (None, 1) or a local pool."""
+    if isinstance(workers, Executor):
+        return workers, False
+    w = validate_workers(workers)
+    return (SerialExecutor() if w is None or w == 1 else ProcessExecutor(w)), True
+
+
+def _check_picklable(mechanism: Any, data: dict[str, np.ndarray]) -> None:
+    import pickle
+
+    try:
+        pickle.dumps(mechanism)
+    except Exception as exc:  # PicklingError, AttributeError (local objects), TypeError
+        raise TypeError(f"workers > 1 runs the mechanism in other processes, so it must be picklable (a module-level "
+                        f"function or an instance of a module-level class); {mechanism!r} is not ({exc}). "
+                        "Use workers=1, or a Dask executor (cloudpickle)") from None
+
+
 def draw(
-    mechanism: Any, data: dict[str, np.ndarray], n: int, rng: np.random.Generator, side: str, workers: int | None = None
+    mechanism: Any, data: dict[str, np.ndarray], n: int, rng: np.random.Generator, side: str,
+    workers: int | Executor | None = None, progress: Callable[[int], None] | None = None,
 ) -> tuple[np.ndarray, str]:
     """``n`` runs of ``mechanism`` on ``data`` as an (n, k) float array of flattened outputs, and how they were drawn.
 
-    ``mechanism.sample(data, n, rng)`` if the mechanism has a callable ``sample``; otherwise ``workers`` > 1
-    processes (when n >= 2·workers), each with a SeedSequence whose entropy is drawn from ``rng``; otherwise
-    a loop of ``mechanism(data, rng)``.  ``side`` ("dataset", "neighbour") names the side in errors.
+    ``mechanism.sample(data, n, rng)`` if the mechanism has a callable ``sample`` (one call, in this process);
+    otherwise ``mechanism(data, rng)`` run by tasks (:func:`task_sizes`), task i drawing from child i of a
+    ``SeedSequence`` whose entropy is one draw from ``rng``.  The tasks run on ``workers``: an
+    :class:`~dpsco.verification.executors.Executor` (a Dask cluster, say), an int (1: this process; more: a
+    local process pool of that size) or None (this process).  The rows are the same whatever runs them.
+    ``progress(k)`` is called with the number of runs of each finished task.  ``side`` ("dataset",
+    "neighbour") names the side in errors.
 
     Raises
     ------
@@ -80,23 +118,6 @@ def draw(
         ``n`` rows.
     """
     sample = getattr(mechanism, "sample", None)
-    if not callable(sample) and workers is not None and int(workers) > 1 and n >= 2 * int(workers):
-        w = int(workers)
-        sizes = [n // w + (1 if i < n % w else 0) for i in range(w)]
-        entropies = [int(x) for x in rng.integers(0, 2**63, size=w)]
-        with ProcessPoolExecutor(max_workers=w) as pool:
-            chunks = list(pool.map(_pool_chunk, [mechanism] * w, [data] * w, sizes, entropies))
-        rows = [r for c in chunks for r in c]
-        widths = {r.size for r in rows}
-        if len(widths) != 1:
-            raise ValueError(f"mechanism outputs on the {side} have inconsistent sizes {sorted(widths)[:3]}")
-        out = np.stack(rows)
-        if out.shape[1] == 0:
-            raise ValueError(f"mechanism output on the {side} is empty")
-        if not np.all(np.isfinite(out)):
-            raise ValueError(f"mechanism output on the {side} contains NaN or infinite values")
-        return out, f"process pool of {w} workers (mechanism(data, rng), per-worker SeedSequence from rng)"
-
     if callable(sample):
         out = np.asarray(sample(data, n, rng), dtype=np.float64)
         if out.ndim == 0 or out.shape[0] != n:
@@ -104,17 +125,27 @@ def draw(
         out = out.reshape(n, -1)
         how = "batched (mechanism.sample)"
     else:
-        rows = []
-        width = None
-        for _ in range(n):
-            row = np.asarray(mechanism(data, rng), dtype=np.float64).ravel()
-            if width is None:
-                width = row.size
-            elif row.size != width:
-                raise ValueError(f"mechanism outputs on the {side} have inconsistent sizes ({width} and {row.size})")
-            rows.append(row)
+        sizes = task_sizes(n)
+        seeds = np.random.SeedSequence(int(rng.integers(0, 2**63))).spawn(len(sizes))
+        ex, owned = _executor(workers)
+        if ex.kind == "process":
+            _check_picklable(mechanism, data)
+        chunks: list[list[np.ndarray]] = [[] for _ in sizes]
+        try:
+            for i, rows_i in ex.as_completed(_task_runs, [(mechanism, data, k, s) for k, s in zip(sizes, seeds)]):
+                chunks[i] = rows_i
+                if progress is not None:
+                    progress(len(rows_i))
+        finally:
+            if owned:
+                ex.close()
+        rows = [r for c in chunks for r in c]
+        widths = sorted({r.size for r in rows})
+        if len(widths) > 1:
+            raise ValueError(f"mechanism outputs on the {side} have inconsistent sizes ({widths[0]} and {widths[1]})")
         out = np.stack(rows) if rows else np.empty((0, 0))
-        how = "loop (mechanism(data, rng))"
+        how = (f"single runs mechanism(data, rng) in {len(sizes)} tasks (task i: child i of a SeedSequence drawn "
+               "from rng; the same rows on any executor)")
     if out.shape[1] == 0:
         raise ValueError(f"mechanism output on the {side} is empty")
     if not np.all(np.isfinite(out)):

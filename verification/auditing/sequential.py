@@ -57,6 +57,7 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import betaln
 
+from dpsco.verification.executors import Executor
 from dpsco.reference.privacy import PrivacyClaim, to_jsonable
 from dpsco.reference.validation import check_rng
 from dpsco.verification.auditing.clopper_pearson import check_confidence
@@ -341,7 +342,7 @@ def sequential_audit(
     prior_runs: float | None = None,
     n_thresholds: int = 600,
     check_neighbouring: bool = True,
-    workers: int | None = None,
+    workers: int | Executor | None = None,
     sample_check_runs: int | None = None,
     on_batch: Callable[[int, float], None] | None = None,
 ) -> SequentialAuditResult:

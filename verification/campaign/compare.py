@@ -73,12 +73,15 @@ from dpsco.reference import Ball, DataBounds, ERMProblem, get_loss
 from dpsco.reference.privacy import PrivacyClaim, Release, to_jsonable
 
 from dpsco.verification.auditing.audit import audit
+from dpsco.verification.auditing.samples import task_sizes
+from dpsco.verification.executors import Executor, ProcessExecutor, SerialExecutor, validate_workers
 from dpsco.verification.papers.catalogue import CatalogueEntry, PublicInputs, get_entry, run_outputs
 from dpsco.verification.papers.objectives import objective_range
 from dpsco.verification.auditing.neighbours import replace_one_extreme
 from dpsco.verification.checks.stats import mean_bound_check
 
-__all__ = ["CandidateError", "CompareResult", "Instance", "TwoSampleResult", "build_instance", "compare",
+__all__ = ["CandidateError", "CompareResult", "Instance", "TwoSampleResult", "build_instance", "candidate_is_vectorised",
+           "compare",
            "two_sample_test", "DEFAULT_CONFIDENCE", "DEFAULT_SEED", "INSTANCES"]
 
 DEFAULT_SEED = 20191208
@@ -320,7 +323,8 @@ def two_sample_test(A: np.ndarray, B: np.ndarray, alpha: float, rng: np.random.G
 # ---------------------------------------------------------------------------------------------------------
 # running the candidate
 # ---------------------------------------------------------------------------------------------------------
-def _vectorised(candidate: Callable[..., Any]) -> bool:
+def candidate_is_vectorised(candidate: Callable[..., Any]) -> bool:
+    """Whether ``candidate`` takes ``replicates`` (its signature names the parameter)."""
     try:
         return "replicates" in inspect.signature(candidate).parameters
     except (TypeError, ValueError):
@@ -350,19 +354,37 @@ def _call(candidate: Callable[..., Any], inst_X: np.ndarray, inst_y: np.ndarray,
         raise CandidateError(f"{name} raised {type(exc).__name__}: {exc}") from exc
 
 
+def _candidate_task(candidate: Callable[..., Any], X: np.ndarray, y: np.ndarray, problem: ERMProblem, eps: float,
+                    delta: float, options: dict[str, Any], name: str, seeds: list[np.random.SeedSequence]
+                    ) -> tuple[np.ndarray, Release | None]:
+    """A task of :func:`candidate_outputs`: one run per seed (a generator each), stacked; the first Release."""
+    d = X.shape[1]
+    outs, first = [], None
+    for child in seeds:
+        o, rel = _as_outputs(_call(candidate, X, y, problem, eps, delta, np.random.default_rng(child), options, None,
+                                   name), d, None, name)
+        outs.append(o)
+        first = first or rel
+    return np.vstack(outs), first
+
+
 def candidate_outputs(candidate: Callable[..., Any], X: np.ndarray, y: np.ndarray, problem: ERMProblem, eps: float,
                       delta: float, seed: np.random.SeedSequence, size: int, options: dict[str, Any] | None = None,
-                      *, chunk: int = 2000, name: str = "candidate") -> tuple[np.ndarray, Release | None]:
+                      *, chunk: int = 2000, name: str = "candidate", workers: int | Executor | None = None,
+                      vectorised: bool | None = None) -> tuple[np.ndarray, Release | None]:
     """``size`` independent outputs of ``candidate`` as a (size, d) array, and its first Release (if any).
 
-    Vectorised candidates (a ``replicates`` parameter) get one generator per chunk of ≤ ``chunk`` runs;
-    others one generator per run; all generators are spawned from ``seed``.
+    Vectorised candidates (a ``replicates`` parameter, or ``vectorised=True``) get one generator per chunk of
+    ≤ ``chunk`` runs, called in this process; others one generator per run, all spawned from ``seed`` (child i
+    for run i), the runs grouped in tasks (``dpsco.verification.auditing.samples.task_sizes``) that run on
+    ``workers`` (None or 1: this process; k: k local processes, the candidate must be picklable; an
+    Executor).  The outputs do not depend on where the tasks run.
     """
     opts = dict(options or {})
     d = X.shape[1]
     outs: list[np.ndarray] = []
     first: Release | None = None
-    if _vectorised(candidate):
+    if candidate_is_vectorised(candidate) if vectorised is None else vectorised:
         n_chunks = math.ceil(size / chunk)
         for i, child in enumerate(seed.spawn(n_chunks)):
             k = min(chunk, size - i * chunk)
@@ -370,12 +392,18 @@ def candidate_outputs(candidate: Callable[..., Any], X: np.ndarray, y: np.ndarra
                                        name), d, k, name)
             outs.append(o)
             first = first or rel
+        return np.vstack(outs), first
+    children = seed.spawn(size)
+    starts = np.cumsum([0] + task_sizes(size))
+    tasks = [(candidate, X, y, problem, eps, delta, opts, name, children[a:b]) for a, b in zip(starts[:-1], starts[1:])]
+    if isinstance(workers, Executor):
+        results = workers.map(_candidate_task, tasks)
     else:
-        for child in seed.spawn(size):
-            o, rel = _as_outputs(_call(candidate, X, y, problem, eps, delta, np.random.default_rng(child), opts, None,
-                                       name), d, None, name)
-            outs.append(o)
-            first = first or rel
+        with (SerialExecutor() if validate_workers(workers) in (None, 1) else ProcessExecutor(workers)) as ex:
+            results = ex.map(_candidate_task, tasks)
+    for o, rel in results:
+        outs.append(o)
+        first = first or rel
     return np.vstack(outs), first
 
 
@@ -383,9 +411,11 @@ class _CandidateMechanism:
     """Adapter: the candidate on a dataset dict, as the auditor's mechanism (batched ``sample``)."""
 
     def __init__(self, candidate: Callable[..., Any], problem: ERMProblem, eps: float, delta: float,
-                 options: dict[str, Any], name: str):
+                 options: dict[str, Any], name: str, workers: int | Executor | None = None,
+                 vectorised: bool | None = None):
         self.candidate, self.problem, self.eps, self.delta, self.options, self.name = (
             candidate, problem, eps, delta, options, name)
+        self.workers, self.vectorised = workers, vectorised
 
     def __call__(self, data: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
         X = np.asarray(data["X"])
@@ -396,7 +426,8 @@ class _CandidateMechanism:
     def sample(self, data: dict[str, np.ndarray], n: int, rng: np.random.Generator) -> np.ndarray:
         seed = np.random.SeedSequence(int(rng.integers(0, 2**63)))  # fresh, drawn from the auditor's stream
         out, _ = candidate_outputs(self.candidate, np.asarray(data["X"]), np.asarray(data["y"]), self.problem,
-                                   self.eps, self.delta, seed, n, self.options, name=self.name)
+                                   self.eps, self.delta, seed, n, self.options, name=self.name,
+                                   workers=self.workers, vectorised=self.vectorised)
         return out
 
 
@@ -527,7 +558,8 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
             seed: int = DEFAULT_SEED, confidence: float = DEFAULT_CONFIDENCE, claimed_epsilon: float | None = None,
             claimed_delta: float | None = None, options: dict[str, Any] | None = None,
             candidate_name: str | None = None, permutations: int | None = None, energy_max: int = 500,
-            run_audit: bool = True) -> CompareResult:
+            run_audit: bool = True, workers: int | Executor | None = None,
+            vectorised: bool | None = None) -> CompareResult:
     """Compare ``candidate`` with the catalogue entry ``against`` (module docstring for the tests).
 
     Parameters
@@ -546,6 +578,11 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
     options : keyword options passed to the candidate (ours uses the catalogue entry's options).
     permutations, energy_max : see :func:`two_sample_test`.
     run_audit : False skips (c) (its α share is then unused; the verdict is conservative).
+    workers : where the runs of a candidate without ``replicates`` go (:func:`candidate_outputs`): None or
+        1 this process, k a local pool of k processes (picklable candidate), or an Executor (Dask).  The
+        result does not depend on it.
+    vectorised : whether the candidate takes ``replicates`` (default: read from its signature; a wrapper
+        that hides the signature says it here).
 
     Returns
     -------
@@ -583,7 +620,7 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
     ours, our_release = run_outputs(entry, X, y, problem, eps, delta, np.random.default_rng(s_ours), samples,
                                     dict(entry.options))
     theirs, their_release = candidate_outputs(candidate, X, y, problem, eps, delta, s_theirs, samples, options,
-                                              name=name)
+                                              name=name, workers=workers, vectorised=vectorised)
 
     target = _objective(entry, inst, our_release.parameters)
     # (a) two-sample
@@ -614,7 +651,7 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
             claim = base
         if claim.neighbouring != "replace-one":
             notes.append(f"candidate claims {claim.neighbouring} neighbouring; audited against a replace-one pair")
-        mech = _CandidateMechanism(candidate, problem, eps, delta, dict(options or {}), name)
+        mech = _CandidateMechanism(candidate, problem, eps, delta, dict(options or {}), name, workers, vectorised)
         try:
             res = audit(mech, {"X": X, "y": y}, {"X": inst.X_neighbour, "y": inst.y_neighbour}, claim,
                         audit_samples, np.random.default_rng(s_audit), confidence=1.0 - alpha / 3.0,

@@ -460,6 +460,8 @@ def _check_arguments(args: argparse.Namespace) -> str:
         raise ValueError(f"--workers must be an integer >= 1, got {args.workers}")
     if args.workers is not None and args.scheduler is not None:
         raise ValueError("--workers and --scheduler exclude each other: a Dask cluster has its own workers")
+    if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
+        raise ValueError(f"--scheduler must be a Dask scheduler address such as tcp://HOST:8786, got {args.scheduler!r}")
     if args.from_json is not None and (args.resume or args.scheduler is not None or args.workers is not None):
         raise ValueError("--from regenerates reports without computing: it takes no --resume, --workers or "
                          "--scheduler")

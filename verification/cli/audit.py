@@ -120,7 +120,8 @@ from dpsco.verification.auditing.curve_audit import audit_curve
 from dpsco.verification.auditing.curves import CurveClaim
 from dpsco.verification.auditing.neighbours import BoxBounds
 from dpsco.verification.auditing.sequential import sequential_audit
-from dpsco.verification.cli.usercode import InputError, load_mechanism, running
+from dpsco.verification.cli.usercode import InputError, load_mechanism, running, runs_executor
+from dpsco.verification.executors import Executor
 
 __all__ = ["configure_parser", "run", "load_mechanism", "load_npz", "parse_claim"]
 
@@ -189,6 +190,12 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--canaries", default=None, metavar="M", help="--estimator one-run: number of canaries")
     p.add_argument("--epsilon-true", default=None, metavar="E0",
                    help="exact epsilon of the mechanism at the claimed delta, reported next to the bound")
+    p.add_argument("--workers", default=None, metavar="N",
+                   help="processes that run a mechanism without sample() (default: every core; 1: this process); "
+                        "the result does not depend on it")
+    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="run the single runs on a Dask cluster (pip install 'dpsco[dask]'; the workers must import "
+                        "the mechanism's module); not with --workers")
     p.add_argument("--json", action="store_true", help="print one JSON record instead of a summary")
     p.set_defaults(run=run)
 
@@ -423,6 +430,7 @@ def _mechanism_errors(target: str, describe: Callable[[Exception], str]) -> Iter
 def run(args: argparse.Namespace) -> int:
     """Execute ``dpsco audit``; returns the exit status (0 not refuted, 1 refuted, 2 bad input)."""
     reason: str | None = None
+    executor: Executor | None = None
     try:
         claim_text = getattr(args, "claim", None)
         curve = None
@@ -544,6 +552,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 pairs = _generated_pairs(args, dataset) if args.pairs is not None else None
             mechanism = load_mechanism(args.target)
+            runner, executor = runs_executor(args, mechanism, args.target, quiet=args.json)
             claim = PrivacyClaim(
                 notion="pure-DP" if delta == 0.0 else "approx-DP",
                 epsilon=epsilon,
@@ -595,8 +604,8 @@ def run(args: argparse.Namespace) -> int:
             with _mechanism_errors(args.target, _named):
                 if sequential:
                     result = sequential_audit(
-                        mechanism, dataset, neighbour, claim, max_samples, rng, confidence=confidence,
-                        statistic=statistic, batch=batch,
+                        runner, dataset, neighbour, claim, max_samples, rng, confidence=confidence,
+                        statistic=statistic, batch=batch, workers=executor,
                     )
                 elif search_bounds is not None:
                     search_options = {} if candidates is None else {"max_candidates": candidates}
@@ -608,10 +617,10 @@ def run(args: argparse.Namespace) -> int:
                     )
                 elif pairs is None:
                     result = audit(
-                        mechanism, dataset, neighbour, claim, samples, rng,  # type: ignore[arg-type]
+                        runner, dataset, neighbour, claim, samples, rng,  # type: ignore[arg-type]
                         confidence=confidence, statistic=statistic, seed_entropy=int(seq.entropy),
                         estimator=estimator, epsilon_true=epsilon_true, event_from_claim=event_from_claim,
-                        assume=assume, assume_reason=assume_reason,
+                        assume=assume, assume_reason=assume_reason, workers=executor,
                     )
                 else:
                     result = estimators.audit_family(
@@ -622,6 +631,9 @@ def run(args: argparse.Namespace) -> int:
     except InputError as exc:
         print(f"dpsco audit: error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if executor is not None:
+            executor.close()
     if args.json:
         record = result.to_dict()
         record["mechanism"] = args.target

@@ -43,7 +43,10 @@ from typing import Any
 
 from dpsco.verification.papers.catalogue import CATALOGUE
 from dpsco.verification.campaign.compare import DEFAULT_CONFIDENCE, DEFAULT_SEED, INSTANCES, CandidateError, compare
-from dpsco.verification.cli.usercode import InputError, load_mechanism, running
+from dpsco.verification.campaign.compare import candidate_is_vectorised
+from dpsco.verification.cli.usercode import InputError, UserMechanism, load_mechanism, running
+from dpsco.verification.executors import Executor, TrackedExecutor, get_executor
+from dpsco.verification.progress import progress_bar
 
 __all__ = ["configure_parser", "run"]
 
@@ -67,6 +70,12 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                    help="claimed ε audited when the callable returns an array (default: the instance's ε)")
     p.add_argument("--delta", default=None, metavar="D",
                    help="claimed δ audited when the callable returns an array (default: the instance's δ)")
+    p.add_argument("--workers", default=None, metavar="N",
+                   help="processes that run an implementation without `replicates` (default: every core; 1: this "
+                        "process); the result does not depend on it")
+    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="run its runs on a Dask cluster (pip install 'dpsco[dask]'; the workers must import the "
+                        "implementation's module); not with --workers")
     p.add_argument("--json", action="store_true", help="print one JSON record instead of a summary")
     p.set_defaults(run=run)
 
@@ -83,6 +92,7 @@ def _num(text: Any, name: str, *, integer: bool = False) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Execute ``dpsco compare``; returns the exit status (0 not refuted, 1 refuted, 2 bad input)."""
+    executor: Executor | None = None
     try:
         samples = _num(args.samples, "--samples", integer=True)
         if samples < 4:
@@ -109,11 +119,28 @@ def run(args: argparse.Namespace) -> int:
         candidate = load_mechanism(args.target)
         if not callable(candidate):
             raise InputError(f"{args.target} is not callable")
+        workers = None if args.workers is None else _num(args.workers, "--workers", integer=True)
+        if workers is not None and workers < 1:
+            raise InputError(f"--workers must be >= 1, got {args.workers!r}")
+        if workers is not None and args.scheduler is not None:
+            raise InputError("--workers and --scheduler exclude each other: a Dask cluster has its own workers")
+        vectorised = candidate_is_vectorised(candidate)
+        runner = candidate
+        if not vectorised:  # single runs go to the executor (a vectorised one runs in this process)
+            try:
+                inner = get_executor(workers, args.scheduler)
+            except (ImportError, OSError, ValueError) as exc:
+                raise InputError(f"--scheduler: {exc}") from None
+            bar = progress_bar(0, "runs", enabled=not args.json, unit="run")
+            executor = TrackedExecutor(inner, lambda res: bar.update(len(res[0])), bar.close)
+            if inner.kind != "serial":
+                runner = UserMechanism(args.target)
         try:
             with running(f"the implementation {args.target}"):
-                result = compare(candidate, args.against, instance=args.instance, samples=samples,
+                result = compare(runner, args.against, instance=args.instance, samples=samples,
                                  audit_samples=audit_samples, seed=seed, confidence=confidence,
-                                 claimed_epsilon=eps, claimed_delta=delta, candidate_name=args.target)
+                                 claimed_epsilon=eps, claimed_delta=delta, candidate_name=args.target,
+                                 workers=executor, vectorised=vectorised)
         except InputError:
             raise
         except (CandidateError, ValueError, TypeError) as exc:
@@ -123,6 +150,9 @@ def run(args: argparse.Namespace) -> int:
     except InputError as exc:
         print(f"dpsco compare: error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if executor is not None:
+            executor.close()
     if args.json:
         print(json.dumps(result.to_dict(), allow_nan=False))
     else:

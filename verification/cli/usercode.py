@@ -18,10 +18,14 @@ import contextlib
 import importlib
 import importlib.util
 import os
+import argparse
 import sys
 from typing import Any, Iterator
 
-__all__ = ["InputError", "cwd_on_sys_path", "load_mechanism", "running"]
+from dpsco.verification.executors import Executor, TrackedExecutor, get_executor
+from dpsco.verification.progress import progress_bar
+
+__all__ = ["InputError", "UserMechanism", "cwd_on_sys_path", "load_mechanism", "running", "runs_executor"]
 
 
 class InputError(Exception):
@@ -103,3 +107,62 @@ def load_mechanism(target: str) -> Any:
     if not (callable(obj) or callable(getattr(obj, "sample", None))):
         raise InputError(f"{target} is not callable (expected f(data, rng) -> array)")
     return obj
+
+
+class UserMechanism:
+    """The user's ``MODULE:CALLABLE`` as a picklable callable (a mechanism ``f(data, rng)``, a candidate of
+    ``dpsco compare``; arguments are passed through): it travels to worker processes
+    (or Dask workers) as its target and the directory it was named from, and is loaded there on first use
+    (:func:`load_mechanism`; what it prints goes to stderr, ``sys.exit`` is bad input).  On a Dask cluster the
+    module must be importable by the workers."""
+
+    def __init__(self, target: str, cwd: str | None = None):
+        module_part, _, attr = str(target).rpartition(":")
+        if module_part.endswith(".py") or os.path.sep in module_part:
+            target = f"{os.path.abspath(module_part)}:{attr}"
+        self.target, self.cwd = target, cwd or os.getcwd()
+        self._fn: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"target": self.target, "cwd": self.cwd}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.target, self.cwd, self._fn = state["target"], state["cwd"], None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._fn is None:
+            if self.cwd not in sys.path:
+                sys.path.insert(0, self.cwd)
+            self._fn = load_mechanism(self.target)
+        with running(f"the mechanism {self.target}"):
+            return self._fn(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"UserMechanism({self.target!r})"
+
+
+def runs_executor(args: argparse.Namespace, mechanism: Any, target: str, quiet: bool) -> tuple[Any, Executor | None]:
+    """(mechanism, executor) for the auditor's single runs: a mechanism with ``sample`` runs in this process;
+    otherwise the runs go to ``--workers`` local processes (default every core) or the ``--scheduler`` cluster,
+    as :class:`~dpsco.verification.cli.usercode.UserMechanism` (loaded by each worker), with a progress bar on a
+    terminal unless ``quiet`` (--json).  Raises InputError for a bad --workers/--scheduler."""
+    workers = getattr(args, "workers", None)
+    scheduler = getattr(args, "scheduler", None)
+    if workers is not None:
+        try:
+            workers = int(str(workers), 10)
+        except ValueError:
+            raise InputError(f"--workers must be an integer, got {args.workers!r}") from None
+        if workers < 1:
+            raise InputError(f"--workers must be >= 1, got {args.workers!r}")
+        if scheduler is not None:
+            raise InputError("--workers and --scheduler exclude each other: a Dask cluster has its own workers")
+    if callable(getattr(mechanism, "sample", None)):
+        return mechanism, None  # one vectorised call, in this process
+    try:
+        ex = get_executor(workers, scheduler)
+    except (ImportError, OSError, ValueError) as exc:
+        raise InputError(f"--scheduler: {exc}") from None
+    bar = progress_bar(0, "runs", enabled=not quiet, unit="run")
+    tracked = TrackedExecutor(ex, lambda rows: bar.update(len(rows)), bar.close)
+    return (mechanism if ex.kind == "serial" else UserMechanism(target)), tracked

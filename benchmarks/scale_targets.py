@@ -1,0 +1,137 @@
+"""Scale targets of the executors, measured side by side in one run.
+
+    python benchmarks/scale_targets.py memory [--runs 10000000]
+    python benchmarks/scale_targets.py dask [--runs 400] [--ms 20]
+
+memory: an audit (``dpsco.verification.auditing.audit``) of a vectorised scalar mechanism (sum + Laplace
+    noise, ``sample`` drawing all runs in one call) at ``--runs`` runs per side, in a fresh subprocess so that
+    its peak resident memory (``ru_maxrss``) is the audit's own; prints the wall time and the peak.
+    Target: ≤ 60 s and ≤ 2 GiB at 10⁷ runs per side.
+dask: the same audit of a mechanism without ``sample`` whose single run burns ``--ms`` milliseconds of CPU
+    (a numpy loop, not a sleep: sleeping would scale whatever the cores), on a Dask ``LocalCluster`` of 1 then
+    2 worker processes (one thread each), alternating, 3 repetitions each; prints the median times, their
+    ratio and checks that the two results are identical.  Target: ≥ 1.6× with 2 workers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+CALIBRATION_N = 20_000
+
+
+class BusyLaplace:
+    """sum(x) + Lap(1) after about ``ms`` milliseconds of CPU work (a module-level class: picklable)."""
+
+    def __init__(self, ms: float, reps: int):
+        self.ms, self.reps = ms, reps
+
+    def __call__(self, data: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
+        v = np.arange(CALIBRATION_N, dtype=np.float64)
+        acc = 0.0
+        for _ in range(self.reps):
+            acc += float(np.sin(v).sum())
+        return np.array([data["x"].sum() + rng.laplace(0.0, 1.0) + 0.0 * acc])
+
+
+def _calibrate(ms: float) -> int:
+    """Repetitions of the inner loop that take about ``ms`` milliseconds here."""
+    m = BusyLaplace(ms, 50)
+    t = time.perf_counter()
+    for _ in range(5):
+        m({"x": np.zeros(2)}, np.random.default_rng(0))
+    per_rep = (time.perf_counter() - t) / (5 * 50)
+    return max(1, round(ms / 1000 / per_rep))
+
+
+_MEMORY_CHILD = """
+import json, resource, sys, time
+import numpy as np
+sys.path.insert(0, {tests!r})
+from _mechanisms import LaplaceSum
+from dpsco.verification.auditing.audit import audit
+n = {runs}
+S, S1 = {{"x": np.zeros(10)}}, {{"x": np.r_[np.zeros(9), 1.0]}}
+t = time.perf_counter()
+r = audit(LaplaceSum(1.0), S, S1, (1.0, 0.0), n, np.random.default_rng(1), power_family=None)
+wall = time.perf_counter() - t
+print(json.dumps({{"wall": wall, "maxrss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "epsilon_lower": r.epsilon_lower}}))
+"""
+
+
+def memory(runs: int) -> None:
+    import os
+
+    tests = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests")
+    out = subprocess.run([sys.executable, "-c", _MEMORY_CHILD.format(tests=tests, runs=runs)], check=True,
+                         capture_output=True, text=True)
+    rec = json.loads(out.stdout.strip().splitlines()[-1])
+    print(f"vectorised Laplace audit, {runs:,} runs per side: {rec['wall']:.1f} s, peak RSS "
+          f"{rec['maxrss_mib']:.0f} MiB, ε_lb = {rec['epsilon_lower']:.4f} (claim ε = 1, exact ε = 1)")
+    print(f"targets: ≤ 60 s ({'met' if rec['wall'] <= 60 else 'MISSED'}), ≤ 2048 MiB "
+          f"({'met' if rec['maxrss_mib'] <= 2048 else 'MISSED'})")
+
+
+def dask(runs: int, ms: float, repetitions: int) -> None:
+    from distributed import LocalCluster
+
+    from dpsco.verification.auditing.audit import audit
+    from dpsco.verification.executors import DaskExecutor
+
+    mech = BusyLaplace(ms, _calibrate(ms))
+    t = time.perf_counter()
+    for _ in range(10):
+        mech({"x": np.zeros(2)}, np.random.default_rng(0))
+    per_run = (time.perf_counter() - t) / 10
+    S, S1 = {"x": np.zeros(10)}, {"x": np.r_[np.zeros(9), 1.0]}
+    times: dict[int, list[float]] = {1: [], 2: []}
+    results: dict[int, dict] = {}
+    clusters = {w: LocalCluster(n_workers=w, threads_per_worker=1, processes=True, dashboard_address=None,
+                                silence_logs=40) for w in (1, 2)}
+    try:
+        executors = {w: DaskExecutor(c.scheduler_address) for w, c in clusters.items()}
+        for _ in range(repetitions):
+            for w in (1, 2):
+                t = time.perf_counter()
+                r = audit(mech, S, S1, (1.0, 0.0), runs, np.random.default_rng(5), workers=executors[w],
+                          power_family=None)
+                times[w].append(time.perf_counter() - t)
+                results[w] = {k: v for k, v in r.to_dict().items() if "seconds" not in k}
+        for ex in executors.values():
+            ex.close()
+    finally:
+        for c in clusters.values():
+            c.close()
+    m1, m2 = statistics.median(times[1]), statistics.median(times[2])
+    print(f"audit of a {per_run * 1e3:.1f} ms/run mechanism without sample(), {runs} runs per side "
+          f"({2 * runs} runs), Dask LocalCluster, medians of {repetitions}:")
+    print(f"  1 worker: {m1:.1f} s   2 workers: {m2:.1f} s   ratio {m1 / m2:.2f}× (target ≥ 1.6×)")
+    print(f"  identical results with 1 and 2 workers: {results[1] == results[2]}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="what", required=True)
+    m = sub.add_parser("memory")
+    m.add_argument("--runs", type=int, default=10_000_000)
+    d = sub.add_parser("dask")
+    d.add_argument("--runs", type=int, default=400)
+    d.add_argument("--ms", type=float, default=20.0)
+    d.add_argument("--repetitions", type=int, default=3)
+    a = p.parse_args()
+    if a.what == "memory":
+        memory(a.runs)
+    else:
+        dask(a.runs, a.ms, a.repetitions)
+
+
+if __name__ == "__main__":
+    main()

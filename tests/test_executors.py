@@ -1,0 +1,171 @@
+"""Executors: a campaign's numbers do not depend on where its tasks run, and an interrupted campaign resumes.
+
+The executors (``dpsco.verification.executors``) run the same tasks in this process, in a local process pool
+and on a Dask ``LocalCluster`` with 2 worker processes; every task draws from a SeedSequence it is given, so
+the results must be equal, not close.  ``dpsco verify`` is interrupted with SIGINT after its first
+checkpoints and resumed; the resumed results equal an uninterrupted run's.  These tests are deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from dpsco.verification.auditing.audit import audit
+from dpsco.verification.auditing.samples import task_sizes
+from dpsco.verification.campaign import verify
+from dpsco.verification.cli.main import main
+from dpsco.verification.executors import (DaskExecutor, ProcessExecutor, SerialExecutor, TrackedExecutor,
+                                          get_executor, validate_workers)
+
+from _mechanisms import LaplaceSum
+
+ONLY = "lr21.robust"  # two cheap entries (ℓ2-robust logistic regression and least squares): 10 tasks
+
+
+def noisy_draws(n: int, seed: np.random.SeedSequence) -> np.ndarray:
+    """A task: n standard normals from its own stream."""
+    return np.random.default_rng(seed).standard_normal(n)
+
+
+class LoopLaplace:
+    """sum(x) + Lap(1) without a batched sample(): the auditor's single runs go to the executor."""
+
+    def __call__(self, data: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
+        return LaplaceSum(1.0)(data, rng)
+
+
+def _strip(o: Any) -> Any:
+    """A results record without what depends on the machine: timings and provenance."""
+    if isinstance(o, dict):
+        return {k: _strip(v) for k, v in o.items()
+                if k not in ("provenance", "solve_time") and "seconds" not in k}
+    if isinstance(o, list):
+        return [_strip(v) for v in o]
+    return o
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=40) as c:
+        yield c
+
+
+def test_the_three_executors_return_the_same_results(cluster) -> None:
+    seeds = np.random.SeedSequence(7).spawn(12)
+    tasks = [(5 + i, s) for i, s in enumerate(seeds)]
+    expected = [noisy_draws(*t) for t in tasks]
+    with ProcessExecutor(2) as pool, DaskExecutor(cluster.scheduler_address) as dask:
+        for ex in (SerialExecutor(), pool, dask):
+            got = ex.map(noisy_draws, tasks)
+            assert all(np.array_equal(a, b) for a, b in zip(got, expected)), ex.description
+            order = [i for i, _ in ex.as_completed(noisy_draws, tasks)]
+            assert sorted(order) == list(range(len(tasks)))
+        assert dask.workers == 2 and pool.workers == 2
+
+
+def test_an_audit_of_single_runs_is_the_same_on_every_executor(cluster) -> None:
+    S, S1 = {"x": np.zeros(5)}, {"x": np.r_[np.zeros(4), 1.0]}
+    runs = 600  # 256 tasks of 2–3 runs per side
+    assert sorted(set(task_sizes(runs))) == [2, 3] and len(task_sizes(runs)) == 256
+    results = []
+    with DaskExecutor(cluster.scheduler_address) as dask:
+        for workers in (None, 1, 2, dask):
+            r = audit(LoopLaplace(), S, S1, (1.0, 0.0), runs, np.random.default_rng(11), workers=workers)
+            results.append(_strip(r.to_dict()))
+    assert all(r == results[0] for r in results[1:])
+
+
+def test_verify_is_the_same_on_every_executor(tmp_path: Path, cluster) -> None:
+    out = {}
+    for name, workers in (("serial", 1), ("pool", 2)):
+        res = verify.run_verification(budget="quick", out=str(tmp_path / name), only=ONLY, quiet=True,
+                                      formats=("md",), workers=workers)
+        out[name] = _strip(res)
+        assert res["provenance"]["executor"]["kind"] == {"serial": "serial", "pool": "process"}[name]
+    # the command line on the Dask cluster
+    assert main(["verify", "--quick", "--quiet", "--only", ONLY, "--out", str(tmp_path / "dask"), "--format", "md",
+                 "--scheduler", cluster.scheduler_address]) == 0
+    dask = json.loads((tmp_path / "dask" / "results.json").read_text())
+    assert dask["provenance"]["executor"]["kind"] == "dask"
+    assert out["serial"] == out["pool"] == _strip(dask)
+
+
+def _cli(*args: str) -> list[str]:
+    return [sys.executable, "-c", "import sys; from dpsco.verification.cli.main import main; sys.exit(main(sys.argv[1:]))",
+            *args]
+
+
+def test_resume_after_sigint_gives_the_uninterrupted_results(tmp_path: Path) -> None:
+    out = tmp_path / "report"
+    args = ["verify", "--quick", "--only", ONLY, "--out", str(out), "--format", "md", "--workers", "2"]
+    proc = subprocess.Popen(_cli(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    checkpoints = out / "checkpoints"
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None and len(list(checkpoints.glob("*.json"))) < 2:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the campaign ended before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "--resume" in err and "interrupted" in err
+    saved = sorted(p.name for p in checkpoints.glob("*.json"))
+    assert 2 <= len(saved) < 10, saved
+    assert not (out / "results.json").exists()
+    # a run with other options refuses the checkpoints rather than mixing them in
+    assert main(["verify", "--quick", "--quiet", "--only", ONLY, "--out", str(out), "--seed", "5", "--resume",
+                 "--workers", "1"]) == 2
+    assert main(["verify", "--quick", "--quiet", "--only", ONLY, "--out", str(out), "--format", "md", "--resume",
+                 "--workers", "1"]) == 0
+    resumed = json.loads((out / "results.json").read_text())
+    assert resumed["provenance"]["tasks_resumed"] == len(saved)
+    assert not checkpoints.exists()  # the finished report replaced the directory, checkpoints included
+    fresh = verify.run_verification(budget="quick", out=str(tmp_path / "fresh"), only=ONLY, quiet=True,
+                                    formats=("md",), workers=1)
+    assert _strip(resumed) == _strip(fresh)
+
+
+def test_executor_options_are_checked() -> None:
+    assert validate_workers(None) is None and validate_workers(3) == 3
+    for bad in (0, -1):
+        with pytest.raises(ValueError, match="workers"):
+            validate_workers(bad)
+    for bad in (True, 1.5, "2"):
+        with pytest.raises(TypeError, match="workers"):
+            validate_workers(bad)
+    with pytest.raises(ValueError, match="exclude"):
+        get_executor(2, "tcp://127.0.0.1:1")
+    with pytest.raises(ValueError, match="scheduler"):
+        DaskExecutor("http://example.org")
+    pytest.importorskip("distributed")
+    with pytest.raises(OSError, match="cannot reach"):
+        DaskExecutor("tcp://127.0.0.1:9", timeout=1.0)  # nothing listens on the discard port
+    assert isinstance(get_executor(1), SerialExecutor) and isinstance(get_executor(2), ProcessExecutor)
+    seen: list[Any] = []
+    tracked = TrackedExecutor(SerialExecutor(), seen.append)
+    assert tracked.map(noisy_draws, [(2, np.random.SeedSequence(1))])[0].shape == (2,) and len(seen) == 1
+
+
+def test_a_closure_needs_workers_1(tmp_path: Path) -> None:
+    S, S1 = {"x": np.zeros(3)}, {"x": np.r_[0.0, 0.0, 1.0]}
+    with pytest.raises(TypeError, match="picklable"):
+        audit(lambda d, r: np.array([r.normal()]), S, S1, (1.0, 0.0), 50, np.random.default_rng(0), workers=2)
+
+
+def test_verify_cli_rejects_bad_executor_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for extra, why in ((["--workers", "0"], "--workers"), (["--workers", "2", "--scheduler", "tcp://h:1"], "exclude"),
+                       (["--scheduler", "http://h:1"], "--scheduler")):
+        assert main(["verify", "--quick", "--quiet", "--only", ONLY, "--out", str(tmp_path / "r"), *extra]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and why in err[0], err
