@@ -63,8 +63,8 @@ class GLMObjective(_DataShape):
     ``sample_gradients`` counts per-sample (sub)gradient evaluations (a full gradient counts n);
     ``full_gradients`` counts full-gradient calls.  Shapes: X (n, d), y (n,), w (d,).
 
-    The full gradient is summed over the *distinct* records (x, y) with their multiplicities when at most half
-    the records are distinct (e.g. samples of a finite-support distribution): the same sum
+    The full gradient is summed over the *distinct* records (x, y) with their multiplicities when at most 90% of
+    the records are distinct (e.g. samples of a finite-support distribution, survey answers): the same sum
     (1/n)Σ_i φ'(⟨w, x_i⟩, y_i)x_i, grouped, so equal up to floating-point rounding; it still counts n
     per-sample gradients (the algorithm's cost, not the implementation's).
     """
@@ -83,11 +83,11 @@ class GLMObjective(_DataShape):
         return float(np.mean(self.loss.phi(self.X @ w, self.y)) + 0.5 * self.reg * (w @ w))
 
     def distinct_records(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(X_u (u, d), y_u (u,), counts (u,)): the distinct records and their multiplicities if u ≤ n/2, else
+        """(X_u (u, d), y_u (u,), counts (u,)): the distinct records and their multiplicities if u ≤ 0.9n, else
         (X, y, ones) — computed once."""
         if self._distinct is None:
             rows, counts = np.unique(np.column_stack([self.X, self.y]), axis=0, return_counts=True)
-            if 2 * rows.shape[0] <= self.n:
+            if 10 * rows.shape[0] <= 9 * self.n:  # below 10% fewer rows the weights cost more than they save
                 self._distinct = (np.ascontiguousarray(rows[:, :-1]), np.ascontiguousarray(rows[:, -1]),
                                   counts.astype(np.float64))
             else:
