@@ -4,7 +4,9 @@
 ``stochastic_subgradient_method`` (Thm 3.1/3.3), ``katyusha`` (Allen-Zhu 2018, Thm 3.2/3.4) and, for
 Algorithm 3, ``extragradient``.  Their iteration counts are in :mod:`dpsco.reference.lr21.theorems` (the saddle
 solver's here).  ``certified_inner`` runs 𝓜 and accepts its output only with the certificate the privacy proof
-needs (:mod:`dpsco.reference.lr21`, "Privacy rests on a certificate").
+needs (:mod:`dpsco.reference.lr21`, "Privacy rests on a certificate").  The replicate axis of the stochastic
+methods: ``stochastic_subgradient_method_replicates`` and ``katyusha_replicates`` run k independent copies at
+once (row r = the single run on ``rngs[r]``, up to rounding), ``certified_inner_replicates`` certifies each.
 """
 
 from __future__ import annotations
@@ -180,8 +182,8 @@ def _katyusha_constants(n: int, sigma: float, Lsm: float) -> tuple[int, float, f
 # Row r of each function below is the single-run function above called with ``rngs[r]``: the same index
 # stream (each run draws its indices from its own generator exactly as the single run does), the same steps
 # on (k, d) iterates, equal up to floating-point rounding (⟨w, x_i⟩ is summed row-wise rather than by a dot
-# product).  tests/test_lr21_replicates.py checks it.  Runs are processed ``block`` at a time so the index
-# arrays stay small.
+# product).  tests/test_lr21_replicates.py checks it.  Runs are processed REPLICATE_BLOCK at a time so the
+# index arrays stay small.
 
 REPLICATE_BLOCK = 256  # runs per block of the replicate axis (memory: block × T indices)
 
