@@ -87,6 +87,10 @@ CANDIDATES = textwrap.dedent(
 
     def quitter(X, y, problem, epsilon, delta, rng):
         sys.exit(0)
+
+    def printer(X, y, problem, epsilon, delta, rng):  # no replicates: its runs go to the workers
+        print("printer called")
+        return faithful_nsgd(X, y, problem, epsilon, delta, rng)
     """
 )
 
@@ -111,8 +115,10 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
         sys.modules.pop(name, None)
 
 
+# --workers 1: user code runs in this process, where capsys sees what it prints (the process-pool path is
+# test_pool_workers_print_to_stderr_and_keep_stdout_clean)
 AUDIT_ARGS = ("--dataset", "a.npz", "--neighbour", "b.npz", "--epsilon", "1", "--delta", "0", "--samples", "40",
-              "--seed", "3")
+              "--seed", "3", "--workers", "1")
 
 
 def _one_line_error(err: str, command: str) -> str:
@@ -181,7 +187,28 @@ def test_audit_file_target_prints_go_to_stderr(work: Path, capsys: pytest.Captur
 # ---------------------------------------------------------------------------------------------------------
 # dpsco compare: the same loader and guards
 # ---------------------------------------------------------------------------------------------------------
-COMPARE_ARGS = ("--against", "bftt19.nsgd", "--instance", "synthetic", "--samples", "8", "--seed", "1")
+COMPARE_ARGS = ("--against", "bftt19.nsgd", "--instance", "synthetic", "--samples", "8", "--seed", "1", "--workers", "1")
+
+
+@pytest.mark.parametrize("command", ["audit", "compare"])
+def test_pool_workers_print_to_stderr_and_keep_stdout_clean(work: Path, command: str) -> None:
+    # the user's code runs in 2 worker processes, which write to the real file descriptors: stdout must still
+    # carry only the JSON record, and what the code printed must reach stderr; an exit in a worker is bad input
+    import subprocess
+
+    cli = "import sys; from dpsco.verification.cli.main import main; sys.exit(main(sys.argv[1:]))"
+    args = (["audit", "dpsco_rob_mechs:noiseless", *AUDIT_ARGS[:-2]] if command == "audit" else
+            ["compare", "dpsco_rob_candidates:printer", *COMPARE_ARGS[:-2]])
+    done = subprocess.run([sys.executable, "-c", cli, *args, "--workers", "2", "--json"], cwd=work,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode in (0, 1), done.stderr
+    assert len(done.stdout.splitlines()) == 1 and json.loads(done.stdout)["verdict"] in ("refuted", "not refuted")
+    assert ("noiseless called" if command == "audit" else "printer called") in done.stderr
+    if command == "audit":
+        quit_args = ["audit", "dpsco_rob_mechs:exit0", *AUDIT_ARGS[:-2], "--workers", "2"]
+        done = subprocess.run([sys.executable, "-c", cli, *quit_args], cwd=work, capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 2 and "called sys.exit(0)" in done.stderr and done.stdout == ""
 
 
 @pytest.mark.parametrize(("target", "needle"), [

@@ -1,5 +1,8 @@
 """dpsco compare: validate another implementation of a catalogued algorithm against ours.
 
+(This file is longer than 600 lines because it is one cohesive thing: the three families of tests of one
+comparison, their instance and the candidate's runs, which share their data and their error budget.)
+
 A *candidate* is any callable with the signature of the catalogue's run functions::
 
     f(X, y, problem, epsilon, delta, rng, **options) -> Release | array

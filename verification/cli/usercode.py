@@ -111,16 +111,16 @@ def load_mechanism(target: str) -> Any:
 
 class UserMechanism:
     """The user's ``MODULE:CALLABLE`` as a picklable callable (a mechanism ``f(data, rng)``, a candidate of
-    ``dpsco compare``; arguments are passed through): it travels to worker processes
-    (or Dask workers) as its target and the directory it was named from, and is loaded there on first use
-    (:func:`load_mechanism`; what it prints goes to stderr, ``sys.exit`` is bad input).  On a Dask cluster the
-    module must be importable by the workers."""
+    ``dpsco compare``; arguments are passed through): it travels to worker processes (or Dask workers) as its
+    target and the directory it was named from, and is loaded there on first use (:func:`load_mechanism`).
+    What it prints goes to stderr; an exit (SystemExit) travels back to the command, which reports it as bad
+    input.  On a Dask cluster the module must be importable by the workers."""
 
     def __init__(self, target: str, cwd: str | None = None):
         module_part, _, attr = str(target).rpartition(":")
-        if module_part.endswith(".py") or os.path.sep in module_part:
+        if module_part.endswith(".py") or os.path.sep in module_part:  # a file: found from any directory
             target = f"{os.path.abspath(module_part)}:{attr}"
-        self.target, self.cwd = target, cwd or os.getcwd()
+        self.target, self.cwd = str(target), cwd or os.getcwd()
         self._fn: Any = None
 
     def __getstate__(self) -> dict[str, Any]:
@@ -130,11 +130,11 @@ class UserMechanism:
         self.target, self.cwd, self._fn = state["target"], state["cwd"], None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self._fn is None:
-            if self.cwd not in sys.path:
-                sys.path.insert(0, self.cwd)
-            self._fn = load_mechanism(self.target)
-        with running(f"the mechanism {self.target}"):
+        with contextlib.redirect_stdout(sys.stderr):
+            if self._fn is None:
+                if self.cwd not in sys.path:  # a dotted module is looked up where it was named, as python -m does
+                    sys.path.insert(0, self.cwd)
+                self._fn = load_mechanism(self.target)
             return self._fn(*args, **kwargs)
 
     def __repr__(self) -> str:
