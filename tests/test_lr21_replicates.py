@@ -201,6 +201,12 @@ def _old_full_grad(obj, w):
     return obj.X.T @ obj.loss.dphi(obj.X @ w, obj.y) / obj.n + obj.reg * w
 
 
+def _old_data_sample_grad(obj, w, i):
+    obj.sample_gradients += 1
+    x = obj.X[i]
+    return obj.loss.dphi(np.array([x @ w]), obj.y[i:i + 1])[0] * x
+
+
 def _old_subgradient_method(obj, mu, T):
     w, avg = np.zeros(obj.d), np.zeros(obj.d)
     for t in range(1, T + 1):
@@ -214,7 +220,8 @@ def _old_sgd(obj, mu, T, rng):
     idx = rng.integers(0, obj.n, size=T)
     for t in range(1, T + 1):
         avg += (2.0 * t / (T * (T + 1.0))) * w
-        w = project_ball(w - 2.0 / (mu * (t + 1.0)) * obj.sample_grad(w, int(idx[t - 1])), obj.radius)
+        g = _old_data_sample_grad(obj, w, int(idx[t - 1])) + obj.reg * w
+        w = project_ball(w - 2.0 / (mu * (t + 1.0)) * g, obj.radius)
     return avg
 
 
@@ -235,7 +242,7 @@ def _old_katyusha(obj, Lsm, epochs, rng):
         for j in range(m):
             x = tau1 * z + tau2 * xt + (1.0 - tau1 - tau2) * y
             i = int(idx[j])
-            gt = mu_s + obj.data_sample_grad(x, i) - snap_grads[i] * obj.X[i]
+            gt = mu_s + _old_data_sample_grad(obj, x, i) - snap_grads[i] * obj.X[i]
             z_new = project_ball((z - a * gt) / (1.0 + a * sigma), obj.radius)
             y = x + tau1 * (z_new - z)
             z = z_new
@@ -276,6 +283,19 @@ def test_single_runs_unchanged_beyond_rounding(data):
     lr.subgradient_method(a, 0.2, 7)
     lr.katyusha(b, 0.25, 2, np.random.default_rng(0))
     assert a.sample_gradients == 7 * len(y) and b.sample_gradients == 2 * 5 * len(y)  # counts unchanged
+
+
+@pytest.mark.parametrize("loss", ["logistic", "squared", "huber", "hinge", "absolute", "linear"])
+def test_one_sample_gradient_unchanged_for_every_loss(loss):
+    """The one-sample gradient calls φ' on scalars now: the same numbers as the 1-element-array form."""
+    from dpsco.reference import get_loss
+
+    X, y = _data(30, 3, 9)
+    obj = lr.GLMObjective(get_loss(loss), X, y, 0.3, 2.0)
+    w = np.random.default_rng(0).normal(size=3)
+    for i in range(30):
+        np.testing.assert_array_equal(obj.sample_grad(w, i), _old_data_sample_grad(obj, w, i) + 0.3 * w)
+    assert obj.sample_gradients == 60
 
 
 @pytest.mark.parametrize("gamma,data", [(0.0, _data(300, 3, 4)), (0.5, _duplicated_data(300, 20, 3)),

@@ -41,8 +41,9 @@ the Sec. 4 objectives :func:`strong_convexity_certificate` and :func:`saddle_cer
 of the certified solver (which certifies its own distance), or (``fallback="refuse"``)
 :class:`dpsco.reference.certificates.UncertifiedError` is raised.  The noise is calibrated with the public α
 before the data is read, so the released distribution never depends on which path was taken; the claim records
-the certificate.  (Which path was taken, the iteration count and the exception are side channels outside
-the claim; with the theorem's T for the deterministic methods the certificate normally passes.)  For δ > 0 the
+the certificate.  (Which path was taken, the iteration count, the exception and the running time — the full
+gradients group equal records, the saddle solver equal adversary blocks — are side channels outside the claim;
+with the theorem's T for the deterministic methods the certificate normally passes.)  For δ > 0 the
 claim also carries the noise as a ``dp_accounting`` event, ``GaussianDpEvent(σ/Δ_T)`` under ADD_OR_REMOVE_ONE
 (:func:`noise_event`), so that ε can be re-derived and composed; the ℓ2-Laplace noise of δ = 0 has no event.
 

@@ -107,7 +107,7 @@ class GLMObjective(_DataShape):
         """∇φ(⟨w, x_i⟩, y_i) (data term only; counts 1)."""
         self.sample_gradients += 1
         x = self.X[i]
-        return self.loss.dphi(np.array([x @ w]), self.y[i:i + 1])[0] * x
+        return self.loss.dphi(x @ w, self.y[i]) * x  # φ' is elementwise: a scalar in, a scalar out
 
     def sample_grad(self, w: np.ndarray, i: int) -> np.ndarray:
         """∇f(w, x_i) = ∇φ(⟨w, x_i⟩, y_i) + reg·w (counts 1)."""
