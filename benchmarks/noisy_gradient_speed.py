@@ -20,6 +20,19 @@ indices and noise; the largest |old − new| of the R outputs and the two clippi
 Timings alternate (old, new, old, new, ...) so a change of the shared machine's load hits both; the
 medians per run are printed with their ratio.  The calibration (σ from the PLD accountant, about 0.5 s per call)
 is done once, outside the timings.
+
+Measured on the shared 2-core machine (load 2–6 from other jobs), 23 Nov 2026, numpy 2.4:
+
+=========================  ====  =========  =========  ========  ====================
+algorithm                  R     old ms/run new ms/run speed-up  max |old − new|
+=========================  ====  =========  =========  ========  ====================
+A_NSGD                     1000  14.3       5.2        2.8×      6.7e-16
+A_NSGD on Moreau envelope  1000  66.6       16.2       4.1×      1.1e-14
+A_ProxGD (ξ = 0.5)         500   1497       142        10.6×     5.6e-16
+=========================  ====  =========  =========  ========  ====================
+
+(medians of 2 alternating rounds; A_ProxGD one round, its old path takes 12 minutes; no clipping events on
+either path.)
 """
 
 from __future__ import annotations

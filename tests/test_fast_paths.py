@@ -84,6 +84,43 @@ def test_fast_clipped_mean_equals_generic_path(kind, loss, R, clip_norm, monkeyp
         assert generic[1]["clip_events"] > 0  # the clipping branch was exercised
 
 
+@settings(max_examples=60, deadline=None)
+@given(kind=st.sampled_from(["glm", "moreau", "proxgd"]), loss=st.sampled_from(LOSSES), n=st.integers(1, 12),
+       d=st.integers(1, 4), R=st.integers(1, 5), m=st.integers(1, 6), clip_norm=st.floats(0.01, 5.0),
+       block=st.integers(1, 200), seed=st.integers(0, 2**32 - 1))
+def test_clipped_mean_property(kind, loss, n, d, R, m, clip_norm, block, seed):
+    """oracle.clipped_mean(W, idx, C) = (clip_per_sample(oracle(W, idx), C) mean, count), any shapes and blocks."""
+    rng = np.random.default_rng(seed)
+    X, y = _data(n, d, seed % 1000, binary=loss.binary_labels, zero_rows=int(rng.integers(0, 2)))
+    oracle = _oracle(kind, loss, X, y)
+    W = rng.normal(size=(R, d)) * rng.uniform(0.0, 1.0)
+    idx = rng.integers(0, n, size=(R, m))
+    old_block = gr.BLOCK_ELEMENTS
+    gr.BLOCK_ELEMENTS = block
+    try:
+        g, k = oracle.clipped_mean(W, idx, clip_norm)
+    finally:
+        gr.BLOCK_ELEMENTS = old_block
+    grads, k_ref = o.clip_per_sample(oracle(W, idx), clip_norm)
+    assert k == k_ref and np.max(np.abs(g - grads.mean(axis=1))) <= TOL
+
+
+def test_clip_counts_at_the_threshold():
+    """Records whose gradient norm sits at C, within rounding of C·(1 + 1e-9) (the clipping test's slack) and
+    just above it: the fast path hands those blocks to the generic path, so the counts are the generic ones."""
+    C = 0.7
+    norms = np.array([C, C * (1 + 1e-9) * (1 - 1e-15), C * (1 + 1e-9), C * (1 + 1e-9) * (1 + 1e-15), C * (1 + 2e-9),
+                      0.5 * C, 2 * C])
+    X = np.stack([norms, np.zeros_like(norms)], axis=1) @ np.array([[0.6, 0.8], [-0.8, 0.6]])  # rotated rows
+    oracle = gr.GLMGradientOracle(LinearLoss(), X, np.zeros(len(norms)))  # ∇ℓ = x: ‖∇‖ = ‖x‖
+    W = np.zeros((len(norms), 2))
+    idx = np.arange(len(norms))[:, None] * np.ones((1, 3), dtype=int)  # replicate r sees record r three times
+    g, k = oracle.clipped_mean(W, idx, C)
+    grads, k_ref = o.clip_per_sample(oracle(W, idx), C)
+    assert k == k_ref and k >= 6  # the last two rows at least (3 samples each) are clipped
+    assert np.max(np.abs(g - grads.mean(axis=1))) <= TOL
+
+
 @pytest.mark.parametrize("average", ["paper", "standard"])
 def test_glm_fast_path_is_bit_identical_to_generic_on_this_numpy(average):
     """A_NSGD: the fast path sums the same products in the same order (documented in gradients.py); the

@@ -223,6 +223,13 @@ class ApproximateEnvelopeGradientOracle(ParallelGradientOracle):
     loss : GLMLoss; X (n, d), y (n,); beta : β > 0; K : inner iterations (K − 1 subgradient steps);
     domain : the Ball W; local_radius : radius of the localised prox set B(w, L/β), or None for C = W (whose
     projection leaves the line w + R·x: that variant always takes the generic path).
+
+    For a loss with a kink (hinge, absolute) the two paths compute ⟨v_k, x⟩ with different rounding, so if an
+    inner iterate lands within rounding of the kink they may take different subgradients there: both are runs of
+    the same algorithm (any subgradient is allowed, the ξ-accuracy bound and the clipping hold for either), but
+    from then on that sample's gradient differs by more than rounding.  The chance is the rounding error relative
+    to the iterates' spread around the kink (about 1e-14 per sample and inner step); the tests' seeds do not hit
+    it, and smooth losses (the Fair instance's logistic) cannot.
     """
 
     def __init__(self, loss: Any, X: np.ndarray, y: np.ndarray, beta: float, K: int, *, domain: Ball,
