@@ -3,8 +3,9 @@
 variants (Sections 3–4), and objective perturbation (A_ObjP, Algorithm 2, and its efficient variant).
 
 Modules: ``theorems`` (the paper's parameter formulas and bounds as plain functions), ``claims`` (the privacy
-claim of each algorithm, with its ``dp_accounting`` event where one exists) and ``algorithms`` (the algorithms,
-as pseudo-code).  Every public name is re-exported here; import from this package, not from its modules.
+claim of each algorithm, with its ``dp_accounting`` event where one exists), ``algorithms`` (the algorithms,
+as pseudo-code), ``gradients`` (Algorithm 1's per-sample gradient oracles, with a fast clipped mean that gives
+the readable path's numbers) and ``objp_replicates`` (the replicate axis of objective perturbation).  Every public name is re-exported here; import from this package, not from its modules.
 """
 
 from dpsco.reference.bftt19.theorems import (
