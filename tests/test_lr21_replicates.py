@@ -91,13 +91,16 @@ def test_katyusha_replicates_equal_single_runs_and_catch_a_shared_stream():
 
 
 def test_replicate_blocks_do_not_change_the_rows(monkeypatch):
-    """Runs are processed REPLICATE_BLOCK at a time; a block boundary inside the k runs changes nothing."""
+    """Runs are processed REPLICATE_BLOCK at a time and Katyusha gathers its records GATHER_STEPS steps at a time;
+    block and gather boundaries change nothing."""
     full = lr.stochastic_subgradient_method_replicates(_obj()(), 0.2, 200, _children(3, 5))
     monkeypatch.setattr("dpsco.reference.lr21.inner_solvers.REPLICATE_BLOCK", 2)
     np.testing.assert_array_equal(lr.stochastic_subgradient_method_replicates(_obj()(), 0.2, 200, _children(3, 5)),
                                   full)
+    monkeypatch.setattr("dpsco.reference.lr21.inner_solvers.GATHER_STEPS", 7)  # Katyusha's records, 7 steps at a time
     kat = lr.katyusha_replicates(_obj()(), 0.25, 2, _children(3, 3))
     monkeypatch.setattr("dpsco.reference.lr21.inner_solvers.REPLICATE_BLOCK", 256)
+    monkeypatch.setattr("dpsco.reference.lr21.inner_solvers.GATHER_STEPS", 1024)
     np.testing.assert_array_equal(lr.katyusha_replicates(_obj()(), 0.25, 2, _children(3, 3)), kat)
 
 

@@ -96,9 +96,9 @@ from dpsco.reference.lr21.objectives import (
 )
 from dpsco.reference.lr21.inner_solvers import (
     Method, Fallback, FALLBACKS, subgradient_method, accelerated_gradient, stochastic_subgradient_method, katyusha,
-    REPLICATE_BLOCK, stochastic_subgradient_method_replicates, katyusha_replicates, InnerResult, certified_inner,
-    FALLBACK_PATH, STOCHASTIC_METHODS, certified_inner_replicates, extragradient_step_size, extragradient_iterations,
-    extragradient,
+    REPLICATE_BLOCK, GATHER_STEPS, stochastic_subgradient_method_replicates, katyusha_replicates, InnerResult,
+    certified_inner, FALLBACK_PATH, STOCHASTIC_METHODS, certified_inner_replicates, extragradient_step_size,
+    extragradient_iterations, extragradient,
 )
 from dpsco.reference.lr21.algorithms import (
     PAPER, noise_event, algorithm_1_parameters, algorithm_1, algorithm_2_parameters, algorithm_2, tilted_erm, robust_erm,
@@ -170,6 +170,7 @@ __all__ = [
     "stochastic_subgradient_method",
     "katyusha",
     "REPLICATE_BLOCK",
+    "GATHER_STEPS",
     "stochastic_subgradient_method_replicates",
     "katyusha_replicates",
     "InnerResult",

@@ -41,6 +41,9 @@ __all__ = ["GLMObjective", "TiltedObjective", "RobustObjective", "LinearAdversar
 # The GLM objective of Algorithms 1 and 2
 # ================================================================================================
 
+#: row-wise ⟨a_r, b_r⟩ of (k, d) arrays (numpy ≥ 2 has it as one ufunc)
+_rowdot = getattr(np, "vecdot", None) or (lambda A, B: np.einsum("kd,kd->k", A, B))
+
 
 class _DataShape:
     """n and d of an objective's dataset ``X`` (n, d) (shared by the objective and game classes below)."""
@@ -118,7 +121,7 @@ class GLMObjective(_DataShape):
         (the replicate axis of the stochastic inner methods; counts k)."""
         self.sample_gradients += len(idx)
         Xi = self.X[idx]
-        return self.loss.dphi(np.einsum("kd,kd->k", Xi, W), self.y[idx])[:, None] * Xi
+        return self.loss.dphi(_rowdot(Xi, W), self.y[idx])[:, None] * Xi
 
     def sample_grads(self, W: np.ndarray, idx: np.ndarray) -> np.ndarray:
         """Row r: ∇f(w_r, x_{i_r}) = ∇φ(⟨w_r, x_{i_r}⟩, y_{i_r}) + reg·w_r, shapes as :meth:`data_sample_grads`."""
