@@ -235,8 +235,9 @@ def _costs(quick: BudgetCost, standard: BudgetCost, paper: BudgetCost) -> dict[s
 def _standard_costs(audit_quick: int, audit_standard: int, audit_paper: int,
                     white_box: tuple[int, int, int] = (0, 0, 0)) -> dict[str, BudgetCost]:
     """The usual sample sizes (20/200/1000 replicates) with the entry's audit runs per side (black-box, and
-    white-box per budget)."""
-    return _costs(BudgetCost(audit_quick, 20, rate_runs=6, stability_runs=20, white_box_runs=white_box[0]),
+    white-box per budget).  The quick budget is a smoke run of about a minute on 2 cores for the whole
+    catalogue: its sizes only show that everything runs."""
+    return _costs(BudgetCost(audit_quick, 20, rate_runs=4, stability_runs=20, white_box_runs=white_box[0]),
                   BudgetCost(audit_standard, 200, rate_runs=20, stability_runs=100, white_box_runs=white_box[1]),
                   BudgetCost(audit_paper, 1000, rate_runs=100, stability_runs=1000, white_box_runs=white_box[2]))
 
@@ -260,7 +261,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         privacy_theorem="Thm 3.1", utility_theorem="Thm 3.2 (Lemmas 3.3, 3.4)", run=o.noisy_sgd,
         smooth_loss_required=True, synthetic_loss="logistic", empirical_bound=_nsgd_empirical,
         population_bound=_nsgd_population, paper_gradient_count=_count_nsgd, stability_bound=_nsgd_stability,
-        costs=_standard_costs(600, 8000, 100000, white_box=(5000, 100_000, 1_000_000)), planted_bugs=NSGD_BUGS,
+        costs=_standard_costs(300, 8000, 100000, white_box=(2000, 100_000, 1_000_000)), planted_bugs=NSGD_BUGS,
         replicate_axis=True, white_box=True, extra_checks=NSGD_SWEEPS,
     ),
     CatalogueEntry(
@@ -268,7 +269,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         algorithm_ref="Algorithm 1 on ℓ_β (Sec. 4)", privacy_theorem="Thm 3.1 + Lemma 4.3",
         utility_theorem="Thm 4.4", run=o.moreau_noisy_sgd, smooth_loss_required=False, synthetic_loss="hinge",
         empirical_bound=_moreau_empirical, population_bound=_moreau_population, paper_gradient_count=_count_nsgd,
-        stability_bound=_nsgd_stability, costs=_standard_costs(400, 3000, 40000, white_box=(2000, 20_000, 200_000)),
+        stability_bound=_nsgd_stability, costs=_standard_costs(200, 3000, 40000, white_box=(1000, 20_000, 200_000)),
         planted_bugs=NSGD_CORE_BUGS, replicate_axis=True, white_box=True,
         notes="exact closed-form R^d prox; σ, η calibrated with L' = 2L (Lemma 4.3 as printed)",
     ),
