@@ -169,3 +169,21 @@ def test_verify_cli_rejects_bad_executor_options(tmp_path: Path, capsys: pytest.
         assert main(["verify", "--quick", "--quiet", "--only", ONLY, "--out", str(tmp_path / "r"), *extra]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and why in err[0], err
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from dpsco.verification import progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    for stream, enabled, shown in ((Terminal(), True, True), (Terminal(), False, False),  # --json / --quiet
+                                   (io.StringIO(), True, False)):                        # a file or a pipe
+        monkeypatch.setattr(sys, "stderr", stream)
+        bar = progress.progress_bar(3, "runs", enabled=enabled)
+        bar.update(3)
+        bar.close()
+        assert bool(stream.getvalue()) == shown, (enabled, stream.getvalue())
