@@ -29,10 +29,13 @@ def _run(pythonpath: str | None, out: str, budget: str, extra: list[str]) -> tup
     env = dict(os.environ)
     if pythonpath is not None:
         env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
+    load0 = os.getloadavg()[0]
     t = time.perf_counter()
     subprocess.run([sys.executable, "-c", _CLI, "verify", "--budget", budget, "--quiet", "--out", out, *extra],
                    env=env, check=False, cwd=tempfile.gettempdir(), stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - t
+    print(f"  {'this checkout' if pythonpath is None else 'base'}: {wall:.0f} s; 1-minute load average "
+          f"{load0:.2f} at the start, {os.getloadavg()[0]:.2f} at the end", flush=True)
     with open(os.path.join(out, "results.json"), encoding="utf-8") as fh:
         return wall, json.load(fh)
 

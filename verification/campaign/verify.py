@@ -29,6 +29,12 @@ each record states the power of its check.  Every random stream is spawned from 
 ``--from results.json`` regenerates the reports without recomputing (the file is checked first: a missing or
 mistyped key is a one-line error, exit 2).
 
+Where it runs: every entry is split into its phases (``dpsco.verification.campaign.phases``), which run as
+independent tasks on every local core by default (``--workers N``), or on a Dask cluster (``--scheduler
+tcp://HOST:PORT``); each task's streams come from the campaign's seed, so the numbers do not depend on the
+executor.  Each finished task is checkpointed in ``DIR/checkpoints``; after an interruption ``--resume`` runs
+only the missing ones (``dpsco.verification.campaign.checkpoints``).  A progress bar shows on a terminal.
+
 Output: ``--out DIR`` is checked before anything is computed (exit 2 if it cannot be created or replaced).
 results.json and the reports are then written as one set: built in a temporary directory next to DIR and
 swapped in, so DIR never mixes files of two runs.  An existing DIR is replaced only if it holds nothing but
@@ -407,8 +413,8 @@ def _cpu_seconds() -> float:
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--budget", choices=sorted(BUDGETS), default=None,
-                   help="sample sizes: quick (about 2 minutes on 2 cores), standard (default, under 20 minutes), "
-                        "paper (hours)")
+                   help="sample sizes: quick (about a minute on 2 cores), standard (default, about 5 minutes on 2 "
+                        "cores), paper (hours)")
     p.add_argument("--quick", action="store_true", help="shorthand for --budget quick (not with another --budget)")
     p.add_argument("--out", default="dpsco-report", metavar="DIR",
                    help="output directory for results.json and the reports (default: dpsco-report/); checked "
