@@ -50,25 +50,29 @@ ALGORITHMS = public_algorithms()
 
 
 class CallTimeout(BaseException):
-    """A call exceeded CALL_SECONDS (a BaseException, so that no ``except Exception`` inside swallows it)."""
+    """A call exceeded CALL_SECONDS of CPU time (a BaseException, so that no ``except Exception`` inside
+    swallows it)."""
 
 
 @contextlib.contextmanager
 def time_limit(seconds: float):
+    """Interrupt the block after ``seconds`` of this process's CPU time (ITIMER_PROF: user + system), not of
+    wall-clock time: under ``pytest -n auto`` other tests (some start worker pools of their own) share the
+    cores, and a wall-clock limit would then fail a call that is merely waiting for a core."""
     if not hasattr(signal, "setitimer"):  # pragma: no cover - non-POSIX
         yield
         return
 
     def on_alarm(signum, frame):
-        raise CallTimeout(f"the call did not finish within {seconds} s")
+        raise CallTimeout(f"the call did not finish within {seconds} s of CPU time")
 
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signal.SIGPROF, on_alarm)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 def check_sane(r: Release, name: str) -> None:
