@@ -391,8 +391,7 @@ def run_phase(entry_name: str, phase: str, budget: PhaseBudget, seed_entropy: in
                         "checks": {k: v.to_dict() for k, v in checks.items()}, "seconds": time.time() - t0})
 
 
-def assemble_entry(entry: CatalogueEntry, budget_name: str, seed_entropy: int,
-                   parts: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def assemble_entry(entry: CatalogueEntry, budget_name: str, parts: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """The record of ``entry`` from the results of its phases (:func:`run_phase`, keyed by phase), in the
     record order of a single-process campaign; checks stay as dicts under their keys."""
     index = [e.name for e in CATALOGUE].index(entry.name)
@@ -410,5 +409,4 @@ def assemble_entry(entry: CatalogueEntry, budget_name: str, seed_entropy: int,
     rec["empirical"]["oracle"] = rec.pop("empirical_oracle")
     rec["phase_seconds"] = {p: parts[p]["seconds"] for p in PHASES if p in parts}
     rec["wall_seconds"] = float(sum(rec["phase_seconds"].values()))
-    del seed_entropy  # the record's key is relative to the campaign's seed, recorded once in results.json
     return rec

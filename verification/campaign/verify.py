@@ -347,7 +347,7 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
         bar.close()
         if own:
             ex.close()
-    records = [assemble_entry(e, budget, seed, {p: results[(e.name, p)] for p in entry_phases(e, budget)})
+    records = [assemble_entry(e, budget, {p: results[(e.name, p)] for p in entry_phases(e, budget)})
                for e in entries]
     all_checks = [_CheckView(r[k]) for r in records for k in CHECK_KEYS if isinstance(r.get(k), dict)]
     apply_holm(all_checks, alpha)
