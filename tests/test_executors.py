@@ -107,31 +107,36 @@ def _cli(*args: str) -> list[str]:
             *args]
 
 
+#: a slow phase keeps the campaign running long after its first checkpoint (Katyusha's quick stability phase
+#: takes about 15 s, its other phases 1–6 s), so the SIGINT lands mid-campaign even on a starved machine
+SLOW_ONLY = "alg1.katyusha"
+
+
 def test_resume_after_sigint_gives_the_uninterrupted_results(tmp_path: Path) -> None:
     out = tmp_path / "report"
-    args = ["verify", "--quick", "--only", ONLY, "--out", str(out), "--format", "md", "--workers", "2"]
+    args = ["verify", "--quick", "--only", SLOW_ONLY, "--out", str(out), "--format", "md", "--workers", "2"]
     proc = subprocess.Popen(_cli(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     checkpoints = out / "checkpoints"
-    deadline = time.time() + 120
-    while time.time() < deadline and proc.poll() is None and len(list(checkpoints.glob("*.json"))) < 2:
-        time.sleep(0.05)
+    deadline = time.time() + 300
+    while time.time() < deadline and proc.poll() is None and not list(checkpoints.glob("*.json")):
+        time.sleep(0.02)
     assert proc.poll() is None, "the campaign ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert "--resume" in err and "interrupted" in err
     saved = sorted(p.name for p in checkpoints.glob("*.json"))
-    assert 2 <= len(saved) < 10, saved
+    assert 1 <= len(saved) < 5, saved
     assert not (out / "results.json").exists()
     # a run with other options refuses the checkpoints rather than mixing them in
-    assert main(["verify", "--quick", "--quiet", "--only", ONLY, "--out", str(out), "--seed", "5", "--resume",
+    assert main(["verify", "--quick", "--quiet", "--only", SLOW_ONLY, "--out", str(out), "--seed", "5", "--resume",
                  "--workers", "1"]) == 2
-    assert main(["verify", "--quick", "--quiet", "--only", ONLY, "--out", str(out), "--format", "md", "--resume",
-                 "--workers", "1"]) == 0
+    assert main(["verify", "--quick", "--quiet", "--only", SLOW_ONLY, "--out", str(out), "--format", "md",
+                 "--resume", "--workers", "1"]) == 0
     resumed = json.loads((out / "results.json").read_text())
     assert resumed["provenance"]["tasks_resumed"] == len(saved)
     assert not checkpoints.exists()  # the finished report replaced the directory, checkpoints included
-    fresh = verify.run_verification(budget="quick", out=str(tmp_path / "fresh"), only=ONLY, quiet=True,
+    fresh = verify.run_verification(budget="quick", out=str(tmp_path / "fresh"), only=SLOW_ONLY, quiet=True,
                                     formats=("md",), workers=1)
     assert _strip(resumed) == _strip(fresh)
 
