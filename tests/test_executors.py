@@ -112,20 +112,26 @@ def _cli(*args: str) -> list[str]:
 SLOW_ONLY = "alg1.katyusha"
 
 
+def _finished(checkpoints: Path) -> list[str]:
+    return sorted(p.name for p in checkpoints.glob("*.json") if not p.name.startswith("."))
+
+
 def test_resume_after_sigint_gives_the_uninterrupted_results(tmp_path: Path) -> None:
     out = tmp_path / "report"
     args = ["verify", "--quick", "--only", SLOW_ONLY, "--out", str(out), "--format", "md", "--workers", "2"]
     proc = subprocess.Popen(_cli(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     checkpoints = out / "checkpoints"
     deadline = time.time() + 300
-    while time.time() < deadline and proc.poll() is None and not list(checkpoints.glob("*.json")):
+    # wait for a finished checkpoint: pathlib's glob also matches the hidden ".tmp-…-entry.phase.json" staging file
+    # of an atomic write, which an interrupt removes (a fresh-clone run once signalled on one and saved none)
+    while time.time() < deadline and proc.poll() is None and not _finished(checkpoints):
         time.sleep(0.02)
     assert proc.poll() is None, "the campaign ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert "--resume" in err and "interrupted" in err
-    saved = sorted(p.name for p in checkpoints.glob("*.json"))
+    saved = _finished(checkpoints)
     assert 1 <= len(saved) < 5, saved
     assert not (out / "results.json").exists()
     # a run with other options refuses the checkpoints rather than mixing them in
