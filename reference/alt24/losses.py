@@ -1,0 +1,302 @@
+"""Per-sample losses for the heavy-tailed private SCO problem of Asi, Liu & Tian (2024), Section 2 (Assumption 1,
+Assumption 2), with exact gradients, values and sample Lipschitz constants on the domain X = B(0, R).
+
+Asi, Liu & Tian (2024) contain no experiments, so these are our test instances, chosen so that every constant
+the paper's theorems read (L_s, β, μ, the GLM structure (23)) is known exactly:
+
+* ``LinearLoss``          f(x; s) = ⟨s, x⟩                    GLM σ(t) = t,  β = 0,  μ = 0,   L_s = ‖s‖
+* ``MeanEstimationLoss``  f(x; s) = ½‖x − s‖²                 β = 1,  μ = 1,   L_s = R + ‖s‖
+* ``TiltedQuadraticLoss`` f(x; [ξ, z]) = ⟨ξ, x⟩ + (β₀/2)‖x − z‖²  β = μ = β₀,  L_s = ‖ξ − β₀z‖ + β₀R
+* ``LADLoss``             f(x; [a, b]) = |⟨a, x⟩ − b|          not smooth,     L_s = ‖a‖
+* ``LeastSquaresLoss``    f(x; [a, b]) = ½(⟨a, x⟩ − b)²        β = max‖a‖² (declared, optional), L_s = (R‖a‖ + |b|)‖a‖
+* ``LogisticGLMLoss``     f(x; s) = log(1 + e^{⟨s, x⟩}), s = −y·a   GLM,  β = M²/4 for a declared ‖s‖ ≤ M,
+                          L_s = ‖s‖·expit(R‖s‖)
+
+Every ``lipschitz_bound(S, R)`` is the exact L_s = max_{‖x‖ ≤ R} ‖∇f(x; s)‖ (so it is Assumption 2's L̄_s with
+equality).  Where a constant is declared (the logistic M, the least-squares a_max), a record that violates
+it is refused with a ValueError: a β or L̄_s that the data could break would silently void the privacy
+premises of Algorithms 7 and 8 (Theorem 3 needs β-smoothness for every s, Theorem 4 a smooth GLM).
+
+Non-differentiable points use the subgradient with sign(0) = 1 (the paper's convention, Section 1.1; footnote 5
+allows any subgradient).  Everything is vectorised over the records (no Python loop over rows).
+
+Shapes: x (d,), S (n, p); ``dimension(p)`` gives d (p for s-records, p − 1 for [a, b], p/2 for [ξ, z]).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from scipy.special import expit
+
+from dpsco.reference.alt24.model import HeavyTailedLoss, check_records
+from dpsco.reference.validation import as_float_vector, check_data, check_positive
+
+__all__ = ["LADLoss", "LeastSquaresLoss", "LinearLoss", "LogisticGLMLoss", "MeanEstimationLoss",
+           "TiltedQuadraticLoss", "logistic_records"]
+
+# a declared norm bound is enforced up to this relative slack (rounding in a caller's rescaling)
+_NORM_RTOL = 1e-12
+
+
+def _prepare(loss: HeavyTailedLoss, x: Any, S: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(x, S) checked: S a finite (n, p) float array, x a finite (d,) vector with d = loss.dimension(p)."""
+    S, d = check_records(S, loss)
+    x = as_float_vector(x, "x", length=d)
+    return x, S
+
+
+def _sign(t: np.ndarray) -> np.ndarray:
+    """sign with sign(0) = 1 (Asi, Liu & Tian (2024), Section 1.1)."""
+    return np.where(t >= 0, 1.0, -1.0)
+
+
+class LinearLoss(HeavyTailedLoss):
+    """f(x; s) = ⟨s, x⟩: the GLM (23) with σ(t) = t.  ∇f = s for every x, so L_s = ‖s‖ (x-free), β = 0, μ = 0.
+
+    Records S (n, d); x (d,).  The clipping bias b_D of (6) is ‖(1/n)Σ(s_i − Π_C(s_i))‖, independent of x."""
+
+    name = "linear"
+    glm = True
+
+    def link(self, t: Any) -> np.ndarray:
+        """σ(t) = t (the GLM link of (23))."""
+        return np.asarray(t, dtype=np.float64)
+
+    def link_derivative(self, t: Any) -> np.ndarray:
+        """σ'(t) = 1."""
+        return np.ones_like(np.asarray(t, dtype=np.float64))
+
+    def grads(self, x: Any, S: Any) -> np.ndarray:
+        x, S = _prepare(self, x, S)
+        return S.copy()
+
+    def values(self, x: Any, S: Any) -> np.ndarray:
+        x, S = _prepare(self, x, S)
+        return S @ x
+
+    def lipschitz_bound(self, S: Any, radius: float) -> np.ndarray:
+        S, _ = check_records(S, self)
+        check_positive(radius, "radius", allow_zero=True)
+        return np.linalg.norm(S, axis=1)
+
+    def smoothness(self, radius: float) -> float:
+        return 0.0
+
+    def strong_convexity(self) -> float:
+        return 0.0
+
+
+class MeanEstimationLoss(HeavyTailedLoss):
+    """f(x; s) = ½‖x − s‖²: ∇f = x − s; L_s = max_{‖x‖ ≤ R} ‖x − s‖ = R + ‖s‖ (attained at x = −R s/‖s‖, or any
+    ‖x‖ = R when s = 0); β = 1, μ = 1.  Records S (n, d); x (d,)."""
+
+    name = "mean_estimation"
+
+    def grads(self, x: Any, S: Any) -> np.ndarray:
+        x, S = _prepare(self, x, S)
+        return x[None, :] - S
+
+    def values(self, x: Any, S: Any) -> np.ndarray:
+        x, S = _prepare(self, x, S)
+        return 0.5 * np.sum((x[None, :] - S) ** 2, axis=1)
+
+    def lipschitz_bound(self, S: Any, radius: float) -> np.ndarray:
+        S, _ = check_records(S, self)
+        radius = check_positive(radius, "radius", allow_zero=True)
+        return radius + np.linalg.norm(S, axis=1)
+
+    def smoothness(self, radius: float) -> float:
+        return 1.0
+
+    def strong_convexity(self) -> float:
+        return 1.0
+
+
+class TiltedQuadraticLoss(HeavyTailedLoss):
+    """f(x; [ξ, z]) = ⟨ξ, x⟩ + (β₀/2)‖x − z‖²: a smooth, β₀-strongly convex loss with a heavy-tailed linear part.
+
+    Records S (n, 2d) = [ξ, z]; x (d,).  ∇f = ξ + β₀(x − z), so L_s = max_{‖x‖ ≤ R} ‖ξ − β₀z + β₀x‖ =
+    ‖ξ − β₀z‖ + β₀R (exact); β = μ = β₀ for every record.  beta0 > 0 finite (ValueError / TypeError)."""
+
+    name = "tilted_quadratic"
+
+    def __init__(self, beta0: float) -> None:
+        self.beta0 = check_positive(beta0, "beta0")
+
+    def dimension(self, p: int) -> int:
+        if p % 2:
+            raise ValueError(f"S must have an even number of columns [ξ, z] for the tilted quadratic, got {p}")
+        return p // 2
+
+    def _split(self, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        d = S.shape[1] // 2
+        return S[:, :d], S[:, d:]
+
+    def grads(self, x: Any, S: Any) -> np.ndarray:
+        x, S = _prepare(self, x, S)
+        xi, z = self._split(S)
+        return xi + self.beta0 * (x[None, :] - z)
+
+    def values(self, x: Any, S: Any) -> np.ndarray:
+        x, S = _prepare(self, x, S)
+        xi, z = self._split(S)
+        return xi @ x + 0.5 * self.beta0 * np.sum((x[None, :] - z) ** 2, axis=1)
+
+    def lipschitz_bound(self, S: Any, radius: float) -> np.ndarray:
+        S, _ = check_records(S, self)
+        radius = check_positive(radius, "radius", allow_zero=True)
+        xi, z = self._split(S)
+        return np.linalg.norm(xi - self.beta0 * z, axis=1) + self.beta0 * radius
+
+    def smoothness(self, radius: float) -> float:
+        return self.beta0
+
+    def strong_convexity(self) -> float:
+        return self.beta0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "beta0": self.beta0}
+
+
+class _RegressionLoss(HeavyTailedLoss):
+    """Records [a, b] (n, d + 1): covariates a (n, d), response b (n,); x (d,)."""
+
+    def dimension(self, p: int) -> int:
+        return p - 1
+
+    @staticmethod
+    def _split(S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return S[:, :-1], S[:, -1]
+
+
+class LADLoss(_RegressionLoss):
+    """Least absolute deviation f(x; [a, b]) = |⟨a, x⟩ − b|.  Subgradient sign(⟨a, x⟩ − b)·a with sign(0) = 1, so
+    ‖∇f‖ = ‖a‖ everywhere: L_s = ‖a‖ exactly (for any R); not smooth (β = None), μ = 0."""
+
+    name = "lad"
+
+    def grads(self, x: Any, S: Any) -> np.ndarray:
+        x, S = _prepare(self, x, S)
+        a, b = self._split(S)
+        return _sign(a @ x - b)[:, None] * a
+
+    def values(self, x: Any, S: Any) -> np.ndarray:
+        x, S = _prepare(self, x, S)
+        a, b = self._split(S)
+        return np.abs(a @ x - b)
+
+    def lipschitz_bound(self, S: Any, radius: float) -> np.ndarray:
+        S, _ = check_records(S, self)
+        check_positive(radius, "radius", allow_zero=True)
+        return np.linalg.norm(self._split(S)[0], axis=1)
+
+
+class LeastSquaresLoss(_RegressionLoss):
+    """Least squares f(x; [a, b]) = ½(⟨a, x⟩ − b)²: ∇f = (⟨a, x⟩ − b)a; L_s = max_{‖x‖ ≤ R} |⟨a, x⟩ − b|·‖a‖ =
+    (R‖a‖ + |b|)‖a‖ (attained at x = −sign(b)R a/‖a‖).  Hessian a aᵀ, so f(·; s) is ‖a‖²-smooth: a uniform β
+    exists only for a declared bound ‖a‖ ≤ a_max (β = a_max²); without one, ``smoothness`` is None.  Records
+    with ‖a‖ > a_max are refused (ValueError).  μ = 0 (a aᵀ is singular for d ≥ 2)."""
+
+    name = "least_squares"
+
+    def __init__(self, a_max: float | None = None) -> None:
+        self.a_max = None if a_max is None else check_positive(a_max, "a_max")
+
+    def _checked(self, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        a, b = self._split(S)
+        if self.a_max is not None:
+            norms = np.linalg.norm(a, axis=1)
+            bad = np.flatnonzero(norms > self.a_max * (1 + _NORM_RTOL))
+            if bad.size:
+                raise ValueError(f"S row {int(bad[0])} has ‖a‖ = {norms[bad[0]]:.6g} > the declared a_max = "
+                                 f"{self.a_max:.6g}: the declared smoothness β = a_max² would not hold")
+        return a, b
+
+    def grads(self, x: Any, S: Any) -> np.ndarray:
+        x, S = _prepare(self, x, S)
+        a, b = self._checked(S)
+        return (a @ x - b)[:, None] * a
+
+    def values(self, x: Any, S: Any) -> np.ndarray:
+        x, S = _prepare(self, x, S)
+        a, b = self._checked(S)
+        return 0.5 * (a @ x - b) ** 2
+
+    def lipschitz_bound(self, S: Any, radius: float) -> np.ndarray:
+        S, _ = check_records(S, self)
+        radius = check_positive(radius, "radius", allow_zero=True)
+        a, b = self._checked(S)
+        na = np.linalg.norm(a, axis=1)
+        return (radius * na + np.abs(b)) * na
+
+    def smoothness(self, radius: float) -> float | None:
+        return None if self.a_max is None else self.a_max ** 2
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "a_max": self.a_max}
+
+
+class LogisticGLMLoss(HeavyTailedLoss):
+    """Logistic loss as the GLM (23): f(x; s) = σ(⟨s, x⟩), σ(t) = log(1 + e^t), s = −y·a (``logistic_records``).
+
+    ∇f = expit(⟨s, x⟩)·s; σ'' = expit(1 − expit) ≤ 1/4, so f(·; s) is ‖s‖²/4-smooth and β = M²/4 holds for
+    every record with ‖s‖ ≤ M, the declared public bound (M > 0 finite).  Records with ‖s‖ > M are refused
+    (ValueError): Theorem 4's privacy premise (β ≤ 2/η, Algorithm 8) rests on β holding for all s.
+    L_s = max_{‖x‖ ≤ R} expit(⟨s, x⟩)‖s‖ = expit(R‖s‖)‖s‖ (exact, expit increasing); μ = 0.
+    Records S (n, d); x (d,)."""
+
+    name = "logistic_glm"
+    glm = True
+
+    def __init__(self, M: float) -> None:
+        self.M = check_positive(M, "M")
+
+    def link(self, t: Any) -> np.ndarray:
+        """σ(t) = log(1 + e^t), computed as logaddexp(0, t) (no overflow)."""
+        return np.logaddexp(0.0, np.asarray(t, dtype=np.float64))
+
+    def link_derivative(self, t: Any) -> np.ndarray:
+        """σ'(t) = expit(t)."""
+        return expit(np.asarray(t, dtype=np.float64))
+
+    def _checked(self, S: np.ndarray) -> np.ndarray:
+        norms = np.linalg.norm(S, axis=1)
+        bad = np.flatnonzero(norms > self.M * (1 + _NORM_RTOL))
+        if bad.size:
+            raise ValueError(f"S row {int(bad[0])} has ‖s‖ = {norms[bad[0]]:.6g} > the declared M = {self.M:.6g}: "
+                             "the declared smoothness β = M²/4 would not hold for it")
+        return norms
+
+    def grads(self, x: Any, S: Any) -> np.ndarray:
+        x, S = _prepare(self, x, S)
+        self._checked(S)
+        return expit(S @ x)[:, None] * S
+
+    def values(self, x: Any, S: Any) -> np.ndarray:
+        x, S = _prepare(self, x, S)
+        self._checked(S)
+        return np.logaddexp(0.0, S @ x)
+
+    def lipschitz_bound(self, S: Any, radius: float) -> np.ndarray:
+        S, _ = check_records(S, self)
+        radius = check_positive(radius, "radius", allow_zero=True)
+        norms = self._checked(S)
+        return expit(radius * norms) * norms
+
+    def smoothness(self, radius: float) -> float:
+        return self.M ** 2 / 4.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "M": self.M}
+
+
+def logistic_records(A: Any, y: Any) -> np.ndarray:
+    """GLM records s_i = −y_i a_i of the logistic loss log(1 + e^{−y⟨a, x⟩}) = σ(⟨s, x⟩).
+
+    A (n, d) finite floats; y (n,) with entries in {−1, +1} (ValueError otherwise).  Returns S (n, d)."""
+    A, y = check_data(A, y)
+    if not np.all(np.isin(y, (-1.0, 1.0))):
+        raise ValueError("y must have entries in {-1, +1}")
+    return -y[:, None] * A
