@@ -1,0 +1,194 @@
+"""Planted bugs in Algorithm 1 (Clipped-DP-SGD) of Asi, Liu & Tian (2024) and its Corollary 1 calibration.
+
+Each function is a copy of the correct algorithm (``dpsco.reference.alt24.clipped_sgd``) with ONE deliberate
+privacy bug and the correct algorithm's claim (ρ-zCDP, replace-one): the claim is now false.  Each docstring
+names the bug and the check that refutes it (``tests/test_alt24_clipped_sgd.py``; the campaign's suite in
+``dpsco.verification.papers.alt24_localization``).  Inputs are checked as the correct algorithm checks them.
+
+**Never use these for anything but testing auditors.**
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+
+from dpsco.reference.alt24 import clipped_sgd as cs
+from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds, check_records
+from dpsco.reference.alt24.primitives import clip
+from dpsco.reference.privacy import Release
+from dpsco.reference.validation import check_iterations, check_rng
+from dpsco.reference.white_box import NoisyGradientTrace
+
+__all__ = ["clipped_dp_sgd_data_dependent_clip", "clipped_dp_sgd_noise_clipped", "clipped_dp_sgd_regulariser_clipped",
+           "clipped_dp_sgd_sensitivity_c_over_n", "clipped_dp_sgd_sigma_from_fewer_steps"]
+
+
+def _checked(S: Any, loss: HeavyTailedLoss, C: float, lam: float, T: int, sigma: float, radius_r: float,
+             domain_radius: float, rng: np.random.Generator, delta: float) -> Release:
+    check_rng(rng)
+    check_iterations(T, "T")
+    """The correct algorithm's input checks and claim, from a one-step dry run on the same inputs."""
+    return cs.clipped_dp_sgd(np.asarray(S, dtype=np.float64)[:1], loss, C=C, lam=lam, T=1, sigma=sigma,
+                             radius_r=radius_r, domain_radius=domain_radius, rng=np.random.default_rng(0),
+                             delta=delta)
+
+
+def _release(S: np.ndarray, loss: HeavyTailedLoss, step_gradient: Callable[[np.ndarray], np.ndarray],
+             record_gradient: Callable[..., np.ndarray], *, C_claim: float, lam_prox: float, T: int,
+             sigma_drawn: float, sigma_claim: float, radius_r: float, domain_radius: float, rng: np.random.Generator,
+             delta: float, white_box: bool, replicates: int | None, name: str,
+             noisy_map: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None,
+             lam_eta: float | None = None) -> Release:
+    n, d = S.shape[0], loss.dimension(S.shape[1])
+    eta = cs.proposition_1_step_sizes(lam_prox if lam_eta is None else lam_eta, T)
+    lam_step = lam_prox
+    project = cs.two_ball_projector(np.zeros(d), domain_radius, np.zeros(d), radius_r)
+    R = 1 if replicates is None else int(replicates)
+    rng = check_rng(rng)
+    x = np.zeros((R, d))
+    acc = np.zeros((R, d))
+    its, noisy = [x.copy()], []
+    for t in range(T):
+        acc += (t + 4.0) * x
+        xi = sigma_drawn * rng.standard_normal((R, d)) if sigma_drawn > 0 else np.zeros((R, d))
+        g = step_gradient(x)
+        v = g + xi if noisy_map is None else noisy_map(g, xi)
+        x = project((x - eta[t] * v) / (1.0 + eta[t] * lam_step))
+        if white_box:
+            its.append(x.copy())
+            noisy.append(v)
+    out = acc / (T * (T + 7) / 2.0)
+    trace = None
+    if white_box:
+        trace = NoisyGradientTrace(iterates=np.stack(its, axis=1), noisy_gradients=np.stack(noisy, axis=1),
+                                   record_gradient=record_gradient, n=n, m=n, T=T, sigma=max(sigma_drawn, 1e-300),
+                                   clip_norm=C_claim, eta=float(eta[0]), sampling="full-batch", algorithm=name)
+    return Release(output=out[0] if replicates is None else out,
+                   claim=cs.clipped_dp_sgd_claim(n, T, C_claim, sigma_claim, delta), gradient_evaluations=n * T,
+                   parameters={"n": n, "d": d, "C": C_claim, "T": T, "sigma": sigma_claim, "lam": lam_prox},
+                   algorithm=name, replicates=replicates, white_box=trace)
+
+
+def clipped_dp_sgd_regulariser_clipped(S: Any, loss: HeavyTailedLoss, *, C: float, lam: float, T: int, sigma: float,
+                                       radius_r: float, domain_radius: float, rng: np.random.Generator,
+                                       delta: float = 1e-6, white_box: bool = False,
+                                       replicates: int | None = None) -> Release:
+    """Algorithm 1 with the regulariser inside the clip: ĝ_t = (1/n)Σ Π_{C+λr}(∇f_i(x_t) + λx_t) and a plain
+    projected step Π_X(x_t − η_t(ĝ_t + ξ_t)) (the threshold raised to C + λr so that the regulariser, of norm
+    ≤ λr on B(r), is not clipped away); σ and the claim still for sensitivity 2C/n.
+
+    BUG: the clipped regularised gradients have norm up to C + λr, so the replace-one sensitivity is
+    2(C + λr)/n; at x_0 = 0 on the pair ±M e_1 (M ≥ C + λr) the first step's mean shifts by exactly
+    2(C + λr)/n.  Refuted exactly (T = 1, coupled runs: ρ_true = (1 + λr/C)²ρ > ρ) in
+    ``tests/test_alt24_clipped_sgd.py::test_mutant_regulariser_clipped_exact`` and by the white-box audit.
+    Domain: X = B(0, domain_radius) ∩ B(0, r)."""
+    S_, d = check_records(S, loss)
+    _checked(S_, loss, C, lam, T, sigma, radius_r, domain_radius, rng, delta)
+    C_big = C + lam * radius_r
+
+    def step(Y: np.ndarray) -> np.ndarray:
+        return clip(cs.grads_at(loss, Y, S_) + lam * Y[:, None, :], C_big).mean(axis=1)  # BUG: λx inside the clip
+
+    def record(W: np.ndarray, x: np.ndarray, y: float) -> np.ndarray:
+        W = np.asarray(W, dtype=np.float64)
+        return clip(cs.grads_at(loss, W, np.asarray(x, dtype=np.float64)[None, :])[:, 0] + lam * W, C_big)
+
+    rel = _release(S_, loss, step, record, C_claim=C, lam_prox=0.0, lam_eta=lam, T=T, sigma_drawn=sigma, sigma_claim=sigma,
+                   radius_r=radius_r, domain_radius=domain_radius, rng=rng, delta=delta, white_box=white_box,
+                   replicates=replicates, name="MUTANT: Clipped-DP-SGD with λx inside the clip")
+    return rel
+
+
+def clipped_dp_sgd_noise_clipped(S: Any, loss: HeavyTailedLoss, *, C: float, lam: float, T: int, sigma: float,
+                                 radius_r: float, domain_radius: float, rng: np.random.Generator, delta: float = 1e-6,
+                                 white_box: bool = False, replicates: int | None = None) -> Release:
+    """Algorithm 1 with the clip moved after the noise: v_t = Π_C((1/n)Σ∇f_i(x_t) + ξ_t) (the noisy mean
+    clipped, the per-sample gradients not), σ and the claim for sensitivity 2C/n.
+
+    BUG: the unclipped mean has unbounded sensitivity under heavy tails (2M/n for a record ±M e_1); clipping
+    after the noise is post-processing of a non-private value.  On the pair D = n zero records, D' = D with
+    one record M e_1 (M/n ≫ C) the released v_0 is Π_C(ξ) against ≈ C e_1.  Refuted in
+    ``tests/test_alt24_clipped_sgd.py::test_mutant_noise_clipped`` (exact probability bounds on the event
+    {v_0·e_1 > 0.8C}) and by the white-box audit.  Domain: B(0, domain_radius) ∩ B(0, r)."""
+    S_, d = check_records(S, loss)
+    _checked(S_, loss, C, lam, T, sigma, radius_r, domain_radius, rng, delta)
+
+    def step(Y: np.ndarray) -> np.ndarray:
+        return cs.grads_at(loss, Y, S_).mean(axis=1)  # BUG: no per-sample clip
+
+    def record(W: np.ndarray, x: np.ndarray, y: float) -> np.ndarray:
+        return clip(cs.grads_at(loss, np.asarray(W, dtype=np.float64), np.asarray(x, dtype=np.float64)[None, :])[:, 0], C)
+
+    return _release(S_, loss, step, record, C_claim=C, lam_prox=lam, T=T, sigma_drawn=sigma, sigma_claim=sigma,
+                    radius_r=radius_r, domain_radius=domain_radius, rng=rng, delta=delta, white_box=white_box,
+                    replicates=replicates, name="MUTANT: Clipped-DP-SGD clipping the noisy mean",
+                    noisy_map=lambda g, xi: clip(g + xi, C))  # BUG: clip after the noise
+
+
+def _corollary_1_mutant(S: Any, loss: HeavyTailedLoss, lam: float, rho: float, moments: MomentBounds,
+                        domain_radius: float, rng: np.random.Generator, delta: float, white_box: bool,
+                        replicates: int | None, *, sigma_factor: float = 1.0, T_sigma_factor: float = 1.0,
+                        data_clip: bool = False, name: str) -> Release:
+    S_, d = check_records(S, loss)
+    n = S_.shape[0]
+    p = cs.corollary_1_parameters(n, d, rho, moments, lam)
+    C_run = p.C
+    if data_clip:  # BUG (data-dependent C): the largest per-sample gradient norm at x_0 = 0
+        C_run = float(np.linalg.norm(cs.grads_at(loss, np.zeros((1, d)), S_)[0], axis=1).max())
+    T_sigma = max(1, int(math.floor(p.T * T_sigma_factor)))
+    sigma = sigma_factor * math.sqrt(2.0 * C_run * C_run * T_sigma / (n * n * rho))
+
+    def step(Y: np.ndarray) -> np.ndarray:
+        return clip(cs.grads_at(loss, Y, S_), C_run).mean(axis=1)
+
+    def record(W: np.ndarray, x: np.ndarray, y: float) -> np.ndarray:
+        return clip(cs.grads_at(loss, np.asarray(W, dtype=np.float64), np.asarray(x, dtype=np.float64)[None, :])[:, 0],
+                    C_run)
+
+    rel = _release(S_, loss, step, record, C_claim=p.C, lam_prox=lam, T=p.T, sigma_drawn=sigma, sigma_claim=p.sigma,
+                   radius_r=domain_radius, domain_radius=domain_radius, rng=rng, delta=delta, white_box=white_box,
+                   replicates=replicates, name=name)
+    rel.parameters.update({"sigma_drawn_is_secret": True})
+    return rel
+
+
+def clipped_dp_sgd_sensitivity_c_over_n(S: Any, loss: HeavyTailedLoss, *, lam: float, rho: float,
+                                        moments: MomentBounds, domain_radius: float, rng: np.random.Generator,
+                                        delta: float = 1e-6, white_box: bool = False,
+                                        replicates: int | None = None) -> Release:
+    """Corollary 1's solver with σ² = C²T/(2n²ρ): the add/remove sensitivity C/n of the clipped mean under the
+    replace-one claim (sensitivity 2C/n), i.e. σ halved and ρ_true = 4ρ.
+
+    Refuted by the exact noise check (chi-square lower tail of the drawn noise against the claimed σ²) in
+    ``tests/test_alt24_clipped_sgd.py::test_mutants_noise_scale_refuted`` and by the white-box audit."""
+    return _corollary_1_mutant(S, loss, lam, rho, moments, domain_radius, rng, delta, white_box, replicates,
+                               sigma_factor=0.5, name="MUTANT: Clipped-DP-SGD with sensitivity C/n")
+
+
+def clipped_dp_sgd_sigma_from_fewer_steps(S: Any, loss: HeavyTailedLoss, *, lam: float, rho: float,
+                                          moments: MomentBounds, domain_radius: float, rng: np.random.Generator,
+                                          delta: float = 1e-6, white_box: bool = False,
+                                          replicates: int | None = None) -> Release:
+    """Corollary 1's solver with σ² = 2C²(T/2)/(n²ρ) while T steps run (σ from a T smaller than the T run):
+    ρ_true = 2ρ.  Refuted by the exact noise check in
+    ``tests/test_alt24_clipped_sgd.py::test_mutants_noise_scale_refuted`` and by the white-box audit."""
+    return _corollary_1_mutant(S, loss, lam, rho, moments, domain_radius, rng, delta, white_box, replicates,
+                               T_sigma_factor=0.5, name="MUTANT: Clipped-DP-SGD with σ from T/2 steps")
+
+
+def clipped_dp_sgd_data_dependent_clip(S: Any, loss: HeavyTailedLoss, *, lam: float, rho: float,
+                                       moments: MomentBounds, domain_radius: float, rng: np.random.Generator,
+                                       delta: float = 1e-6, white_box: bool = False,
+                                       replicates: int | None = None) -> Release:
+    """Corollary 1's solver with a data-dependent clip threshold C = max_i ‖∇f(0; s_i)‖ (and σ calibrated to it),
+    the claim unchanged.
+
+    BUG: C, hence σ, is read from the data.  On D = n zero records of the linear loss C = 0, σ = 0 and the
+    output is the point x̂ = 0; on the neighbour with one record e_1, C = 1 and the output is Gaussian: P_D(x̂ = 0)
+    = 1, P_D'(x̂ = 0) = 0, so δ(ε) = 1 at every ε.  Refuted exactly in
+    ``tests/test_alt24_clipped_sgd.py::test_mutant_data_dependent_clip_exact``."""
+    return _corollary_1_mutant(S, loss, lam, rho, moments, domain_radius, rng, delta, white_box, replicates,
+                               data_clip=True, name="MUTANT: Clipped-DP-SGD with C = max gradient norm")
