@@ -71,7 +71,17 @@ def full_results(campaign: Path) -> dict[str, Any]:
     bare["population_not_applicable"] = "not an average"
     bare["rate_not_applicable"] = "no exponent"
     bare["gradient_evaluations"]["ratio"] = None
-    res["records"] = [base, sweeps, bare]
+    suite = {key: base[key] for key in ("name", "title", "paper", "algorithm", "privacy_theorem", "options")}
+    suite.update({  # an entry verified by its own suite (CatalogueEntry.suite), with a figure to plot
+        "name": "suite", "title": "A suite entry",
+        "suite": {"description": "own checks", "tasks": ["audit", "bounds"]},
+        "suite_records": {"bounds": {"figure": {"title": "excess against n", "x": [100, 200], "xlabel": "n",
+                                                "ylabel": "excess", "series": [{"label": "mean", "y": [1.0, 0.5]}]}}},
+        "suite_checks": {"bound": {"name": "b", "statement": "E[excess] ≤ bound", "estimate": 0.1, "bound": 1.0,
+                                   "p_value": 1.0, "verdict": "pass"}},
+        "suite_audits": {"pair": {"epsilon_lower": 0.1, "claim": {"epsilon": 1.0}, "p_value": 1.0,
+                                  "verdict": "not refuted"}}})
+    res["records"] = [base, sweeps, bare, suite]
     report.check_results(res)
     return res
 
@@ -456,8 +466,11 @@ def test_optional_and_free_form_keys_do_not_break_the_reports(full_results: dict
         monkeypatch.setattr(report, "_plots", real_plots if plots else (lambda results: []))
         _render_all(data)
 
+    # claim, empirical and gradient_evaluations are optional in the schema only because a suite record has none:
+    # a record of the common phases needs them (test_a_record_needs_its_kind_of_keys); "suite" marks the kind
+    needed = {f"records[*].{k}" for k in ("claim", "empirical", "gradient_evaluations", "suite")}
     for path, spec in leaves:
-        if isinstance(spec, report._Opt):
+        if isinstance(spec, report._Opt) and path not in needed:
             for how in ("drop", "null") if spec.none_ok else ("drop",):
                 data = copy.deepcopy(full_results)
                 parent, last = _get_parent(data, path)
@@ -475,3 +488,18 @@ def test_optional_and_free_form_keys_do_not_break_the_reports(full_results: dict
                     parent[last] = value
                 touched.append(path)
         render(data, touched)
+
+
+def test_a_record_needs_its_kind_of_keys(full_results: dict[str, Any]) -> None:
+    for key in ("claim", "empirical", "gradient_evaluations"):  # a common-phase record
+        bad = copy.deepcopy(full_results)
+        del bad["records"][0][key]
+        with pytest.raises(ValueError, match=f"records\\[0\\]: missing key '{key}'"):
+            report.check_results(bad)
+    bad = copy.deepcopy(full_results)
+    bad["records"][3]["suite_checks"] = ["not", "an", "object"]
+    with pytest.raises(ValueError, match="suite_checks: expected an object"):
+        report.check_results(bad)
+    table = report.format_table(full_results["records"])
+    assert "A suite entry" in table and "1/1" in table  # the suite table: checks passed / checks
+    assert "excess against n" in " ".join(caption for caption, _ in report._plots(full_results))

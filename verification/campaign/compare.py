@@ -600,6 +600,10 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
     if not callable(candidate):
         raise TypeError(f"candidate must be callable, got {type(candidate).__name__}")
     entry = against if isinstance(against, CatalogueEntry) else get_entry(str(against))
+    if entry.suite is not None:
+        raise ValueError(f"entry {entry.name!r} is verified by its own suite (its paper's setting: heavy tails, its own "
+                         "data), not on the logistic instances compare uses; compare against an entry of "
+                         "Bassily et al. or Lowy & Razaviyayn")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 4:
         raise ValueError(f"samples must be an integer >= 4, got {samples!r}")
     if audit_samples is None:

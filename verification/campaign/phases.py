@@ -35,7 +35,7 @@ from dpsco.verification.campaign.synthetic import POOL_SIZE, SyntheticSide, synt
 from dpsco.verification.checks.stats import add_reference_bound, mean_bound_check
 from dpsco.verification.checks.theorem_checks import StabilityCheck, rate_check, stability_check
 from dpsco.verification.papers.catalogue import (CATALOGUE, CatalogueEntry, ExtraCheckInputs, PublicInputs,
-                                                 get_entry, run_outputs)
+                                                 SuiteInputs, get_entry, run_outputs)
 from dpsco.verification.papers.objectives import objective_range
 
 __all__ = ["PHASES", "RADIUS", "EntryStreams", "PhaseBudget", "assemble_entry", "entry_phases", "entry_streams",
@@ -366,7 +366,9 @@ _PHASE_FUNCTIONS = {"audit": _phase_audit, "white_box": _phase_white_box, "empir
 
 def entry_phases(entry: CatalogueEntry, budget_name: str) -> tuple[str, ...]:
     """The phases ``entry`` runs in ``budget_name`` (every phase but the white-box audit and own checks,
-    which only some entries have)."""
+    which only some entries have; a suite entry's phases are its suite's tasks)."""
+    if entry.suite is not None:
+        return tuple(t.name for t in entry.suite.tasks)
     cost = entry.cost(budget_name)
     return tuple(p for p in PHASES
                  if (p != "white_box" or (entry.white_box and cost.white_box_runs > 0))
@@ -383,12 +385,56 @@ def run_phase(entry_name: str, phase: str, budget: PhaseBudget, seed_entropy: in
     t0 = time.time()
     entry = get_entry(entry_name)
     index = [e.name for e in CATALOGUE].index(entry_name)
+    if entry.suite is not None:
+        return to_jsonable({"entry": entry_name, "phase": phase, **_run_suite_task(entry, index, phase, budget.name,
+                                                                                 seed_entropy, confidence),
+                            "seconds": time.time() - t0})
     real = _real_data()
     ctx = _Context(entry, budget, entry_streams(seed_entropy, index), _options(entry, budget), confidence, oracle,
                    real, _real_problem())
     record, checks = _PHASE_FUNCTIONS[phase](ctx)
     return to_jsonable({"entry": entry_name, "phase": phase, "record": record,
                         "checks": {k: v.to_dict() for k, v in checks.items()}, "seconds": time.time() - t0})
+
+
+def _run_suite_task(entry: CatalogueEntry, index: int, task_name: str, budget_name: str, seed_entropy: int,
+                    confidence: float) -> dict[str, Any]:
+    """One task of a suite entry, on child ``task index`` of the entry's stream; its result's record, checks
+    (each with ``verdict`` None, set later by Holm) and audits, checked for the suite's format."""
+    assert entry.suite is not None
+    names = [t.name for t in entry.suite.tasks]
+    if task_name not in names:
+        raise ValueError(f"entry {entry.name!r} has no suite task {task_name!r}; known: {names}")
+    i = names.index(task_name)
+    entry_seed = _child(np.random.SeedSequence(seed_entropy), index)
+    out = entry.suite.tasks[i].run(SuiteInputs(budget_name, _child(entry_seed, i), confidence))
+    unknown = set(out) - {"record", "checks", "audits"}
+    if unknown:
+        raise ValueError(f"suite task {entry.name}.{task_name} returned unknown keys {sorted(unknown)}")
+    checks = {k: (v.to_dict() if hasattr(v, "to_dict") else dict(v)) for k, v in out.get("checks", {}).items()}
+    checks = {k: {**v, "verdict": None} for k, v in checks.items()}  # set by Holm over the whole campaign
+    audits = {k: {"verdict": None, **dict(v)} for k, v in out.get("audits", {}).items()}
+    for kind, group in (("check", checks), ("audit", audits)):
+        for key, d in group.items():
+            p = d.get("p_value")
+            if not isinstance(p, (int, float)) or not 0.0 <= float(p) <= 1.0:
+                raise ValueError(f"suite task {entry.name}.{task_name}: {kind} {key!r} needs a p_value in [0, 1], "
+                                 f"got {p!r}")
+    return {"record": {"suite_records": {task_name: out.get("record", {})}}, "checks": checks, "audits": audits}
+
+
+def _assemble_suite_entry(entry: CatalogueEntry, rec: dict[str, Any], parts: dict[str, dict[str, Any]]) -> None:
+    assert entry.suite is not None
+    rec["suite"] = {"description": entry.suite.description, "tasks": [t.name for t in entry.suite.tasks]}
+    rec["suite_records"], rec["suite_checks"], rec["suite_audits"] = {}, {}, {}
+    for task in entry.suite.tasks:
+        part = parts[task.name]
+        rec["suite_records"].update(part["record"]["suite_records"])
+        for group, items in (("suite_checks", part["checks"]), ("suite_audits", part.get("audits", {}))):
+            clash = set(items) & set(rec[group])
+            if clash:
+                raise ValueError(f"entry {entry.name!r}: suite keys {sorted(clash)} appear in two tasks")
+            rec[group].update(items)
 
 
 def assemble_entry(entry: CatalogueEntry, budget_name: str, parts: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -400,6 +446,11 @@ def assemble_entry(entry: CatalogueEntry, budget_name: str, parts: dict[str, dic
                            "algorithm": entry.algorithm_ref, "privacy_theorem": entry.privacy_theorem,
                            "utility_theorem": entry.utility_theorem, "options": dict(budget_options),
                            "seed_spawn_key": [index]}
+    if entry.suite is not None:
+        _assemble_suite_entry(entry, rec, parts)
+        rec["phase_seconds"] = {p: parts[p]["seconds"] for p in entry_phases(entry, budget_name)}
+        rec["wall_seconds"] = float(sum(rec["phase_seconds"].values()))
+        return rec
     for phase in PHASES:
         if phase in parts:
             rec.update(parts[phase]["record"])

@@ -17,7 +17,8 @@ import numpy as np
 
 from dpsco.verification.papers.catalogue import extra_check_labels
 
-__all__ = ["HEADER", "check_results", "format_html", "format_latex", "format_markdown", "format_table", "row"]
+__all__ = ["HEADER", "SUITE_HEADER", "check_results", "format_html", "format_latex", "format_markdown", "format_table",
+           "row", "suite_row"]
 
 HEADER = ["algorithm", "audit ε_lb / ε", "excess empirical (real) vs bound", "excess population (synthetic) vs bound",
           "rate slope (theorem)", "stability vs bound", "gradient evals"]
@@ -68,6 +69,19 @@ def _same_length_as_n_grid(rt: dict[str, Any], path: str) -> None:
             raise ValueError(f"{path}.{name}: {len(values)} values for {n} points of n_grid")
 
 
+def _record_kind(r: dict[str, Any], path: str) -> None:
+    """A record of the common phases needs its claim, empirical check and counts (an entry verified by its own
+    suite has its suite's records instead: free-form, rendered defensively)."""
+    if "suite" in r:
+        for group in ("suite_records", "suite_checks", "suite_audits"):
+            if r.get(group) is not None and not isinstance(r[group], dict):
+                raise ValueError(f"{path}.{group}: expected an object, got {_describe(r[group])}")
+        return
+    for key in ("claim", "empirical", "gradient_evaluations"):
+        if r.get(key) is None:
+            raise ValueError(f"{path}: missing key {key!r}")
+
+
 _BOUND_CHECK = {"mean": "num", "bound": "num", "lcb": "num", "ucb": "num", "verdict": "any", "replicates": "any",
                 "ratio": "fmt", "p_value": "fmt", "detectable_excess": "fmt",
                 "reference_bounds": _Opt([{"label": "any", "bound": "fmt", "ratio": "fmt", "p_value": "fmt",
@@ -81,14 +95,14 @@ _SWEEP = {"kind": "any", "theorem": "any", "slope": "fmt", "ci_low": "fmt", "ci_
           "variable": _Opt("any"), "exponent": "any", "tolerance": "any", "p_value": "fmt", "verdict": "any"}
 _RECORD = {
     "name": "any", "title": "str", "paper": "any", "algorithm": "any", "privacy_theorem": "any", "options": "any",
-    "claim": {"notion": "any", "epsilon": "num", "delta": "real", "neighbouring": "any", "source": "any"},
+    "claim": _Opt({"notion": "any", "epsilon": "num", "delta": "real", "neighbouring": "any", "source": "any"}),
     "audit": _Opt({"epsilon_lower": "num", "verdict": "any", "confidence": "any", "samples": "any",
                    "statistic": "any"}),
     "audit_not_run": _Opt("any"),
     "white_box_audit": _Opt({"epsilon_lower": "num", "epsilon_true": "fmt", "verdict": "any", "confidence": "any",
                              "runs_per_side": "any", "mode": "str", "p_value": "fmt", "claim": {"epsilon": "num"},
                              "design": "any"}),
-    "empirical": {**_BOUND_CHECK, "oracle": _Opt({"objective": _Opt("any")})},
+    "empirical": _Opt({**_BOUND_CHECK, "oracle": _Opt({"objective": _Opt("any")})}),
     "population": _Opt({**{k: v for k, v in _BOUND_CHECK.items() if k not in ("replicates", "detectable_excess")},
                         "instance": {"name": "any", "n": "any"}}),
     "population_not_applicable": _Opt("any"),
@@ -98,7 +112,10 @@ _RECORD = {
     **{key: _Opt(_SWEEP) for key, _ in extra_check_labels()},
     "stability": _Opt({"estimate": "fmt", "bound": "fmt", "bound_printed": "fmt", "verdict": "any",
                        "theorem": "any", "pairs": "any", "replicates": "any", "detectable_excess": "fmt"}),
-    "gradient_evaluations": {"counted": "real", "ratio": "fmt", "paper_formula": "any"},
+    "gradient_evaluations": _Opt({"counted": "real", "ratio": "fmt", "paper_formula": "any"}),
+    # an entry verified by its own suite (CatalogueEntry.suite) has these instead of claim, empirical, counts
+    "suite": _Opt({"description": _Opt("any"), "tasks": _Opt("any")}), "suite_records": _Opt("any"), "suite_checks": _Opt("any"), "suite_audits": _Opt("any"),
+    "__check__": _record_kind,
 }
 _SCHEMA = {
     "records": [_RECORD], "budget": "str", "seed_entropy": "any", "verdict": "str",
@@ -172,13 +189,68 @@ def row(r: dict[str, Any]) -> list[str]:
             rate_txt, stab_txt, grad_txt]
 
 
-def format_table(records: list[dict[str, Any]]) -> str:
-    """Plain-text table for the terminal."""
-    rows = [HEADER] + [row(r) for r in records]
-    widths = [max(len(rw[i]) for rw in rows) for i in range(len(HEADER))]
+#: the summary columns of an entry verified by its own suite of checks (``CatalogueEntry.suite``)
+SUITE_HEADER = ["algorithm", "audits (ε_lb / ε, verdict)", "checks passed", "failed checks"]
+
+
+def _is_suite(r: dict[str, Any]) -> bool:
+    return "suite" in r
+
+
+def _audit_text(a: Any) -> str:
+    if not isinstance(a, dict):
+        return "—"
+    claim = a.get("claim") if isinstance(a.get("claim"), dict) else {}
+    return f"{fmt(a.get('epsilon_lower'))} / {fmt(claim.get('epsilon', a.get('claim_epsilon')))} ({a.get('verdict')})"
+
+
+def _suite_items(r: dict[str, Any], group: str) -> list[tuple[str, dict[str, Any]]]:
+    items = r.get(group)
+    return [(k, v) for k, v in items.items() if isinstance(v, dict)] if isinstance(items, dict) else []
+
+
+def suite_row(r: dict[str, Any]) -> list[str]:
+    """The summary row of a suite entry: its audits, how many of its checks pass, the failing ones."""
+    checks, audits = _suite_items(r, "suite_checks"), _suite_items(r, "suite_audits")
+    passed = sum(1 for _, c in checks if c.get("verdict") == "pass")
+    failed = [k for k, c in checks if c.get("verdict") == "fail"]
+    audit_txt = "; ".join(f"{k}: {_audit_text(a)}" for k, a in audits) or "none (not private)"
+    return [str(r["title"]), audit_txt, f"{passed}/{len(checks)}", ", ".join(failed) or "—"]
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    rows = [header] + rows
+    widths = [max(len(rw[i]) for rw in rows) for i in range(len(header))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(rw, widths)) for rw in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def format_table(records: list[dict[str, Any]]) -> str:
+    """Plain-text tables for the terminal: the common-phase entries, then the suite entries."""
+    common = [r for r in records if not _is_suite(r)]
+    suites = [r for r in records if _is_suite(r)]
+    parts = [_table(HEADER, [row(r) for r in common])] if common else []
+    if suites:
+        parts.append(_table(SUITE_HEADER, [suite_row(r) for r in suites]))
+    return "\n\n".join(parts)
+
+
+def _suite_check_line(key: str, c: dict[str, Any]) -> str:
+    est, bound = c.get("estimate", c.get("mean")), c.get("bound")
+    numbers = f": {fmt(est)} ≤ {fmt(bound)}" if est is not None and bound is not None else ""
+    what = c.get("statement") or c.get("theorem") or c.get("name") or key
+    return f"* `{key}` — {what}{numbers}, p = {fmt(c.get('p_value'))}: **{c.get('verdict')}**"
+
+
+def _suite_markdown(r: dict[str, Any]) -> list[str]:
+    suite = r["suite"] if isinstance(r["suite"], dict) else {}
+    md = [f"### {r['title']} — {r['paper']}, {r['algorithm']}", "", f"* privacy: {r['privacy_theorem']}",
+          f"* tasks {suite.get('tasks')}; checks: {suite.get('description') or ''}"]
+    md += ["  " + _suite_check_line(k, c) for k, c in _suite_items(r, "suite_checks")]
+    md += [f"* audit `{k}`: ε_lb / ε = {_audit_text(a)}, p = {fmt(a.get('p_value'))}"
+           for k, a in _suite_items(r, "suite_audits")]
+    return md + [""]
 
 
 def _reading_notes(results: dict[str, Any]) -> list[str]:
@@ -227,9 +299,17 @@ def format_markdown(results: dict[str, Any]) -> str:
           f"Real data: {ds['description']} (n = {ds['n']}, d = {ds['d']}); ε = {results['epsilon']}, "
           f"δ = 1/n² = {results['delta']:.3g}, W = B(0, {results['radius']}).", "",
           "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
-    md += ["| " + " | ".join(row(r)) + " |" for r in recs]
+    md += ["| " + " | ".join(row(r)) + " |" for r in recs if not _is_suite(r)]
+    suites = [r for r in recs if _is_suite(r)]
+    if suites:
+        md += ["", "Entries verified by their own checks (their papers' settings, instances and real data):", "",
+               "| " + " | ".join(SUITE_HEADER) + " |", "|" + "---|" * len(SUITE_HEADER)]
+        md += ["| " + " | ".join(suite_row(r)) + " |" for r in suites]
     md += ["", "## How to read this", ""] + _reading_notes(results) + ["", "## Per algorithm", ""]
     for r in recs:
+        if _is_suite(r):
+            md += _suite_markdown(r)
+            continue
         e, p = r["empirical"], r.get("population")
         c = r["claim"]
         md += [f"### {r['title']} — {r['paper']}, {r['algorithm']}", "",
@@ -359,7 +439,27 @@ def _plots(results: dict[str, Any]) -> list[tuple[str, str]]:
     out.append(("Bound checks: mean excess risk over the theorem's bound, with Hoeffding confidence intervals "
                 "at the per-check level", _png(fig)))
     plt.close(fig)
-    # 3. audits
+    # 3. figures of suite entries: a task's record may carry {"figure": {"title", "xlabel", "ylabel", "x",
+    #    "series": [{"label", "y"}], "loglog": bool}} (e.g. excess risk against n beside the theorem's bound)
+    for r in recs:
+        for task, rec in _suite_items(r, "suite_records"):
+            figure = rec.get("figure")
+            if not (isinstance(figure, dict) and isinstance(figure.get("series"), list)
+                    and isinstance(figure.get("x"), list)):
+                continue
+            fig, ax = plt.subplots(figsize=(5.5, 3.6))
+            plot = ax.loglog if figure.get("loglog", True) else ax.plot
+            for series in figure["series"]:
+                if isinstance(series, dict) and isinstance(series.get("y"), list):
+                    plot([float(v) for v in figure["x"]], [float(v) for v in series["y"]],
+                         series.get("style", "o-"), label=str(series.get("label", "")))
+            ax.set_xlabel(figure.get("xlabel", "n"))
+            ax.set_ylabel(figure.get("ylabel", ""), fontsize=8)
+            ax.legend(fontsize=7)
+            fig.tight_layout()
+            out.append((f"{r['title']} ({task}): {figure.get('title', '')}", _png(fig)))
+            plt.close(fig)
+    # 4. audits
     audited = [r for r in recs if r.get("audit")]
     if audited:
         fig, ax = plt.subplots(figsize=(6, 3))
@@ -387,7 +487,11 @@ def format_html(results: dict[str, Any]) -> str:
              f"<p>Budget <b>{esc(results['budget'])}</b>; seed entropy <code>{esc(str(results['seed_entropy']))}</code>; "
              f"overall verdict <b>{esc(results['verdict'])}</b>.</p>",
              "<table><tr>" + "".join(f"<th>{esc(h)}</th>" for h in HEADER) + "</tr>"]
-    parts += ["<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row(r)) + "</tr>" for r in recs]
+    parts += ["<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row(r)) + "</tr>" for r in recs if not _is_suite(r)]
+    suites = [r for r in recs if _is_suite(r)]
+    if suites:
+        parts.append("</table><table><tr>" + "".join(f"<th>{esc(h)}</th>" for h in SUITE_HEADER) + "</tr>")
+        parts += ["<tr>" + "".join(f"<td>{esc(c)}</td>" for c in suite_row(r)) + "</tr>" for r in suites]
     parts.append("</table><h2>How to read this</h2><ul>")
     parts += [f"<li>{esc(n[2:])}</li>" for n in _reading_notes(results)]
     parts.append("</ul>")
@@ -408,6 +512,12 @@ def format_latex(results: dict[str, Any]) -> str:
     lines = [r"% generated by dpsco verify; seed entropy " + str(results["seed_entropy"]),
              r"\begin{tabular}{l" + "l" * (len(HEADER) - 1) + "}", r"\toprule",
              " & ".join(_tex(h) for h in HEADER) + r" \\", r"\midrule"]
-    lines += [" & ".join(_tex(c) for c in row(r)) + r" \\" for r in results["records"]]
+    lines += [" & ".join(_tex(c) for c in row(r)) + r" \\" for r in results["records"] if not _is_suite(r)]
     lines += [r"\bottomrule", r"\end{tabular}", ""]
+    suites = [r for r in results["records"] if _is_suite(r)]
+    if suites:
+        lines += [r"\begin{tabular}{" + "l" * len(SUITE_HEADER) + "}", r"\toprule",
+                  " & ".join(_tex(h) for h in SUITE_HEADER) + r" \\", r"\midrule"]
+        lines += [" & ".join(_tex(c) for c in suite_row(r)) + r" \\" for r in suites]
+        lines += [r"\bottomrule", r"\end{tabular}", ""]
     return "\n".join(lines)

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import subprocess
@@ -139,6 +140,8 @@ _PHASE_WEIGHT = {"audit": 6, "stability": 5, "population": 4, "white_box": 3, "r
 def _task_order(entries: Sequence[CatalogueEntry], budget: str) -> list[tuple[str, str]]:
     """(entry, phase) pairs, heaviest first: by the phase's weight times the entry's runs in that phase."""
     def weight(e: CatalogueEntry, phase: str) -> float:
+        if e.suite is not None:  # a suite task's weight estimates its seconds in the standard budget
+            return 100.0 * next(t.weight for t in e.suite.tasks if t.name == phase)
         c = e.cost(budget)
         runs = {"audit": 2 * c.audit_runs / 100 if e.replicate_axis else 2 * c.audit_runs,
                 "white_box": c.white_box_runs / 1000, "stability": 4 * c.stability_runs,
@@ -303,9 +306,13 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
         raise ValueError(f"--only {only!r} matches no catalogue entry; known: {[e.name for e in CATALOGUE]}")
     ss = np.random.SeedSequence(seed)
     real = load_fair()
-    _progress(f"real data: {real.name}, n = {real.n}, d = {real.d}; certified oracle for min L̂ over B(0, {RADIUS})",
-              quiet)
-    oracle = certified_oracle(get_loss("logistic"), real.X, real.y, Ball(RADIUS), cross_check=budget != "quick")
+    oracle = None
+    if any(e.suite is None for e in entries):  # suite entries bring their own data and oracles
+        _progress(f"real data: {real.name}, n = {real.n}, d = {real.d}; certified oracle for min L̂ over "
+                  f"B(0, {RADIUS})", quiet)
+        oracle = certified_oracle(get_loss("logistic"), real.X, real.y, Ball(RADIUS), cross_check=budget != "quick")
+    oracle_values = {"value": math.nan, "gap_bound": math.nan} if oracle is None else {
+        "value": oracle.value, "gap_bound": oracle.gap_bound}
     tasks = _task_order(entries, budget)
     todo = [t for t in tasks if t not in done]
     if not resume:
@@ -317,7 +324,7 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
               f"running on {ex.description}", quiet)
     results = dict(done)
     pb = _phase_budget(b)
-    args = [(name, phase, pb, seed, confidence, {"value": oracle.value, "gap_bound": oracle.gap_bound})
+    args = [(name, phase, pb, seed, confidence, oracle_values)
             for name, phase in todo]
     bar = progress_bar(len(todo), "dpsco verify", enabled=not quiet)
     log_lines = not quiet and not stderr_is_terminal()
@@ -350,13 +357,19 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
     records = [assemble_entry(e, budget, {p: results[(e.name, p)] for p in entry_phases(e, budget)})
                for e in entries]
     all_checks = [_CheckView(r[k]) for r in records for k in CHECK_KEYS if isinstance(r.get(k), dict)]
+    all_checks += [_CheckView(c) for r in records for c in r.get("suite_checks", {}).values()]
     apply_holm(all_checks, alpha)
     audits = [a for rec in records for a in (rec.get("audit"), rec.get("white_box_audit")) if a is not None]
+    audits += [a for rec in records for a in rec.get("suite_audits", {}).values()]
     apply_holm_to_audits(audits, 1.0 - confidence)  # all audits of the run: one family-wise α (Holm)
     failed = sorted({r["name"] for r in records for key_ in CHECK_KEYS
                      if (r.get(key_) or {}).get("verdict") == "fail"}
                     | {r["name"] for r in records for key_ in ("audit", "white_box_audit")
-                       if (r.get(key_) or {}).get("verdict") == "refuted"})
+                       if (r.get(key_) or {}).get("verdict") == "refuted"}
+                    | {r["name"] for r in records for c in r.get("suite_checks", {}).values()
+                       if c.get("verdict") == "fail"}
+                    | {r["name"] for r in records for a in r.get("suite_audits", {}).values()
+                       if a.get("verdict") == "refuted"})
     busy = sum(results[t]["seconds"] for t in todo)
     results_json = {
         "budget": b.name,
@@ -370,7 +383,7 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
         "audit_family": {"audits": len(audits), "family_wise_alpha": 1.0 - confidence, "method": "holm",
                          "white_box_instance": WHITE_BOX_INSTANCE.to_dict()},
         "dataset": real.to_dict(),
-        "oracle": oracle.to_dict(),
+        "oracle": None if oracle is None else oracle.to_dict(),
         "records": records,
         "verdict": "fail" if failed else "pass",
         "failed": failed,

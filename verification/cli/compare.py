@@ -56,7 +56,7 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("target", metavar="MODULE:CALLABLE",
                    help="implementation f(X, y, problem, epsilon, delta, rng, **options) -> Release | array")
     p.add_argument("--against", required=True, metavar="NAME",
-                   help="catalogue entry to compare with: " + ", ".join(e.name for e in CATALOGUE))
+                   help="catalogue entry to compare with: " + ", ".join(e.name for e in CATALOGUE if e.suite is None))
     p.add_argument("--instance", default="fair", choices=INSTANCES,
                    help="'fair' (built-in real data, default) or 'synthetic' (n = 500, d = 3; faster)")
     p.add_argument("--samples", default="2000", metavar="N", help="runs of each implementation (>= 4; default 2000)")
@@ -113,9 +113,10 @@ def run(args: argparse.Namespace) -> int:
         delta = None if args.delta is None else _num(args.delta, "--delta")
         if delta is not None and not (0.0 <= delta < 1.0):
             raise InputError(f"--delta must lie in [0, 1), got {args.delta!r}")
-        if args.against not in [e.name for e in CATALOGUE]:
-            raise InputError(f"--against {args.against!r} is not a catalogue entry; known: "
-                              f"{[e.name for e in CATALOGUE]}")
+        comparable = [e.name for e in CATALOGUE if e.suite is None]
+        if args.against not in comparable:
+            raise InputError(f"--against {args.against!r} is not a catalogue entry that compare supports; known: "
+                              f"{comparable}")
         candidate = load_mechanism(args.target)
         if not callable(candidate):
             raise InputError(f"{args.target} is not callable")

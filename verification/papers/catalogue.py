@@ -16,12 +16,14 @@ This module is the public ``dpsco.catalogue``.
 from __future__ import annotations
 
 from dpsco.verification.papers import bftt19, lr21
-from dpsco.verification.papers.registry import (BUDGET_NAMES, BudgetCost, CatalogueEntry, ExtraCheckInputs,
-                                                ExtraChecks, PublicInputs, Registry, extra_check_labels, get_entry,
-                                                list_entries, register, run_outputs)
+from dpsco.verification.papers.registry import (BUDGET_NAMES, BudgetCost, CatalogueEntry, EntrySuite,
+                                                ExtraCheckInputs, ExtraChecks, PublicInputs, Registry, SuiteInputs,
+                                                SuiteTask, extra_check_labels, get_entry, list_entries, register,
+                                                run_outputs)
 
-__all__ = ["BUDGET_NAMES", "CATALOGUE", "BudgetCost", "CatalogueEntry", "ExtraCheckInputs", "ExtraChecks",
-           "PublicInputs", "Registry", "extra_check_labels", "get_entry", "list_entries", "register", "run_outputs"]
+__all__ = ["BUDGET_NAMES", "CATALOGUE", "BudgetCost", "CatalogueEntry", "EntrySuite", "ExtraCheckInputs",
+           "ExtraChecks", "PublicInputs", "Registry", "SuiteInputs", "SuiteTask", "extra_check_labels", "get_entry",
+           "list_entries", "register", "run_outputs"]
 
 for _entry in bftt19.ENTRIES + lr21.ENTRIES:  # the catalogue's order
     register(_entry)

@@ -31,6 +31,7 @@ __all__ = [
     "BudgetCost",
     "CatalogueEntry",
     "ExtraCheckInputs",
+    "EntrySuite",
     "ExtraChecks",
     "PublicInputs",
     "REGISTRY",
@@ -40,6 +41,8 @@ __all__ = [
     "list_entries",
     "register",
     "run_outputs",
+    "SuiteInputs",
+    "SuiteTask",
 ]
 
 #: the campaign's budgets, smallest first; every entry declares its cost in each
@@ -150,6 +153,64 @@ class ExtraChecks:
 
 
 @dataclass(frozen=True)
+class SuiteInputs:
+    """What one task of an entry's own suite receives from the campaign.
+
+    budget : "quick" | "standard" | "paper"   the campaign's budget (the task chooses its sizes from it)
+    seed : SeedSequence   this task's own stream (child ``task index`` of the entry's stream): spawn children
+                          from it in a fixed order, so the task's numbers depend on nothing else
+    confidence : float    per-audit confidence of the campaign's audits (``--confidence``)
+    """
+
+    budget: str
+    seed: np.random.SeedSequence
+    confidence: float
+
+
+SuiteFn = Callable[[SuiteInputs], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class SuiteTask:
+    """One task of an entry's suite: a picklable module-level function run in a worker.
+
+    name : str       task name, unique in the suite ([a-z0-9_]+), e.g. "audit", "bounds", "rate"
+    run : callable (SuiteInputs) -> {"record": JSON-ready dict, "checks": {key: check dict},
+                                     "audits": {key: audit dict}}
+        a check dict has at least "name" (str), "statement" (str), "p_value" (float in [0, 1], the smallest
+        level at which the data refute the statement), "verdict" (None: the campaign sets it by Holm's
+        procedure over every check of the run) and, where they apply, "estimate" and "bound" (floats);
+        an audit dict is a privacy audit's record (``AuditResult.to_dict()``, a white-box or curve audit's) with
+        "p_value" added: all audits of a run form one Holm family at level 1 − confidence.  Keys are unique
+        within the entry.
+    weight : float   relative wall time in the standard budget (the campaign starts the longest first)
+    """
+
+    name: str
+    run: SuiteFn
+    weight: float = 1.0
+
+
+@dataclass(frozen=True)
+class EntrySuite:
+    """An entry verified by its own tasks instead of the campaign's common phases (audit on the Fair data,
+    empirical, population, rate, stability): for papers whose setting the common phases do not fit (heavy
+    tails, unknown Lipschitz constants, zCDP claims on their own real data).  ``description`` says what the
+    suite checks, for the report."""
+
+    tasks: tuple[SuiteTask, ...]
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        names = [t.name for t in self.tasks]
+        if not names or len(set(names)) != len(names):
+            raise ValueError(f"a suite needs at least one task and unique task names, got {names}")
+        for t in self.tasks:
+            if not isinstance(t, SuiteTask) or not t.name.replace("_", "").isalnum() or t.name != t.name.lower():
+                raise ValueError(f"suite task names must be lower-case [a-z0-9_]+, got {t!r}")
+
+
+@dataclass(frozen=True)
 class CatalogueEntry:
     """One algorithm of one paper.
 
@@ -193,6 +254,9 @@ class CatalogueEntry:
     extra_checks : ExtraChecks or None   checks of this entry beyond the common ones
     notes : str               shown with the entry
     audit_note : str          why a budget without audit runs for this entry skips its audit
+    suite : EntrySuite or None   the entry's own tasks, run instead of the common phases (then the bound,
+        count and stability functions, ``smooth_loss_required`` and ``synthetic_loss`` are unused and may be
+        left out; ``run`` is the API function and ``costs`` still sizes the budget)
     """
 
     name: str
@@ -202,14 +266,14 @@ class CatalogueEntry:
     privacy_theorem: str
     utility_theorem: str
     run: RunFn
-    smooth_loss_required: bool
-    synthetic_loss: str
-    empirical_bound: BoundFn
-    population_bound: BoundFn | None
-    paper_gradient_count: CountFn
-    stability_bound: StabilityFn
     costs: Mapping[str, BudgetCost]
     planted_bugs: tuple[str, ...]
+    smooth_loss_required: bool = False
+    synthetic_loss: str = ""
+    empirical_bound: BoundFn | None = None
+    population_bound: BoundFn | None = None
+    paper_gradient_count: CountFn | None = None
+    stability_bound: StabilityFn | None = None
     rate_exponent: float | None = -0.5
     objective: ObjectiveSpec | None = None
     printed_bounds: dict[str, tuple[PrintedBoundFn, ...]] = field(default_factory=dict)
@@ -222,6 +286,7 @@ class CatalogueEntry:
     extra_checks: ExtraChecks | None = None
     notes: str = ""
     audit_note: str = ""
+    suite: EntrySuite | None = None
 
     def cost(self, budget: str) -> BudgetCost:
         """This entry's sample sizes in ``budget`` (ValueError for a budget it does not declare)."""
@@ -270,6 +335,14 @@ class Registry:
                 or not all(isinstance(b, str) and b for b in entry.planted_bugs)):
             raise ValueError(f"catalogue entry {entry.name!r} must name at least one planted bug of the corpus "
                              f"(a tuple of names), got {entry.planted_bugs!r}")
+        if entry.suite is None:
+            missing_fns = [f for f in ("empirical_bound", "paper_gradient_count", "stability_bound")
+                           if getattr(entry, f) is None]
+            if missing_fns or not entry.synthetic_loss:
+                raise ValueError(f"catalogue entry {entry.name!r} runs the common phases and needs "
+                                 f"{missing_fns or ['synthetic_loss']} (or a suite of its own)")
+        elif entry.extra_checks is not None:
+            raise ValueError(f"catalogue entry {entry.name!r}: a suite entry puts its own checks in its suite")
         if entry.extra_checks is not None:
             clash = [k for k in entry.extra_checks.keys if k in COMMON_CHECK_KEYS]
             if clash:
