@@ -1,0 +1,115 @@
+"""Planted bugs in Asi, Liu & Tian (2024)'s known-Lipschitz reduction (Algorithm 4 with A_Lip) and its
+one-pass DP-SGD for GLMs (Algorithm 8).  Each function has the signature of the algorithm it breaks, one
+deliberate privacy bug, and the original claim; its docstring names the check that catches it
+(``tests/test_alt24_known_lipschitz.py``, ``tests/test_alt24_one_pass.py`` and the ``alt24.known_lip`` /
+``alt24.onepass_dp_sgd_glm`` suites).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from dpsco.reference.alt24 import MomentBounds
+from dpsco.reference.alt24.known_lipschitz import (a_lip_parameters, known_lip_reduction, phased_noisy_gd,
+                                                   truncation_mask)
+from dpsco.reference.alt24.one_pass import onepass_clipped_dp_sgd, onepass_clipped_sgd, theorem_4_parameters
+from dpsco.reference.domains import Ball
+from dpsco.reference.privacy import Release
+
+__all__ = ["known_lip_drop_heavy", "known_lip_data_dependent_clip", "known_lip_calibrate_with_c",
+           "onepass_dp_sgd_half_sigma"]
+
+
+def known_lip_drop_heavy(S: Any, loss: Any, domain: Ball, rho: float, bounds: MomentBounds,
+                         rng: np.random.Generator, *, C: float | None = None, mu: float = 0.0, x_bar: Any = None,
+                         x0: Any = None, delta: float = 1e-6) -> Release:
+    """Algorithm 4 that **drops** the records with L̄_s > C instead of replacing them by the dummy (so n
+    changes: D^C and D'^C are no longer neighbours of one size, and A_Lip's phase structure and noise depend on
+    how many records were dropped).  Caught by the black-box audit on the pair (one kept record, one zero
+    record) vs (one heavy record, one zero record): with n = 2 the dropped dataset has n' = 1, no phase runs
+    and the output is x_0 exactly, a point mass the correct algorithm never produces (ε = ∞)."""
+    S = np.asarray(S, dtype=np.float64)
+    ref = known_lip_reduction(S, loss, domain, rho, bounds, rng=np.random.default_rng(0), C=C, mu=mu,
+                              x_bar=x_bar, x0=x0, delta=delta)                 # parameters and claim only
+    keep = truncation_mask(S, loss, ref.parameters["C"], domain.radius)
+    Sk = S[keep]
+    d = ref.output.shape[0]
+    start = np.zeros(d) if x0 is None else np.asarray(x0, dtype=np.float64)
+    if Sk.shape[0] < 2:
+        out = start.copy()
+    else:
+        par = a_lip_parameters(Sk.shape[0], d, rho, ref.parameters["L_A"], bounds.G_2, domain.diameter)
+        out, _, _ = phased_noisy_gd(lambda x, a, b: (loss.grads(x, Sk[a:b]), b - a, 0), par, d, domain.radius,
+                                    rng, start, clip_norm=ref.parameters["L_A"])
+    return Release(output=out, claim=ref.claim, gradient_evaluations=0, parameters=ref.parameters,
+                   algorithm="MUTANT drop-heavy " + ref.algorithm)
+
+
+def known_lip_data_dependent_clip(S: Any, loss: Any, domain: Ball, rho: float, bounds: MomentBounds,
+                                  rng: np.random.Generator, *, C: float | None = None, mu: float = 0.0,
+                                  x_bar: Any = None, x0: Any = None, delta: float = 1e-6) -> Release:
+    """Algorithm 4 with a **data-dependent** threshold C = max_s L̄_s (nothing is replaced and the noise scale
+    follows the largest record).  Caught by the black-box audit on the pair (all records small) vs (one record
+    with a huge L̄): the noise standard deviation, and so ‖output − x_0‖, differs by orders of magnitude."""
+    S = np.asarray(S, dtype=np.float64)
+    Lbar = np.asarray(loss.lipschitz_bound(S, domain.radius), dtype=np.float64)
+    return known_lip_reduction(S, loss, domain, rho, bounds, rng, C=float(max(Lbar.max(), 1e-12)), mu=mu,
+                               x_bar=x_bar, x0=x0, delta=delta)
+
+
+def known_lip_calibrate_with_c(S: Any, loss: Any, domain: Ball, rho: float, bounds: MomentBounds,
+                               rng: np.random.Generator, *, C: float | None = None, mu: float = 0.0,
+                               x_bar: Any = None, x0: Any = None, delta: float = 1e-6) -> Release:
+    """Algorithm 4 with μ > 0 whose A_Lip noise is calibrated with C instead of L_A = max(C, μD) while the
+    gradients are clipped at L_A (so the dummies (μ/2)‖x − x̄‖², μD-Lipschitz, pass unclipped): the printed
+    (13)/text inconsistency taken at face value.  Checked by the exact worst-pair computation of
+    ``tests/test_alt24_known_lipschitz.py`` (a kept record against a dummy): whether it is a violation depends
+    on how far a kept record's gradient can be from the dummy's, see the test."""
+    S = np.asarray(S, dtype=np.float64)
+    ref = known_lip_reduction(S, loss, domain, rho, bounds, rng=np.random.default_rng(0), C=C, mu=mu,
+                              x_bar=x_bar, x0=x0, delta=delta)
+    p = ref.parameters
+    d = ref.output.shape[0]
+    keep = truncation_mask(S, loss, p["C"], domain.radius)
+    xb = np.zeros(d) if x_bar is None else np.asarray(x_bar, dtype=np.float64)
+    par = a_lip_parameters(S.shape[0], d, rho, p["C"], bounds.G_2, domain.diameter)   # the bug: L = C
+
+    def block(x: np.ndarray, a: int, b: int) -> tuple[np.ndarray, int, int]:
+        g = np.broadcast_to(p["mu"] * (x - xb), (b - a, d)).copy()
+        idx = np.flatnonzero(keep[a:b])
+        if idx.size:
+            g[idx] = loss.grads(x, S[a:b][idx])
+        return g, int(idx.size), int(b - a - idx.size)
+
+    start = np.zeros(d) if x0 is None else np.asarray(x0, dtype=np.float64)
+    out, real, _ = phased_noisy_gd(block, par, d, domain.radius, rng, start, clip_norm=p["L_A"])
+    return Release(output=out, claim=ref.claim, gradient_evaluations=real, parameters=p,
+                   algorithm="MUTANT calibrate-with-C " + ref.algorithm)
+
+
+def onepass_dp_sgd_half_sigma(S: Any, loss: Any, domain: Ball, x0: Any, rho: float, bounds: MomentBounds,
+                              rng: np.random.Generator, *, beta: float | None = None, delta: float = 1e-6,
+                              project: bool = True) -> Release:
+    """Algorithm 8 with σ_i/2 (the sensitivity of one clipped step, ηC, taken for the phase average's 2η_iC_i)
+    and the original ρ/4-zCDP claim.  Caught by the exact worst-pair check (linear GLM, differing record first
+    in phase 1, clipped gradients ±C_1e₁): the Gaussian output's μ = 2η_1C_1(1 − 1/n_1)/√(Σσ_i²/4) ≈ 1.97√(ρ/2)
+    exceeds the claimed √(ρ/2)."""
+    ref = onepass_clipped_dp_sgd(S, loss, domain, x0, rho, bounds, np.random.default_rng(0), beta=beta,
+                                 delta=delta, project=project)      # checks and claim of the correct algorithm
+    S = np.asarray(S, dtype=np.float64)
+    par = theorem_4_parameters(S.shape[0], ref.output.shape[0], rho, bounds, domain.diameter)
+    R = domain.radius
+    x = np.asarray(x0, dtype=np.float64).copy()
+    for ph in par["phases"]:
+        nx = float(np.linalg.norm(x))
+        start = x * (R / nx) if (project and nx > R) else x
+        xbar = onepass_clipped_sgd(S[ph["start"]:ph["stop"]], loss, ph["C_i"], ph["eta_i"], domain,
+                                   start).output
+        x = xbar + 0.5 * ph["sigma_i"] * rng.standard_normal(xbar.shape[0])       # the bug: σ_i/2
+    nx = float(np.linalg.norm(x))
+    out = x * (R / nx) if (project and nx > R) else x
+    return Release(output=out, claim=ref.claim, gradient_evaluations=ref.gradient_evaluations,
+                   parameters=ref.parameters, algorithm="MUTANT half-sigma " + ref.algorithm)
+
