@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import math
+import pickle
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -32,6 +33,9 @@ from dpsco.verification.papers.catalogue import (BUDGET_NAMES, CATALOGUE, Budget
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = [e.name for e in CATALOGUE]
+#: entries run by the common phases (their run() takes the logistic instance); suite entries run their own tasks
+COMMON = [e.name for e in CATALOGUE if e.suite is None]
+SUITES = [e.name for e in CATALOGUE if e.suite is not None]
 N, D, EPS = 40, 2, 1.0
 DELTA = 1.0 / N**2
 NOTIONS = ("approx-DP", "pure-DP", "zCDP", "GDP")
@@ -69,7 +73,7 @@ def _inputs(release: Any) -> PublicInputs:
 # -- claims and bounds --------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", COMMON)
 def test_run_gives_a_well_formed_claim(name):
     release = _release(name)
     claim = release.claim
@@ -82,7 +86,7 @@ def test_run_gives_a_well_formed_claim(name):
     assert np.asarray(release.output).shape == (D,) and np.all(np.isfinite(release.output))
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", COMMON)
 def test_every_bound_function_is_finite_at_the_public_inputs(name):
     entry, release = get_entry(name), _release(name)
     x = _inputs(release)
@@ -151,6 +155,16 @@ def test_costs_for_every_budget(name):
     if any(entry.cost(b).audit_runs == 0 for b in BUDGET_NAMES):
         assert entry.audit_note, "a budget that skips the audit must say why"
     assert entry.audit_chunk >= 1
+
+
+@pytest.mark.parametrize("name", SUITES)
+def test_a_suite_entry_runs_its_own_picklable_tasks(name):
+    entry = get_entry(name)
+    assert entry.suite is not None and entry.suite.tasks and callable(entry.run)
+    for task in entry.suite.tasks:  # module-level functions: they travel to process-pool and Dask workers
+        assert pickle.loads(pickle.dumps(task.run)) is task.run, (name, task.name)
+        assert task.weight > 0
+    assert entry.paper and entry.privacy_theorem and entry.utility_theorem and entry.notes
 
 
 # -- planted bugs ---------------------------------------------------------------------------------------------
