@@ -133,18 +133,35 @@ def zcdp_epsilon(rho: float, delta: float) -> float:
 
 def grads_at(loss: HeavyTailedLoss, X: np.ndarray, S: np.ndarray) -> np.ndarray:
     """(R, n, d) per-sample gradients ∇f(x_r; s_i) at R points X (R, d): the loss's ``grads_batch`` when it has
-    one (a vectorised path), else one ``grads`` call per point."""
+    one; for a GLM f(x; s) = σ(⟨s, x⟩) with ``link_derivative`` (σ'), σ'(⟨s_i, x_r⟩)·s_i for all rows at once
+    (after one ``grads`` call at the first point, which runs the loss's own record checks); else one ``grads``
+    call per point."""
     batch = getattr(loss, "grads_batch", None)
     if callable(batch):
         return np.asarray(batch(X, S), dtype=np.float64)
+    X = np.asarray(X, dtype=np.float64)
+    link_derivative = getattr(loss, "link_derivative", None)
+    if loss.glm and callable(link_derivative) and X.shape[0] > 1 and loss.dimension(S.shape[1]) == S.shape[1]:
+        first = np.asarray(loss.grads(X[0], S), dtype=np.float64)
+        out = np.asarray(link_derivative(X[1:] @ S.T), dtype=np.float64)[:, :, None] * S[None, :, :]
+        return np.concatenate([first[None], out], axis=0)
     return np.stack([np.asarray(loss.grads(x, S), dtype=np.float64) for x in X])
 
 
 def two_ball_projector(c1: np.ndarray, r1: float, c2: np.ndarray, r2: float) -> Callable[[np.ndarray], np.ndarray]:
     """Π onto B(c1, r1) ∩ B(c2, r2) for (R, d) rows: rows inside both balls are returned as they are, the
     others go through the exact ``project_ball_intersection`` one by one (when one ball contains the other,
-    the projection onto the smaller one, vectorised)."""
+    the projection onto the smaller one, vectorised).  c1 may be (R, d): one centre per row."""
     c1, c2 = np.asarray(c1, dtype=np.float64), np.asarray(c2, dtype=np.float64)
+    if c1.ndim == 2:  # one first centre per row (replicates with their own domains)
+        def project_rows(Y: np.ndarray) -> np.ndarray:
+            out = Y.copy()
+            outside = (np.linalg.norm(Y - c1, axis=1) > r1) | (np.linalg.norm(Y - c2, axis=1) > r2)
+            for i in np.flatnonzero(outside):
+                out[i] = project_ball_intersection(Y[i], c1[i], r1, c2, r2)
+            return out
+
+        return project_rows
     dist = float(np.linalg.norm(c1 - c2))
     if math.isinf(r1) or (not math.isinf(r2) and dist + r2 <= r1):
         return lambda Y: project_ball(Y, c2, r2)
@@ -203,6 +220,16 @@ def _check_replicates(replicates: Any) -> int:
     return 1 if replicates is None else check_positive_int(replicates, "replicates")
 
 
+def _vector_or_rows(v: Any, name: str, d: int, replicates: int | None) -> np.ndarray:
+    """A (d,) vector, or (R, d) rows (one per replicate) when ``replicates`` = R is given."""
+    a = np.asarray(v, dtype=np.float64)
+    if a.ndim == 2 and replicates is not None:
+        if a.shape != (replicates, d) or not np.all(np.isfinite(a)):
+            raise ValueError(f"{name} must be a finite (d,) vector or ({replicates}, {d}) rows, got shape {a.shape}")
+        return a
+    return as_float_vector(v, name, d)
+
+
 def clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, *, C: float, lam: float, T: int, sigma: float, radius_r: float,
                    domain_radius: float, rng: np.random.Generator, domain_center: Any = None, eta: Any = None,
                    x_bar: Any = None, delta: float = 1e-6, white_box: bool = False,
@@ -217,7 +244,8 @@ def clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, *, C: float, lam: float, T: in
     domain_radius : > 0 and domain_center : (d,) (default 0): X = B(center, radius) ∩ B(0, r), which must
         contain 0 (Algorithm 1's input condition; ValueError otherwise).
     eta : (T,) step sizes ≥ 0, default Proposition 1's η_t = 4/(λ(t+1)).
-    x_bar : (d,) or None.  When given, the losses are shifted, f'(y; s) = f(y + x̄; s) (the Corollary 2
+    x_bar : (d,) or None ((R, d) rows with ``replicates`` = R: one shift per run; likewise ``domain_center``).
+        When given, the losses are shifted, f'(y; s) = f(y + x̄; s) (the Corollary 2
         solver's change of variables), and the output is x̄ + ŷ; the regulariser (λ/2)‖y‖² is then (λ/2)‖x − x̄‖².
     delta : δ ∈ (0, 1) at which the ρ-zCDP claim is also stated as (ε, δ), ε = ρ + 2√(ρ log(1/δ)).
     white_box : also return every iterate and noisy gradient ĝ_t + ξ_t (``Release.white_box``).
@@ -239,11 +267,11 @@ def clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, *, C: float, lam: float, T: in
     rng = check_rng(rng)
     white_box = check_bool(white_box, "white_box")
     reps = _check_replicates(replicates)
-    center = np.zeros(d) if domain_center is None else as_float_vector(domain_center, "domain_center", d)
-    if float(np.linalg.norm(center)) > R_X:
-        raise ValueError(f"Algorithm 1 needs 0 ∈ X: ‖domain_center‖ = {np.linalg.norm(center):.6g} > domain_radius "
-                         f"= {R_X:.6g}")
-    shift = np.zeros(d) if x_bar is None else as_float_vector(x_bar, "x_bar", d)
+    center = np.zeros(d) if domain_center is None else _vector_or_rows(domain_center, "domain_center", d, replicates)
+    if float(np.max(np.linalg.norm(np.atleast_2d(center), axis=1))) > R_X * (1 + 1e-12):
+        raise ValueError(f"Algorithm 1 needs 0 ∈ X: ‖domain_center‖ = {np.max(np.linalg.norm(np.atleast_2d(center), axis=1)):.6g} "
+                         f"> domain_radius = {R_X:.6g}")
+    shift = np.zeros(d) if x_bar is None else _vector_or_rows(x_bar, "x_bar", d, replicates)
     if eta is None:
         if lam == 0.0:
             raise ValueError("lam must be > 0 for Proposition 1's step sizes η_t = 4/(λ(t+1)); pass eta otherwise")
@@ -266,8 +294,9 @@ def clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, *, C: float, lam: float, T: in
                                   replicates=reps, keep_trace=white_box)
     out = shift + xhat
     params = {"n": n, "d": d, "C": C, "lam": lam, "T": T, "sigma": sigma, "sigma2": sigma * sigma,
-              "radius_r": r, "domain_center": center.tolist(), "domain_radius": R_X,
-              "x_bar": None if x_bar is None else shift.tolist(),
+              "radius_r": r, "domain_center": center.tolist() if center.ndim == 1 else "per replicate",
+              "domain_radius": R_X, "x_bar": None if x_bar is None else shift.tolist() if shift.ndim == 1 else
+              "per replicate",
               "eta": "4/(lam (t+1))" if eta is None else steps.tolist(), "rho": rho}
     trace = None
     if white_box:
@@ -322,26 +351,32 @@ def corollary_1_solver(S: Any, loss: HeavyTailedLoss, *, lam: float, rho: float,
 
 
 def corollary_2_solver(S: Any, loss: HeavyTailedLoss, *, x_bar: Any, lam: float, rho: float, moments: MomentBounds,
-                       domain_radius: float, rng: np.random.Generator, delta: float = 1e-6, white_box: bool = False,
-                       replicates: int | None = None) -> Release:
+                       domain_radius: float, rng: np.random.Generator, domain_center: Any = None, delta: float = 1e-6,
+                       white_box: bool = False, replicates: int | None = None) -> Release:
     """The Corollary 2 solver of Asi, Liu & Tian (2024): Algorithm 1 with Corollary 1's parameters on the shifted,
-    truncated losses f'(y; s) = f(y + x̄; s) over X' = (X − x̄) ∩ B(0, r), r = 2G_1/λ, X = B(0, domain_radius);
+    truncated losses f'(y; s) = f(y + x̄; s) over X' = (X − x̄) ∩ B(0, r), r = 2G_1/λ, X = B(c, domain_radius)
+    (c = ``domain_center``, default 0);
     returns x̄ + ŷ ∈ X ∩ B(x̄, r), an approximate minimiser of F_P(x) + (λ/2)‖x − x̄‖² over X (x*_{λ,x̄}, (7)).
 
     The printed proof of Corollary 2 writes f_{B(x̄,r)}(x − x̄; s); the shift that makes the regulariser
     (λ/2)‖y‖² of Algorithm 1 equal (λ/2)‖x − x̄‖² is y = x − x̄, i.e. f(y + x̄; s) (errata row "Cor 2 proof").
     The projection onto X' is the exact projection onto the intersection of the two balls.
 
-    x_bar : (d,) in X;  lam, rho, domain_radius > 0;  moments : MomentBounds;  others as ``clipped_dp_sgd``.
+    x_bar : (d,) in X, or (R, d) rows with ``replicates`` = R (one centre per run);  lam, rho, domain_radius > 0;
+    domain_center : (d,) or None (0);  moments : MomentBounds;
+    others as ``clipped_dp_sgd``.
     Returns a Release (ρ-zCDP, replace-one; gradient_evaluations = n·T).  Raises ValueError / TypeError."""
     S, d = check_records(S, _check_loss(loss))
     R_X = check_positive(domain_radius, "domain_radius")
-    xb = as_float_vector(x_bar, "x_bar", d)
-    if float(np.linalg.norm(xb)) > R_X * (1 + 1e-12):
-        raise ValueError(f"x_bar must lie in X = B(0, {R_X:.6g}), got ‖x_bar‖ = {np.linalg.norm(xb):.6g}")
+    xb = _vector_or_rows(x_bar, "x_bar", d, replicates)
+    cX = np.zeros(d) if domain_center is None else as_float_vector(domain_center, "domain_center", d)
+    far = float(np.max(np.linalg.norm(np.atleast_2d(xb - cX), axis=1)))
+    if far > R_X * (1 + 1e-12):
+        raise ValueError(f"x_bar must lie in X = B(c, {R_X:.6g}), got ‖x_bar − c‖ = {far:.6g}")
+    xb = cX + project_ball(xb - cX, np.zeros(d), R_X)  # rounding: x̄ exactly in X, so 0 ∈ X'
     p = corollary_1_parameters(S.shape[0], d, rho, moments, lam)
     r = corollary_2_radius(moments, lam)
-    rel = clipped_dp_sgd(S, loss, C=p.C, lam=p.lam, T=p.T, sigma=p.sigma, radius_r=r, domain_center=-xb,
+    rel = clipped_dp_sgd(S, loss, C=p.C, lam=p.lam, T=p.T, sigma=p.sigma, radius_r=r, domain_center=cX - xb,
                          domain_radius=R_X, x_bar=xb, rng=rng, delta=delta, white_box=white_box,
                          replicates=replicates)
     rel.parameters.update({"rho_target": p.rho, "moments": moments.to_dict(), "parameters": "Corollary 2"})

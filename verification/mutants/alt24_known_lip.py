@@ -19,7 +19,7 @@ from dpsco.reference.domains import Ball
 from dpsco.reference.privacy import Release
 
 __all__ = ["known_lip_drop_heavy", "known_lip_data_dependent_clip", "known_lip_calibrate_with_c",
-           "onepass_dp_sgd_half_sigma"]
+           "known_lip_sensitivity_c_over_n", "onepass_dp_sgd_half_sigma"]
 
 
 def known_lip_drop_heavy(S: Any, loss: Any, domain: Ball, rho: float, bounds: MomentBounds,
@@ -87,6 +87,37 @@ def known_lip_calibrate_with_c(S: Any, loss: Any, domain: Ball, rho: float, boun
     out, real, _ = phased_noisy_gd(block, par, d, domain.radius, rng, start, clip_norm=p["L_A"])
     return Release(output=out, claim=ref.claim, gradient_evaluations=real, parameters=p,
                    algorithm="MUTANT calibrate-with-C " + ref.algorithm)
+
+
+def known_lip_sensitivity_c_over_n(S: Any, loss: Any, domain: Ball, rho: float, bounds: MomentBounds,
+                                   rng: np.random.Generator, *, C: float | None = None, mu: float = 0.0,
+                                   x_bar: Any = None, x0: Any = None, delta: float = 1e-6) -> Release:
+    """Algorithm 4 whose A_Lip noise uses the add/remove sensitivity L_A/n_i of the clipped mean instead of the
+    replace-one 2L_A/n_i (σ_i halved), with the original replace-one ρ-zCDP claim.  Caught by the exact
+    worst-pair check (linear loss, kept records ±C e₁ first in phase 1): μ of the Gaussian output ≈ 2× the
+    correct one, above the claimed √(2ρ)."""
+    S = np.asarray(S, dtype=np.float64)
+    ref = known_lip_reduction(S, loss, domain, rho, bounds, rng=np.random.default_rng(0), C=C, mu=mu,
+                              x_bar=x_bar, x0=x0, delta=delta)
+    p = ref.parameters
+    d = ref.output.shape[0]
+    keep = truncation_mask(S, loss, p["C"], domain.radius)
+    xb = np.zeros(d) if x_bar is None else np.asarray(x_bar, dtype=np.float64)
+    par = a_lip_parameters(S.shape[0], d, rho, p["L_A"] / 2.0, bounds.G_2, domain.diameter)  # the bug: L/2
+    par["phases"] = [dict(ph, sigma_i=q["sigma_i"]) for ph, q in
+                     zip(p["a_lip"]["phases"], par["phases"])]            # same steps, half the noise
+
+    def block(x: np.ndarray, a: int, b: int) -> tuple[np.ndarray, int, int]:
+        g = np.broadcast_to(p["mu"] * (x - xb), (b - a, d)).copy()
+        idx = np.flatnonzero(keep[a:b])
+        if idx.size:
+            g[idx] = loss.grads(x, S[a:b][idx])
+        return g, int(idx.size), int(b - a - idx.size)
+
+    start = np.zeros(d) if x0 is None else np.asarray(x0, dtype=np.float64)
+    out, real, _ = phased_noisy_gd(block, par, d, domain.radius, rng, start, clip_norm=p["L_A"])
+    return Release(output=out, claim=ref.claim, gradient_evaluations=real, parameters=p,
+                   algorithm="MUTANT sensitivity-C/n " + ref.algorithm)
 
 
 def onepass_dp_sgd_half_sigma(S: Any, loss: Any, domain: Ball, x0: Any, rho: float, bounds: MomentBounds,
