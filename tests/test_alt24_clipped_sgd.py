@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from dpsco.reference.alt24.clipped_sgd import (clipped_dp_sgd, corollary_1_parameters, corollary_1_solver,
-                                               corollary_2_radius, corollary_2_solver, proposition_1_step_sizes,
+                                               corollary_2_truncation_radius, corollary_2_solver, proposition_1_step_sizes,
                                                two_ball_projector)
 from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds
 from dpsco.reference.alt24.primitives import clip, project_ball_intersection
@@ -86,7 +86,7 @@ def test_corollary_1_parameters_golden():
     assert corollary_1_parameters(10, 10, 0.5, MomentBounds(2, (1.0, 1.0)), 1.0).T == 10
     # the ceiling: n = 3, ρ = 1, d = 2 → n²ρ/d = 4.5 → T = 5
     assert corollary_1_parameters(3, 2, 1.0, MomentBounds(2, (1.0, 1.0)), 1.0).T == 5
-    assert corollary_2_radius(MomentBounds(2, (0.5, 1.0)), 0.25) == 4.0  # r = 2G_1/λ
+    assert corollary_2_truncation_radius(MomentBounds(2, (0.5, 1.0)), 0.25) == 4.0  # r = 2G_1/λ
     assert np.allclose(proposition_1_step_sizes(2.0, 3), [2.0, 1.0, 2.0 / 3.0])  # 4/(λ(t+1))
 
 

@@ -40,7 +40,7 @@ from dpsco.reference.validation import (as_float_vector, check_bool, check_delta
 from dpsco.reference.white_box import NoisyGradientTrace
 
 __all__ = ["Corollary1Parameters", "clipped_dp_sgd", "clipped_sgd_core", "corollary_1_parameters",
-           "corollary_1_solver", "corollary_2_radius", "corollary_2_solver", "grads_at", "proposition_1_rho",
+           "corollary_1_solver", "corollary_2_truncation_radius", "corollary_2_solver", "grads_at", "proposition_1_rho",
            "proposition_1_step_sizes", "two_ball_projector", "zcdp_epsilon"]
 
 SOURCE = "Asi, Liu & Tian (2024), Proposition 1 (Algorithm 1; Lemma 1: Gaussian mechanism + composition)"
@@ -111,7 +111,7 @@ def proposition_1_rho(n: int, T: int, C: float, sigma: float) -> float:
     return rho
 
 
-def corollary_2_radius(moments: MomentBounds, lam: float) -> float:
+def corollary_2_truncation_radius(moments: MomentBounds, lam: float) -> float:
     """r = 2G_1/λ, the radius of Lemma 5 that the Corollary 2 solver truncates to (Lemma 4: ‖x̄ − x*_{λ,x̄}‖ ≤
     2G_1/λ, so the truncation keeps the regularised population minimiser)."""
     if not isinstance(moments, MomentBounds):
@@ -375,7 +375,7 @@ def corollary_2_solver(S: Any, loss: HeavyTailedLoss, *, x_bar: Any, lam: float,
         raise ValueError(f"x_bar must lie in X = B(c, {R_X:.6g}), got ‖x_bar − c‖ = {far:.6g}")
     xb = cX + project_ball(xb - cX, np.zeros(d), R_X)  # rounding: x̄ exactly in X, so 0 ∈ X'
     p = corollary_1_parameters(S.shape[0], d, rho, moments, lam)
-    r = corollary_2_radius(moments, lam)
+    r = corollary_2_truncation_radius(moments, lam)
     rel = clipped_dp_sgd(S, loss, C=p.C, lam=p.lam, T=p.T, sigma=p.sigma, radius_r=r, domain_center=cX - xb,
                          domain_radius=R_X, x_bar=xb, rng=rng, delta=delta, white_box=white_box,
                          replicates=replicates)

@@ -16,6 +16,7 @@ from typing import Any, Callable
 import numpy as np
 
 from dpsco.reference.alt24 import clipped_sgd as cs
+from dpsco.reference.alt24 import localization as loc
 from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds, check_records
 from dpsco.reference.alt24.primitives import clip
 from dpsco.reference.privacy import Release
@@ -23,7 +24,7 @@ from dpsco.reference.validation import check_iterations, check_rng
 from dpsco.reference.white_box import NoisyGradientTrace
 
 __all__ = ["clipped_dp_sgd_data_dependent_clip", "clipped_dp_sgd_noise_clipped", "clipped_dp_sgd_regulariser_clipped",
-           "clipped_dp_sgd_sensitivity_c_over_n", "clipped_dp_sgd_sigma_from_fewer_steps"]
+           "clipped_dp_sgd_sensitivity_c_over_n", "clipped_dp_sgd_sigma_from_fewer_steps", "ht_sco_overlapping_blocks"]
 
 
 def _checked(S: Any, loss: HeavyTailedLoss, C: float, lam: float, T: int, sigma: float, radius_r: float,
@@ -192,3 +193,38 @@ def clipped_dp_sgd_data_dependent_clip(S: Any, loss: HeavyTailedLoss, *, lam: fl
     ``tests/test_alt24_clipped_sgd.py::test_mutant_data_dependent_clip_exact``."""
     return _corollary_1_mutant(S, loss, lam, rho, moments, domain_radius, rng, delta, white_box, replicates,
                                data_clip=True, name="MUTANT: Clipped-DP-SGD with C = max gradient norm")
+
+
+def ht_sco_overlapping_blocks(S: Any, loss: HeavyTailedLoss, *, rho: float, moments: MomentBounds,
+                              delta_fail: float, domain_radius: float, rng: np.random.Generator,
+                              J_scale: float = 1.0, C_rp: float = 46.0, delta: float = 1e-6,
+                              replicates: int | None = None) -> Release:
+    """HT-SCO (Theorem 1) with overlapping blocks: phase i uses the first m_i records of each portion,
+    D_i^j = rows (j−1)m … (j−1)m + m_i − 1, instead of the next unused m_i (the "reuse the data each phase"
+    slip); the full ρ per call and the claim ρ are kept.
+
+    BUG: the first record of each portion enters all I phases' Corollary 2 calls; on the worst-case pair for
+    that record the I noisy-gradient traces compose to I·ρ (each call is exactly ρ on it, Lemma 1), not ρ.
+    Refuted in ``tests/test_alt24_localization.py::test_overlapping_blocks_mutant_refuted`` (its recorded
+    blocks put a record in I calls; coupled runs show I differing traces, each exactly ρ)."""
+    S_, d = check_records(S, loss)
+    rng = check_rng(rng)
+    p = loc.theorem_1_parameters(S_.shape[0], d, rho, moments, delta_fail, 2.0 * domain_radius, J_scale=J_scale,
+                                 C_rp=C_rp)
+    blocks = [(i, j, (j - 1) * p.m, (j - 1) * p.m + mi) for j in range(1, p.J + 1)
+              for i, mi in enumerate(p.m_i, start=1)]  # BUG: every phase starts at the portion's first row
+    reps = 1 if replicates is None else int(replicates)
+    X = np.zeros((reps, d))
+    count, traces = 0, []
+    for i in range(1, p.I + 1):
+        idx = np.concatenate([np.arange(a, b) for (ii, _, a, b) in blocks if ii == i])
+        rel = loc.aggregate_erm(S_[idx], loss, x_bar=X if replicates is not None else X[0], lam=p.lam_i[i - 1],
+                                J=p.J, rho=rho, R=p.R_i[i - 1], moments=moments, domain_radius=domain_radius,
+                                rng=rng, delta=delta, white_box=True, replicates=replicates)
+        X = np.atleast_2d(rel.output)
+        count += rel.gradient_evaluations
+        traces.append(rel.white_box)
+    return Release(output=X[0] if replicates is None else X, claim=loc.theorem_1_claim(rho, delta, p),
+                   gradient_evaluations=count, parameters={**p.to_dict(), "blocks": [list(b) for b in blocks]},
+                   algorithm="MUTANT: HT-SCO with overlapping blocks", replicates=replicates,
+                   white_box=tuple(traces))
