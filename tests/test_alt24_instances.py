@@ -22,6 +22,7 @@ from dpsco.oracles.heavy_tail_instances import (LADInstance, LeastSquaresInstanc
 from dpsco.oracles.heavy_tails import (LomaxRadius, ParetoRadius, RadialVector, StudentTRadius,
                                        TruncatedParetoRadius, fact1_bound, sphere_marginal_cdf)
 from dpsco.reference.alt24.primitives import clip, project_ball_intersection
+from dpsco.verification.papers import alt24_data
 from dpsco.reference.alt24.losses import (LADLoss, LeastSquaresLoss, LinearLoss, LogisticGLMLoss,
                                           MeanEstimationLoss, TiltedQuadraticLoss, logistic_records)
 
@@ -606,3 +607,68 @@ def test_certified_erm_bad_inputs():
         certified_regularised_erm(MeanEstimationLoss(), np.ones((2, 2)), -1.0, [0.0, 0.0], 1.0)
     with pytest.raises(ValueError, match="xbar"):
         certified_regularised_erm(MeanEstimationLoss(), np.ones((2, 2)), 1.0, [0.0], 1.0)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the real data: randhie
+
+
+@pytest.fixture(scope="module")
+def randhie():
+    return alt24_data.load_randhie()
+
+
+def test_randhie_records_and_public_scaling(randhie):
+    """n = 20,190 (statsmodels' codebook), d = 10, ‖a‖ ≤ 1 (10 entries in [−1, 1], /√10), intercept entry 1/√10,
+    b a non-negative integer count; the scaling is the public map z = (2v − lo − hi)/(hi − lo)."""
+    S = randhie.S
+    assert S.shape == (20_190, 11) and randhie.d == 10
+    A, b = S[:, :-1], S[:, -1]
+    assert np.all(np.linalg.norm(A, axis=1) <= 1 + 1e-12)
+    np.testing.assert_allclose(A[:, -1], 1 / math.sqrt(10), rtol=1e-15)
+    assert np.all(b >= 0) and np.all(b == np.round(b))
+    assert np.all(np.abs(A[:, :-1]) * math.sqrt(10) <= 1 + 1e-12)
+    # idp ∈ {0, 1} maps to {−1, +1}/√10
+    assert set(np.unique(np.round(A[:, 1] * math.sqrt(10), 12))) <= {-1.0, 1.0}
+
+
+def test_randhie_declared_bounds_hand_values(randhie):
+    """LAD: L_s = ‖a‖ ≤ 1 surely, G_j = 1.  Least squares on B(0, 20): G_j = R + (E b^j)^{1/j} under the declared
+    negative binomial (mean m = 5, shape θ = 0.5): E b = 5, E b² = Var + m² = m + m²/θ + m² = 5 + 50 + 25 = 80, so
+    G_1 = 25, G_2 = 20 + √80; G_3, G_4 against a direct sum Σ_b b^j pmf(b) over b ≤ 20,000."""
+    mb = randhie.moment_bounds
+    assert mb["lad"].G == (1.0, 1.0, 1.0, 1.0)
+    ls = mb["least_squares"]
+    assert ls.G_1 == pytest.approx(25.0, rel=1e-12) and ls.G_2 == pytest.approx(20 + math.sqrt(80), rel=1e-12)
+    bb = np.arange(20_001, dtype=np.float64)
+    pmf = stats.nbinom.pmf(bb, 0.5, 0.5 / 5.5)
+    for j in (3, 4):
+        assert ls.G_j(j) == pytest.approx(20 + math.fsum(bb**j * pmf) ** (1 / j), rel=1e-9)
+
+
+def test_randhie_declared_bounds_not_violated(randhie):
+    """Diagnostic, not used by any algorithm: the empirical (1/n Σ L_s^j)^{1/j} stay below the declared G_j (ratios
+    measured 0.92 for LAD and 0.78 → 0.60 (j = 1 → 4) for least squares at R = 20)."""
+    diag = randhie.diagnostics()
+    for name in ("lad", "least_squares"):
+        assert all(r <= 1.0 for r in diag[name]["ratio"]), diag[name]
+    assert randhie.to_dict()["moment_bounds"]["lad"]["G"] == [1.0] * 4
+
+
+def test_randhie_out_of_range_value_is_refused(monkeypatch):
+    from statsmodels.datasets import randhie as sm_randhie
+
+    real = sm_randhie.load_pandas
+
+    def bad():
+        ds = real()
+        ds.data.loc[0, "lncoins"] = 5.0  # > ln 101
+        return ds
+
+    monkeypatch.setattr(sm_randhie, "load_pandas", bad)
+    with pytest.raises(ValueError, match="lncoins"):
+        alt24_data.load_randhie()
+    with pytest.raises(ValueError, match="loss"):
+        alt24_data.declared_moment_bounds("logistic", 1.0)
+    with pytest.raises(ValueError, match="radius"):
+        alt24_data.declared_moment_bounds("lad", -1.0)
