@@ -447,3 +447,32 @@ def test_certified_erm_bad_inputs():
         certified_regularised_erm(MeanEstimationLoss(), np.ones((2, 2)), -1.0, [0.0, 0.0], 1.0)
     with pytest.raises(ValueError, match="xbar"):
         certified_regularised_erm(MeanEstimationLoss(), np.ones((2, 2)), 1.0, [0.0], 1.0)
+
+
+def test_lemma7_strongly_convex_printed_constant_fails_on_a_two_point_law():
+    """Erratum (Lemma 7, μ > 0).  Mean estimation f(x; s) = ½(x − s)² on X = [−R, R], R = 0.01, μ = 1, x̄ = 0 (so
+    f(·; s_μ) = ½x²), s = t = 10 with probability p = 10⁻³ and s = 0 otherwise; L̄_s = R + |s| (exact).  At C = 10
+    (≥ μD = 0.02, Lemma 6) only s = t is truncated, and ∇(F_P − F_P^{C,μ}) = E[((x − s) − (x − x̄))𝕀_{L̄>C}] = −pt
+    is constant: the Lipschitz constant is exactly pt = 0.01.  G_3³ = E L̄³ = (1 − p)R³ + p(R + t)³.  Printed:
+    G³/((k − 1)C²) + 4G⁴/C³ ≈ 0.00903 < 0.01; corrected G³/C² + 4G⁴/C³ ≈ 0.0140 ≥ 0.01.  (Proposition 3's μ > 0
+    bound 2b₁²/μ is not refuted here: its excess ½(pt)² sits just below 2b₁² even with the printed b₁.)"""
+    R, t, p, C, k = 0.01, 10.0, 1e-3, 10.0, 3
+    loss = MeanEstimationLoss()
+    atoms = np.array([[0.0], [t]])
+    w = np.array([1 - p, p])
+    Lbar = loss.lipschitz_bound(atoms, R)
+    np.testing.assert_allclose(Lbar, [R, R + t])
+    G3 = float(w @ Lbar**3) ** (1 / 3)
+    trunc = Lbar > C
+    x = np.array([0.003])  # any x ∈ X: the difference of gradients is x-free
+    g_diff = w @ ((loss.grads(x, atoms) - loss.grads(x, np.zeros((2, 1)))) * trunc[:, None])
+    lip = abs(float(g_diff[0]))
+    assert lip == pytest.approx(p * t, rel=1e-12)
+    printed = G3**k / ((k - 1) * C ** (k - 1)) + 4 * G3 ** (k + 1) / C**k
+    corrected = G3**k / C ** (k - 1) + 4 * G3 ** (k + 1) / C**k
+    assert printed == pytest.approx(0.009031, rel=1e-3) and lip > printed
+    assert lip <= corrected
+    # Proposition 3 (μ > 0) with an exact A (Err = 0): F_P^{C,μ}(x) = ½x² is minimised at 0, F_P at Π_X(pt) = pt
+    # (pt = 0.01 = R); the excess ½(pt)² = 5e-5 stays below 2b₁²/μ with the printed b₁
+    excess = 0.5 * (p * t) ** 2
+    assert excess <= 2 * printed**2
