@@ -289,3 +289,13 @@ def test_zcdp_epsilon_by_hand():
     assert zcdp_epsilon(0.125, math.exp(-8)) == pytest.approx(2.125)
     with pytest.raises(ValueError, match="delta"):
         zcdp_epsilon(0.1, 0.0)
+
+
+def test_two_pass_planted_bug_is_caught_by_the_count():
+    # the alt24.onepass_sgd suite checks gradient evaluations = T exactly; the two-pass mutant uses 2T
+    from dpsco.verification.mutants.alt24_known_lip import onepass_sgd_two_passes
+
+    S = np.random.default_rng(0).standard_normal((9, 2))
+    ok = onepass_clipped_sgd(S, Linear(), 1.0, 0.1, Ball(1.0), np.zeros(2))
+    bad = onepass_sgd_two_passes(S, Linear(), 1.0, 0.1, Ball(1.0), np.zeros(2))
+    assert ok.gradient_evaluations == 9 and bad.gradient_evaluations == 18

@@ -19,7 +19,7 @@ from dpsco.reference.domains import Ball
 from dpsco.reference.privacy import Release
 
 __all__ = ["known_lip_drop_heavy", "known_lip_data_dependent_clip", "known_lip_calibrate_with_c",
-           "known_lip_sensitivity_c_over_n", "onepass_dp_sgd_half_sigma"]
+           "known_lip_sensitivity_c_over_n", "onepass_dp_sgd_half_sigma", "onepass_sgd_two_passes"]
 
 
 def known_lip_drop_heavy(S: Any, loss: Any, domain: Ball, rho: float, bounds: MomentBounds,
@@ -144,3 +144,17 @@ def onepass_dp_sgd_half_sigma(S: Any, loss: Any, domain: Ball, x0: Any, rho: flo
     return Release(output=out, claim=ref.claim, gradient_evaluations=ref.gradient_evaluations,
                    parameters=ref.parameters, algorithm="MUTANT half-sigma " + ref.algorithm)
 
+
+
+def onepass_sgd_two_passes(S: Any, loss: Any, C: float, eta: float, domain: Ball, x0: Any, *,
+                           clip_thresholds: Any = None) -> Release:
+    """Algorithm 5 that makes **two passes** over its T records (each record used twice, 2T gradients), the
+    reuse that breaks Lemma 8's independence of s_{t+1} from x_t (and, inside Algorithm 8, the disjointness of
+    the phases).  Not private to begin with (Algorithm 5 claims nothing); caught by the exact count check of
+    the ``alt24.onepass_sgd`` suite (gradient evaluations = T)."""
+    S = np.asarray(S, dtype=np.float64)
+    rel = onepass_clipped_sgd(np.concatenate([S, S]), loss, C, eta, domain, x0,
+                              clip_thresholds=None if clip_thresholds is None else np.concatenate(
+                                  [np.asarray(clip_thresholds, dtype=np.float64)] * 2))
+    return Release(output=rel.output, claim=rel.claim, gradient_evaluations=rel.gradient_evaluations,
+                   parameters=rel.parameters, algorithm="MUTANT two-passes " + rel.algorithm)
