@@ -242,6 +242,19 @@ class MeanEstimationInstance(_VectorInstance):
         return project_ball((self._m + lam * xbar) / (1 + lam), self.radius)
 
 
+    def truncated_minimiser(self, C: float, xbar: Any) -> np.ndarray:
+        """argmin_X F_P^{C,μ} for Algorithm 4 with μ = 1 ((12)): samples with L̄_s = R + ‖s‖ > C are replaced by
+        f(·; s_μ) = ½‖· − x̄‖², so F_P^{C,μ}(x) = ½E[‖x − s‖²𝕀_{‖s‖≤C−R}] + ½Pr[‖s‖ > C − R]‖x − x̄‖² (total weight 1)
+        and its minimiser is Π_X(E[s𝕀_{‖s‖≤C−R}] + Pr[‖s‖ > C − R]·x̄).  C > 0; x̄ (d,) fixed in advance."""
+        C = check_positive(C, "C")
+        xbar = self._x(xbar, "xbar")
+        c = C - self.radius
+        if c < 0:
+            return project_ball(xbar, self.radius)
+        keep = self.vector.norm_cdf(c)
+        return project_ball(self.vector.truncated_mean(c) + (1.0 - keep) * xbar, self.radius)
+
+
 class TiltedQuadraticInstance(HeavyTailedInstance):
     """I3: records [ξ, z], f = ⟨ξ, x⟩ + (β₀/2)‖x − z‖², ξ = μ + r u, z ~ Unif(B(0, R_z)); β = μ_sc = β₀."""
 

@@ -440,6 +440,29 @@ class RadialVector:
             return total ** (1.0 / j), True
         return a + b * (self.mu_norm + mj ** (1.0 / j)), False
 
+    def norm_cdf(self, c: float) -> float:
+        """Pr[‖s‖ ≤ c], c ≥ 0 (closed form for u = e_1 and d = 1; quadrature in r of the sphere marginal otherwise).
+        With L̄_s = a + b‖s‖ it gives the surviving mass Pr[L̄_s ≤ C] of Algorithm 4's truncation."""
+        c = _check_C(c)
+        law = self.law
+        if not self.isotropic or self.d == 1:
+            signs = (1.0,) if not self.isotropic else (1.0, -1.0)
+            return sum(law.cdf_interval(*self._line_interval(sg, c)) for sg in signs) / len(signs)
+        m = self.mu_norm
+        if m == 0.0:
+            return 1.0 - float(law.sf(c))
+        d = self.d
+
+        def integrand(r: float) -> float:
+            t0 = (c * c - m * m - r * r) / (2 * m * r) if r > 0 else (math.inf if m <= c else -math.inf)
+            return float(law.pdf(r)) * float(sphere_marginal_cdf(t0, d))
+
+        lo, hi = max(abs(m - c), law.lower), m + c
+        val = 1.0 - float(law.sf(c - m)) if c > m else 0.0
+        if hi > lo:
+            val += integrate.quad(integrand, lo, hi, **_QUAD)[0]
+        return min(max(val, 0.0), 1.0)
+
     # ----- the linear loss: truncated and clipped means (Lemma 3, Lemma 7, Proposition 3) -----------------
 
     def _line_interval(self, sign: float, C: float) -> tuple[float, float]:
