@@ -299,3 +299,21 @@ def test_two_pass_planted_bug_is_caught_by_the_count():
     ok = onepass_clipped_sgd(S, Linear(), 1.0, 0.1, Ball(1.0), np.zeros(2))
     bad = onepass_sgd_two_passes(S, Linear(), 1.0, 0.1, Ball(1.0), np.zeros(2))
     assert ok.gradient_evaluations == 9 and bad.gradient_evaluations == 18
+
+
+def test_erratum_theorem_4_x_I_is_not_in_X_unless_projected():
+    # Theorem 4 states x_I ∈ X, but the printed last line returns x_I = x̄_I + ξ_I, whose Gaussian ξ_I can leave
+    # X (and so can every phase start x_{i−1}).  Linear loss with every record −5e₁ and x_0 = e₁ on ∂X: every
+    # projected step stays at e₁, so x̄_1 = e₁ and x_1 = e₁ + ξ_1 leaves B(0, 1) with probability about 1/2 (the
+    # later phases move by ≤ Σ_i η_iC_i n_i ≪ σ_1).  The printed output is outside X on some of 20 seeds
+    # (P(none) ≈ 2^{-20}, deterministic on these seeds); the default Π_X(x_I) never is.
+    S = np.tile([-5.0, 0.0], (64, 1))
+    x0 = np.array([1.0, 0.0])
+    outside = 0
+    for seed in range(20):
+        printed = onepass_clipped_dp_sgd(S, Linear(), Ball(1.0), x0, 0.5, BOUNDS, np.random.default_rng(seed),
+                                         project=False).output
+        fixed = onepass_clipped_dp_sgd(S, Linear(), Ball(1.0), x0, 0.5, BOUNDS, np.random.default_rng(seed)).output
+        outside += np.linalg.norm(printed) > 1.0
+        assert np.linalg.norm(fixed) <= 1.0 + 1e-12
+    assert outside >= 1
