@@ -56,13 +56,13 @@ from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds
 from dpsco.reference.validation import as_float_vector, check_positive, check_positive_int, check_rng
 
 __all__ = ["HeavyTailedInstance", "LADInstance", "LeastSquaresInstance", "LinearInstance", "LogisticInstance",
-           "MeanEstimationInstance", "TiltedQuadraticInstance", "project_ball"]
+           "MeanEstimationInstance", "TiltedQuadraticInstance", "lad_phi"]
 
 _QUAD = {"epsabs": 1e-13, "epsrel": 1e-11, "limit": 400}
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(128)
 
 
-def project_ball(x: np.ndarray, R: float) -> np.ndarray:
+def _project_ball(x: np.ndarray, R: float) -> np.ndarray:
     """Π_{B(0, R)}(x)."""
     nx = float(np.linalg.norm(x))
     return x.copy() if nx <= R else x * (R / nx)
@@ -193,7 +193,7 @@ class LinearInstance(_VectorInstance):
 
     def regularised_minimiser(self, lam: float, xbar: Any) -> np.ndarray:
         lam, xbar = self._reg_args(lam, xbar)
-        return project_ball(xbar - self._m / lam, self.radius)
+        return _project_ball(xbar - self._m / lam, self.radius)
 
     def truncated_gradient(self, C: float) -> np.ndarray:
         """∇F_P^C = E[s𝕀_{‖s‖ ≤ C}] (Algorithm 4 truncation at L̄_s = ‖s‖ ≤ C, f(·; s_0) = 0)."""
@@ -235,11 +235,11 @@ class MeanEstimationInstance(_VectorInstance):
         return 0.5 * float(np.sum((x - self._m) ** 2)) + 0.5 * (self._second - float(self._m @ self._m))
 
     def minimiser(self) -> np.ndarray:
-        return project_ball(self._m, self.radius)
+        return _project_ball(self._m, self.radius)
 
     def regularised_minimiser(self, lam: float, xbar: Any) -> np.ndarray:
         lam, xbar = self._reg_args(lam, xbar)
-        return project_ball((self._m + lam * xbar) / (1 + lam), self.radius)
+        return _project_ball((self._m + lam * xbar) / (1 + lam), self.radius)
 
 
     def truncated_minimiser(self, C: float, xbar: Any) -> np.ndarray:
@@ -250,9 +250,9 @@ class MeanEstimationInstance(_VectorInstance):
         xbar = self._x(xbar, "xbar")
         c = C - self.radius
         if c < 0:
-            return project_ball(xbar, self.radius)
+            return _project_ball(xbar, self.radius)
         keep = self.vector.norm_cdf(c)
-        return project_ball(self.vector.truncated_mean(c) + (1.0 - keep) * xbar, self.radius)
+        return _project_ball(self.vector.truncated_mean(c) + (1.0 - keep) * xbar, self.radius)
 
 
 class TiltedQuadraticInstance(HeavyTailedInstance):
@@ -290,11 +290,11 @@ class TiltedQuadraticInstance(HeavyTailedInstance):
         return float(self._m @ x) + 0.5 * self.beta0 * (float(x @ x) + ez2)
 
     def minimiser(self) -> np.ndarray:
-        return project_ball(-self._m / self.beta0, self.radius)
+        return _project_ball(-self._m / self.beta0, self.radius)
 
     def regularised_minimiser(self, lam: float, xbar: Any) -> np.ndarray:
         lam, xbar = self._reg_args(lam, xbar)
-        return project_ball((lam * xbar - self._m) / (self.beta0 + lam), self.radius)
+        return _project_ball((lam * xbar - self._m) / (self.beta0 + lam), self.radius)
 
 
 class _RegressionInstance(HeavyTailedInstance):
@@ -320,7 +320,7 @@ class _RegressionInstance(HeavyTailedInstance):
         return np.hstack([a, b[:, None]])
 
     def minimiser(self) -> np.ndarray:
-        return project_ball(self.w_star, self.radius)
+        return _project_ball(self.w_star, self.radius)
 
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "law": self.law.to_dict(), "w_star": self.w_star.tolist(), "noise": self.noise}
@@ -392,7 +392,7 @@ class LeastSquaresInstance(_RegressionInstance):
 
     def regularised_minimiser(self, lam: float, xbar: Any) -> np.ndarray:
         lam, xbar = self._reg_args(lam, xbar)
-        return project_ball((self._sigma2 * self.w_star + lam * xbar) / (self._sigma2 + lam), self.radius)
+        return _project_ball((self._sigma2 * self.w_star + lam * xbar) / (self._sigma2 + lam), self.radius)
 
 
 @dataclass(frozen=True)
