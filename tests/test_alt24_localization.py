@@ -295,3 +295,30 @@ def test_bad_input_is_refused():
                       domain_radius=1.0, rng=1)
     with pytest.raises(ValueError, match="n"):
         theorem_5_parameters(10, 1.0, 0.1, 1.0)
+
+
+# ---- the catalogue suite (quick budget) ---------------------------------------------------------------------
+
+def test_suite_tasks_quick_budget():
+    """Every task of the five entries at the quick budget returns {"record", "checks", "audits"} (JSON-ready),
+    every check dict carries name/statement/p_value/verdict, and nothing is refuted: each check's p-value is
+    ≥ 1e-6 (false-failure probability: a check's p-value is ≤ 1e-6 with probability ≤ 1e-6 when its statement
+    holds; the audits are sound at level 1 − confidence = 1e-6 here)."""
+    import json
+
+    from dpsco.verification.papers.alt24_localization import ENTRIES
+    from dpsco.verification.papers.registry import SuiteInputs
+
+    assert [e.name for e in ENTRIES] == ["alt24.clipped_dp_sgd", "alt24.aggregate_erm", "alt24.ht_sco",
+                                         "alt24.sc_wrapper", "alt24.highprob_sco"]
+    for e in ENTRIES:
+        assert e.paper == "Asi, Liu & Tian (2024)" and e.planted_bugs
+        for i, task in enumerate(e.suite.tasks):
+            out = task.run(SuiteInputs("quick", np.random.SeedSequence([2024, i]), 1 - 1e-6))
+            json.dumps(out)
+            assert set(out) == {"record", "checks", "audits"}
+            for key, c in out["checks"].items():
+                assert {"name", "statement", "p_value", "verdict"} <= set(c), key
+                assert c["p_value"] >= 1e-6, (e.name, key, c)
+            for key, a in out["audits"].items():
+                assert a["verdict"] == "not refuted" and a["p_value"] >= 1e-6, (e.name, key)

@@ -11,7 +11,7 @@ Algorithm 1 (Clipped-DP-SGD(D, C, λ, {η_t}, σ², T, r, X), X ⊂ B(r), 0 ∈ 
     return   x̂ = Σ_{t<T} (t+4) x_t / Σ_{t<T} (t+4)      (x_0 included, x_T not; the denominator is T(T+7)/2)
 
 Line 6 prints the argmin over "X_r"; the input domain X (already ⊂ B(r)) is what the proof uses, so that is
-what we implement (/work/scratch errata row "Alg 1, line 6").
+what we implement (ERRATA.md, Algorithm 1 line 6).
 
 Privacy (Proposition 1's proof): each ĝ_t has replace-one ℓ2-sensitivity 2C/n, so each step is the Gaussian
 mechanism with ρ_t = (2C/n)²/(2σ²) (Lemma 1, part 3) and T steps compose to ρ = 2TC²/(n²σ²) (Lemma 1,
@@ -39,7 +39,7 @@ from dpsco.reference.validation import (as_float_vector, check_bool, check_delta
                                         check_positive_int, check_rng)
 from dpsco.reference.white_box import NoisyGradientTrace
 
-__all__ = ["Corollary1Parameters", "clipped_dp_sgd", "clipped_sgd_core", "corollary_1_parameters",
+__all__ = ["Corollary1Parameters", "clipped_dp_sgd", "clipped_dp_sgd_claim", "clipped_sgd_core", "corollary_1_parameters",
            "corollary_1_solver", "corollary_2_truncation_radius", "corollary_2_solver", "grads_at", "proposition_1_rho",
            "proposition_1_step_sizes", "two_ball_projector", "zcdp_epsilon"]
 
@@ -359,7 +359,7 @@ def corollary_2_solver(S: Any, loss: HeavyTailedLoss, *, x_bar: Any, lam: float,
     returns x̄ + ŷ ∈ X ∩ B(x̄, r), an approximate minimiser of F_P(x) + (λ/2)‖x − x̄‖² over X (x*_{λ,x̄}, (7)).
 
     The printed proof of Corollary 2 writes f_{B(x̄,r)}(x − x̄; s); the shift that makes the regulariser
-    (λ/2)‖y‖² of Algorithm 1 equal (λ/2)‖x − x̄‖² is y = x − x̄, i.e. f(y + x̄; s) (errata row "Cor 2 proof").
+    (λ/2)‖y‖² of Algorithm 1 equal (λ/2)‖x − x̄‖² is y = x − x̄, i.e. f(y + x̄; s) (ERRATA.md, Corollary 2's proof).
     The projection onto X' is the exact projection onto the intersection of the two balls.
 
     x_bar : (d,) in X, or (R, d) rows with ``replicates`` = R (one centre per run);  lam, rho, domain_radius > 0;
