@@ -11,7 +11,7 @@ disjointness of the blocks it uses before touching any record.  R_i, J, I, Δ, �
 (n, d, ρ, δ, G_j, D) only.
 
 Utility constants: Theorem 1 needs an explicit C_reg-pop (Corollary 2's constant) to set Δ and the Aggregate
-radii; we use the derived C_rp = 46 (docs/derivations.md#constants-of-corollaries-1-and-2-of-asi-liu-tian).
+radii; we use the derived C_rp = 46 (docs/derivations.md#constants-of-corollaries-1-and-2-of-asi-liu-and-tian).
 J = ⌈400 log(I/δ)⌉ blocks per phase is what the proof's Chernoff bound needs and is impractical (J ≈ 2,800 at
 δ = 0.01); ``J_scale`` multiplies it.  A run with
 ``J_scale`` ≠ 1 or ``C_rp`` ≠ 46 is a *utility* deviation (privacy does not depend on J, C_rp or R_i) and is
