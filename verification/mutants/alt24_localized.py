@@ -1,0 +1,175 @@
+"""Planted bugs for Asi, Liu & Tian's Localized-Clipped-DP-SGD (Algorithm 7,
+``dpsco.reference.alt24.localized``).
+
+Each mutant has the algorithm's signature, one realistic bug, and the correct algorithm's claim (now false or
+unsupported).  **Never use these for anything but testing auditors.**  Which check refutes each one is in its
+docstring; all are exercised in tests/test_alt24_localized.py.
+
+* :func:`localized_dp_sgd_overlapping_phases` — Line 8's printed record index (phases overlap);
+* :func:`localized_dp_sgd_plain_laplace` — Laplace instead of bounded Laplace for Ĉ and ν;
+* :func:`localized_dp_sgd_retry_on_bottom` — re-runs the algorithm when it outputs ⊥;
+* :func:`localized_dp_sgd_fixed_cutoff` — the count cutoff ĉ_i = c without noise;
+* :func:`localized_dp_sgd_data_dependent_clip` — C set to the largest gradient norm of the data.
+
+The two that change the loop body (plain Laplace, fixed cutoff) run :func:`mutant_loop`, a copy of Algorithm 7
+that equals the reference bit for bit when no bug is switched on (tested).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+import numpy as np
+
+from dpsco.reference.alt24.localized import (LocalizedRelease, check_lemma_12, localized_clipped_dp_sgd,
+                                             phase_record_ranges)
+from dpsco.reference.alt24.primitives import sample_bounded_laplace
+
+__all__ = ["MUTANTS", "localized_dp_sgd_data_dependent_clip", "localized_dp_sgd_fixed_cutoff",
+           "localized_dp_sgd_overlapping_phases", "localized_dp_sgd_plain_laplace",
+           "localized_dp_sgd_retry_on_bottom", "mutant_loop"]
+
+
+def mutant_loop(S: Any, loss: Any, x0: Any, *, eta: float, C: float, c: float, omega: float, beta: float,
+                epsilon: float, delta: float, radius: float, rng: np.random.Generator, plain_laplace: bool = False,
+                fixed_cutoff: bool = False, trace: bool = False) -> LocalizedRelease:
+    """Algorithm 7 (disjoint phases, projected) re-written for the mutants, with the same draws in the same order
+    as :func:`~dpsco.reference.alt24.localized.localized_clipped_dp_sgd`.  ``plain_laplace``: Ĉ and ν drawn from
+    Lap(ω_i), Lap(2ω_i) (τ = inf); ``fixed_cutoff``: ĉ_i = c (the BLap draw is still made and discarded, so that
+    the other draws stay aligned).  ``trace`` records the Ĉ values and ν draws per phase in
+    ``extra_trace`` of the diagnostics (max |Ĉ − C|, max |ν|)."""
+    S = np.asarray(S, dtype=np.float64)
+    lemma12 = check_lemma_12(C, c, omega, eta, beta, S.shape[0], epsilon, delta)
+    d = loss.dimension(S.shape[1])
+    x_prev = np.asarray(x0, dtype=np.float64).copy()
+    ranges = phase_record_ranges(S.shape[0])
+    grads, counts, env = 0, [], []
+
+    def proj(y: np.ndarray) -> np.ndarray:
+        nrm = math.sqrt(float(y @ y))
+        return y if nrm <= radius else y * (radius / nrm)
+
+    def blap(R: float, tau: float, size: Any = None) -> Any:
+        return sample_bounded_laplace(R, math.inf if plain_laplace and R > 0 else tau, rng, size)
+
+    reference = localized_clipped_dp_sgd(S[:2], loss, x_prev, eta=eta, C=C, c=c, omega=omega, beta=beta,
+                                         epsilon=epsilon, delta=delta, radius=radius,
+                                         rng=np.random.default_rng(0))  # the claim (and input checks) only
+    halted, phase = False, None
+    for i, (start, stop) in enumerate(ranges, start=1):
+        n_i = stop - start
+        eta_i = eta / 4.0**i
+        omega_i = omega * 6.0 * C * eta_i * beta
+        tau_i = omega_i * math.log(30.0 * n_i / delta)
+        sigma_i = 30.0 * C * eta_i * math.sqrt(math.log(3.0 / delta)) / epsilon
+        C_hat = C + blap(omega_i, tau_i)
+        c_hat = c + sample_bounded_laplace(3.0 / epsilon, c / 2.0, rng)
+        if fixed_cutoff:
+            c_hat = c                                           # BUG: the cutoff carries no noise
+        nus = blap(2.0 * omega_i, 2.0 * tau_i, size=n_i)
+        redraws = blap(omega_i, tau_i, size=n_i)
+        x = proj(x_prev)
+        total, count, hats = np.zeros(d), 0, [C_hat]
+        for j in range(n_i):
+            total += x
+            g = loss.grads(x, S[start + j:start + j + 1])[0]
+            grads += 1
+            norm = math.sqrt(float(g @ g))
+            if norm + float(nus[j]) >= C_hat:
+                count += 1
+                if norm > C:
+                    g = g * (C / norm)
+                C_hat = C + float(redraws[count - 1])
+                hats.append(C_hat)
+            if count >= c_hat:
+                halted, phase = True, i
+                break
+            x = proj(x - eta_i * g)
+        counts.append(count)
+        env.append({"max_abs_C_hat_minus_C": float(max(abs(h - C) for h in hats)),
+                    "max_abs_nu": float(np.max(np.abs(nus))) if n_i else 0.0})
+        if halted:
+            break
+        x_prev = total / n_i + sigma_i * rng.standard_normal(d)
+    out = np.full(d, np.nan) if halted else proj(x_prev)
+    diag = {"clip_counts": counts}
+    if trace:
+        diag["envelope"] = env
+    claim = dataclasses.replace(reference.claim, assumptions={**reference.claim.assumptions, "lemma_12": lemma12})
+    return LocalizedRelease(output=out, claim=claim, gradient_evaluations=grads,
+                            parameters={**reference.parameters, "I": len(ranges), "n_used": 1 << len(ranges),
+                                        "phases": [list(r) for r in ranges]},
+                            algorithm="MUTANT: Algorithm 7 copy", diagnostics=diag, halted=halted, halted_phase=phase)
+
+
+def localized_dp_sgd_overlapping_phases(S: Any, loss: Any, x0: Any, **kw: Any) -> LocalizedRelease:
+    """BUG: Line 8's printed index (Σ_{i'∈[i]} n_{i'} + j): phase i reads the last n_i records, so a record near
+    the end enters up to I phases and Lemma 12's parallel composition fails.  Refuted by the exact ⊥-channel
+    check on a pair whose differing record flips a clip in several phases (tests: the probability of "not ⊥"
+    moves by e^{mε/3} over m phases; > e^ε·P + δ for m ≥ 4) and by the record-usage check (a record in two
+    phases).  The claim is the correct algorithm's, without the reference's warning condition."""
+    r = localized_clipped_dp_sgd(S, loss, x0, record_index="printed", **kw)
+    r.algorithm = "MUTANT: Algorithm 7 with the printed (overlapping) record index"
+    r.claim = dataclasses.replace(r.claim, conditions=())   # the bug keeps the correct algorithm's claim
+    return r
+
+
+def localized_dp_sgd_plain_laplace(S: Any, loss: Any, x0: Any, **kw: Any) -> LocalizedRelease:
+    """BUG: Ĉ = C + Lap(ω_i) and ν ~ Lap(2ω_i) (no truncation).  The deterministic envelopes of Lemma 11's proof,
+    Ĉ ∈ [7C/8, 9C/8] and |ν| ≤ C/4, then fail with positive probability, and with them the 6Cη_i sensitivity
+    bound.  Refuted by the envelope check on traced runs (tests), a statement the correct algorithm meets on
+    every draw."""
+    r = mutant_loop(S, loss, x0, plain_laplace=True, **kw)
+    r.algorithm = "MUTANT: Algorithm 7 with plain Laplace threshold noise"
+    return r
+
+
+def localized_dp_sgd_retry_on_bottom(S: Any, loss: Any, x0: Any, *, max_attempts: int = 1000,
+                                     **kw: Any) -> LocalizedRelease:
+    """BUG: when a run outputs ⊥, run again with fresh randomness (at most ``max_attempts`` times) and release the
+    first point.  Every attempt leaks the ⊥ event of the same records: on a pair where one dataset halts on every
+    draw of ĉ_i (count ≥ 3c/2) and the other escapes with the small probability q of BLap's tail, "not ⊥" has
+    probability 0 against 1 − (1 − q)^max_attempts > δ.  Refuted by the exact ⊥-channel check (tests);
+    ``gradient_evaluations`` sums all attempts and ``diagnostics["attempts"]`` counts them."""
+    rng = kw.pop("rng")
+    total, attempts = 0, 0
+    for attempts in range(1, int(max_attempts) + 1):
+        r = localized_clipped_dp_sgd(S, loss, x0, rng=rng, **kw)
+        total += r.gradient_evaluations
+        if not r.halted:
+            break
+    r.gradient_evaluations = total
+    r.diagnostics = {**r.diagnostics, "attempts": attempts}
+    r.algorithm = "MUTANT: Algorithm 7 retried on ⊥"
+    return r
+
+
+def localized_dp_sgd_fixed_cutoff(S: Any, loss: Any, x0: Any, **kw: Any) -> LocalizedRelease:
+    """BUG: ĉ_i = c (no BLap(3/ε, c/2) noise).  The differing record's clip indicator has unbounded-sensitivity
+    query but moves the count by one, which the noisy cutoff hides (proof of Lemma 12); with a fixed cutoff a
+    dataset with count c halts surely and its neighbour with count c − 1 never.  Refuted by the black-box audit
+    with ⊥ as an outcome on the ⊥ pair (tests, suite)."""
+    r = mutant_loop(S, loss, x0, fixed_cutoff=True, **kw)
+    r.algorithm = "MUTANT: Algorithm 7 with a fixed count cutoff"
+    return r
+
+
+def localized_dp_sgd_data_dependent_clip(S: Any, loss: Any, x0: Any, **kw: Any) -> LocalizedRelease:
+    """BUG: C = the largest per-sample gradient norm at x0 (floored at 1e-9) instead of the public Theorem 3 C, so
+    the clip threshold, the SVT scales and the output noise σ_i ∝ C all read the data.  On the output-shift pair
+    (one record M·e_1 against 0, the rest 0) the neighbour's C is 1e-9 and its output is x0 to 1e-8: refuted by
+    the black-box audit (tests, suite)."""
+    S_arr = np.asarray(S, dtype=np.float64)
+    g = loss.grads(np.asarray(x0, dtype=np.float64), S_arr)
+    kw["C"] = max(float(np.max(np.linalg.norm(g, axis=1))), 1e-9)   # BUG: C read from the data
+    r = localized_clipped_dp_sgd(S_arr, loss, x0, **kw)
+    r.algorithm = "MUTANT: Algorithm 7 with a data-dependent clip threshold"
+    return r
+
+
+#: name -> mutant, for the corpus
+MUTANTS = {f.__name__: f for f in (localized_dp_sgd_overlapping_phases, localized_dp_sgd_plain_laplace,
+                                   localized_dp_sgd_retry_on_bottom, localized_dp_sgd_fixed_cutoff,
+                                   localized_dp_sgd_data_dependent_clip)}
