@@ -1,0 +1,268 @@
+"""Lemma 9 (bounded Laplace mechanism) and Algorithm 6 (SVT with bounded Laplace noise) of Asi, Liu & Tian (2024):
+exact privacy curves against the claims, the planted bugs of ``dpsco.verification.mutants.alt24_svt`` refuted by
+the same checks, and the ``alt24.blap`` / ``alt24.svt`` suite tasks at the quick budget.
+
+Every stochastic assertion states its false-failure probability beside it (≤ 1e-6 each)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import integrate, stats
+
+from dpsco.reference.alt24 import svt
+from dpsco.verification.auditing.family import p_value_of_counts
+from dpsco.verification.mutants import alt24_svt as mut
+from dpsco.verification.papers import alt24_svt as suite
+from dpsco.verification.papers.registry import SuiteInputs
+
+CONF = 1 - 1e-7  # audits in this file: a true claim is refuted with probability ≤ 1e-7
+
+
+def _truncated_laplace(R, tau, loc=0.0):
+    """Independent oracle: scipy's Laplace conditioned on |ξ − loc| ≤ τ."""
+    lap = stats.laplace(loc=loc, scale=R)
+    mass = lap.cdf(loc + tau) - lap.cdf(loc - tau)
+    return lambda x: np.where(np.abs(x - loc) <= tau, lap.pdf(x) / mass, 0.0)
+
+
+# ---- Lemma 9: exact curve ------------------------------------------------------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(st.floats(0.2, 3.0), st.floats(0.3, 4.0), st.floats(0.5, 12.0), st.floats(0.0, 2.0))
+def test_exact_curve_matches_quadrature(sens, R, tau_over_sens, eps):
+    tau = tau_over_sens * sens
+    p, q = _truncated_laplace(R, tau), _truncated_laplace(R, tau, loc=sens)
+    pts = sorted({-tau, 0.0, tau, sens - tau, sens, sens + tau})
+    num = sum(integrate.quad(lambda x: max(0.0, float(p(x) - math.exp(eps) * q(x))), a, b, epsabs=1e-13,
+                             epsrel=1e-11)[0] for a, b in zip(pts[:-1], pts[1:]) if b > a)
+    assert svt.bounded_laplace_delta(eps, sens, R, tau) == pytest.approx(num, abs=1e-9)
+
+
+def test_exact_curve_golden_mass_outside_support():
+    """At ε ≥ Δ/R only the mass of p outside q's support counts: P(ξ < Δ − τ) (hand, via scipy's Laplace CDF)."""
+    sens, R, tau = 1.0, 2.0, 5.0
+    lap = stats.laplace(scale=R)
+    outside = (lap.cdf(sens - tau) - lap.cdf(-tau)) / (lap.cdf(tau) - lap.cdf(-tau))
+    for eps in (0.5, 1.0, 3.0):
+        assert svt.bounded_laplace_delta(eps, sens, R, tau) == pytest.approx(outside, rel=1e-12)
+    # plain Laplace (τ = ∞) is exactly Δ/R-DP
+    assert svt.bounded_laplace_delta(sens / R, sens, R, math.inf) == 0.0
+
+
+@pytest.mark.parametrize("eps", [0.05, 0.3, 0.5, 0.9, 0.99])
+@pytest.mark.parametrize("delta", [1e-9, 1e-6, 1e-3, 0.1, 0.9])
+def test_lemma_9_exact_curve_within_claim(eps, delta):
+    tau = svt.lemma_9_tau(1.0, eps, delta)
+    assert tau == pytest.approx(math.log(4 / delta) / eps)  # hand: (Δ/ε) log(4/δ)
+    assert svt.bounded_laplace_delta(eps, 1.0, 1.0 / eps, tau) <= delta
+    assert svt.bounded_laplace_epsilon(delta, 1.0, 1.0 / eps, tau) <= eps
+
+
+def test_short_tau_refuted_by_the_exact_curve():
+    """τ = Δ log(4/δ) (the mutant's) leaves mass P(ξ < Δ − τ) = 5.2e-3 > δ outside the shared support."""
+    eps, delta = 0.5, 1e-3
+    d_bug = svt.bounded_laplace_delta(eps, 1.0, 1.0 / eps, math.log(4 / delta))
+    assert d_bug > delta and svt.bounded_laplace_epsilon(delta, 1.0, 1.0 / eps, math.log(4 / delta)) == math.inf
+    # τ below Δ: disjoint halves, δ(ε) ≥ P(ξ < Δ − τ) ≥ 1/2 − ... for every ε
+    assert svt.bounded_laplace_delta(50.0, 1.0, 1.0, 0.4) > 0.5
+
+
+def test_mechanism_refusals_and_void_claim():
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="epsilon"):
+        svt.bounded_laplace_mechanism(0.0, 1.0, 1.0, 1e-3, rng)
+    with pytest.raises(ValueError, match="tau"):
+        svt.bounded_laplace_mechanism(0.0, 1.0, 0.5, 1e-3, rng, tau=1.0)
+    with pytest.raises(ValueError, match="delta"):
+        svt.bounded_laplace_mechanism(0.0, 1.0, 0.5, 1.0, rng)
+    with pytest.raises(TypeError, match="rng"):
+        svt.bounded_laplace_mechanism(0.0, 1.0, 0.5, 1e-3, 0)
+    with pytest.raises(ValueError, match="value"):
+        svt.bounded_laplace_mechanism(float("nan"), 1.0, 0.5, 1e-3, rng)
+    rel = svt.bounded_laplace_mechanism(0.0, 1.0, 0.5, 1e-3, rng, tau=1.0, unsafe_tau=True)
+    assert rel.claim.notion == "none" and any("unsafe_tau" in c for c in rel.claim.conditions)
+    assert rel.claim.assumptions["exact_delta_at_epsilon"] > 1e-3
+    ok = svt.bounded_laplace_mechanism(3.0, 1.0, 0.5, 1e-3, rng)
+    assert ok.claim.notion == "approx-DP" and ok.claim.epsilon == 0.5 and ok.gradient_evaluations == 0
+    assert abs(ok.output[0] - 3.0) <= ok.parameters["tau"]
+
+
+def test_bounded_laplace_noise_law():
+    """KS test of the mechanism's noise against the exact CDF: false-failure probability 1e-6 (exact for a
+    continuous law)."""
+    rng = np.random.default_rng(11)
+    noise = np.array([svt.bounded_laplace_mechanism(0.0, 1.0, 0.5, 0.1, rng).output[0] for _ in range(3000)])
+    tau = svt.lemma_9_tau(1.0, 0.5, 0.1)
+    assert stats.kstest(noise, lambda x: svt.bounded_laplace_cdf(x, 2.0, tau)).pvalue > 1e-6
+
+
+def _draws_needed_for_detection(k_star, p_true, target=1e-6):
+    """Smallest n (doubling) with P(Bin(n, p) < k*) ≤ target."""
+    n = 500
+    while stats.binom.cdf(k_star(n) - 1, n, p_true) > target:
+        n *= 2
+    return n
+
+
+def _k_star(n, eps, delta, conf=CONF):
+    """Smallest count k_p with zero denominator count that the fixed-event audit refutes at confidence conf."""
+    lo, hi = 1, n
+    if p_value_of_counts(n, n, 0, n, eps, delta) > 1 - conf:
+        return n + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if p_value_of_counts(mid, n, 0, n, eps, delta) <= 1 - conf:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def test_blap_audit_passes_and_tau_bug_is_refuted():
+    """The same fixed-event audit: the correct mechanism is refuted with probability ≤ 1 − CONF = 1e-7; for the
+    mutant the neighbour never hits the event, so it is refuted iff k_p ≥ k*, and the run count is chosen so that
+    P(Bin(n, p_true) < k*) ≤ 1e-6 with p_true = P(ξ ≤ Δ − τ_bug) from the exact CDF."""
+    eps, delta = suite.BLAP_INSTANCE["epsilon"], suite.BLAP_INSTANCE["delta"]
+    tau_bug = math.log(4 / delta)
+    p_true = float(svt.bounded_laplace_cdf(1.0 - tau_bug, 1.0 / eps, tau_bug))
+    assert p_true == pytest.approx(0.00522, rel=1e-2)
+    n = _draws_needed_for_detection(lambda m: _k_star(m, eps, delta), p_true)
+    D, Dp = suite.blap_pair()
+    inputs = SuiteInputs("quick", np.random.SeedSequence(5), CONF)
+    bug = suite._fixed_event_audit(suite.BlapMechanism(mut.bounded_laplace_tau_without_epsilon), D, Dp,
+                                   mut.bounded_laplace_tau_without_epsilon(0.0, 1.0, eps, delta,
+                                                                           np.random.default_rng(0)).claim,
+                                   n, suite.blap_event(), "projection", inputs, np.random.SeedSequence(6))
+    assert bug["verdict"] == "refuted" and bug["details"]["denominator_count"] == 0  # miss prob ≤ 1e-6
+    ok = suite.blap_audit(SuiteInputs("quick", np.random.SeedSequence(7), CONF))["audits"]["blap_black_box"]
+    assert ok["verdict"] != "refuted" and ok["p_value"] > 1 - CONF  # false failure ≤ 1e-7
+
+
+def test_blap_envelope_catches_plain_laplace():
+    """Plain Laplace (τ = ∞) is ε-DP (exact curve 0 at ε = Δ/R), so the exact curve cannot refute it; what it
+    breaks is the envelope |ξ| ≤ τ of Algorithm 7.  P(|ξ| > τ) = δ/4 per draw exactly (17): with 6000 draws at
+    δ = 0.1 a miss has probability (1 − 0.025)^6000 < 1e-60."""
+    eps, delta = 0.5, 0.1
+    tau = svt.lemma_9_tau(1.0, eps, delta)
+    assert svt.bounded_laplace_delta(eps, 1.0, 1.0 / eps, math.inf) == 0.0
+    rng = np.random.default_rng(3)
+    plain = np.array([svt.bounded_laplace_mechanism(0.0, 1.0, eps, delta, rng, tau=math.inf).output[0]
+                      for _ in range(6000)])
+    assert np.any(np.abs(plain) > tau)  # miss probability < 1e-60
+    bounded = np.array([svt.bounded_laplace_mechanism(0.0, 1.0, eps, delta, rng).output[0] for _ in range(6000)])
+    assert np.all(np.abs(bounded) <= tau)  # deterministic (the support)
+
+
+# ---- Algorithm 6 ---------------------------------------------------------------------------------------------
+
+def test_lemma_10_parameters_golden():
+    p = svt.lemma_10_parameters(2.0, 4, 10, 0.5, 0.05)
+    R = 6 * 2.0 / 0.5 * math.sqrt(4 * math.log(100.0))  # hand: (6Δ/ε)√(c log(5/δ))
+    assert p["R"] == pytest.approx(R) and p["tau"] == pytest.approx(R * math.log(2000.0))
+    with pytest.raises(ValueError, match="epsilon"):
+        svt.lemma_10_parameters(1.0, 1, 3, 1.0, 0.1)
+    with pytest.raises(TypeError, match="c"):
+        svt.lemma_10_parameters(1.0, 1.5, 3, 0.5, 0.1)
+    with pytest.raises(ValueError, match="answers"):
+        svt.sparse_vector([], 1, 0.0, 1.0, 1.0, np.random.default_rng(0))
+
+
+def test_sparse_vector_matches_its_exact_distribution():
+    """20,000 runs; each of the ≤ 8 sequence frequencies within the Hoeffding radius √(log(2·8/1e-6)/(2N)) of
+    its exact probability: union bound, false-failure probability ≤ 1e-6."""
+    q, c, L = np.array([0.0, 2.0, -1.0]), 2, 0.5
+    R, tau = 3.0, 10.0
+    exact = svt.svt_output_distribution(q, c, L, R, tau)
+    assert sum(exact.values()) == pytest.approx(1.0, abs=1e-9)
+    rng = np.random.default_rng(21)
+    N = 20000
+    outs = [tuple(int(v) for v in svt.sparse_vector(q, c, L, R, tau, rng)) for _ in range(N)]
+    radius = math.sqrt(math.log(2 * 8 / 1e-6) / (2 * N))
+    for seq, p in exact.items():
+        assert abs(outs.count(seq) / N - p) <= radius
+    assert set(outs) <= set(exact)
+
+
+def test_sparse_vector_halts_after_c_tops():
+    out = svt.sparse_vector([100.0] * 5, 2, 0.0, 1.0, 3.0, np.random.default_rng(0))
+    assert list(out) == [1, 1, -1, -1, -1]  # queries far above the threshold: ⊤ ⊤ then halt (|noise| ≤ 9)
+
+
+def test_svt_exact_curve_within_lemma_10():
+    """The suite's exact check: δ(ε) ≤ δ on every adversarial stream pair, c ∈ {1, 2}."""
+    out = suite.svt_exact(SuiteInputs("quick", np.random.SeedSequence(0), CONF))
+    assert out["checks"] and all(c["p_value"] == 1.0 for c in out["checks"].values())
+    # Lemma 10 is loose here: the exact ε at δ stays far below the claimed ε
+    assert max(r["epsilon_exact_at_delta"] for r in out["record"]["rows"]) < 0.5
+
+
+def test_no_query_noise_bug_refuted_exactly_and_by_the_audit():
+    """Exact: on (0, 1, 0) / (1, 0, 1) the sequence ⊥⊤ has P = P(0 < z ≤ 1) on D and 0 on D', so δ(ε) > δ.
+    Audit: k_q = 0 deterministically; runs chosen so P(Bin(n, p_true) < k*) ≤ 1e-6."""
+    i = suite.SVT_INSTANCE
+    a, b = (0.0, 1.0, 0.0), (1.0, 0.0, 1.0)
+    p = svt.lemma_10_parameters(1.0, i["c"], 3, i["epsilon"], i["delta"])
+    d_bug = svt.svt_delta(i["epsilon"], a, b, i["c"], 0.0, p["R"], p["tau"], query_noise=False)
+    z_mass = float(svt.bounded_laplace_cdf(1.0, p["R"], p["tau"]) - svt.bounded_laplace_cdf(0.0, p["R"], p["tau"]))
+    assert d_bug >= z_mass * (1 - 1e-12) and z_mass > i["delta"]  # hand: the ⊥⊤ mass alone exceeds δ
+    p_true = svt.svt_output_distribution(a, i["c"], 0.0, p["R"], p["tau"], query_noise=False)[suite.SVT_EVENT]
+    assert p_true == pytest.approx(z_mass, rel=1e-9)
+    n = _draws_needed_for_detection(lambda m: _k_star(m, i["epsilon"], i["delta"]), p_true)
+    D, Dp = suite.svt_pair()
+    inputs = SuiteInputs("quick", np.random.SeedSequence(8), CONF)
+    claim = mut.sparse_vector_without_query_noise([0.0] * 3, 1.0, 1, 0.0, i["epsilon"], i["delta"],
+                                                  np.random.default_rng(0)).claim
+    from dpsco.verification.auditing.events import Event
+    bug = suite._fixed_event_audit(suite.SvtMechanism(mut.sparse_vector_without_query_noise), D, Dp, claim, n,
+                                   Event(0.5, "ge", "dataset"), suite.svt_event_statistic, inputs,
+                                   np.random.SeedSequence(9))
+    assert bug["verdict"] == "refuted" and bug["details"]["denominator_count"] == 0  # miss prob ≤ 1e-6
+
+
+def test_plain_laplace_svt_is_private_but_breaks_the_envelope():
+    """Exact: plain-Laplace SVT stays within Lemma 10's (ε, δ) on the adversarial streams (it is the mechanism A
+    of Lemma 10's proof), so the privacy checks cannot and should not refute it.  Envelope: at ε = 0.9, δ = 0.5,
+    T = 1, c = 1 each draw exceeds its bound with probability exactly δ/(10T) = 0.05 and a run makes 2 draws:
+    400 runs miss with probability 0.95^800 < 1e-17."""
+    eps, delta = 0.9, 0.01
+    for a, b in suite.SVT_STREAMS:
+        p = svt.lemma_10_parameters(1.0, 1, len(a), eps, delta)
+        assert svt.svt_delta(eps, a, b, 1, 0.0, p["R"], math.inf) <= delta
+    rng = np.random.default_rng(4)
+    p = svt.lemma_10_parameters(1.0, 1, 1, 0.9, 0.5)
+    exceed = ok_exceed = False
+    for _ in range(400):
+        rel = mut.sparse_vector_plain_laplace([0.0], 1.0, 1, 0.0, 0.9, 0.5, rng)
+        zs, xs = rel.nonprivate_internals["threshold_noise"], rel.nonprivate_internals["query_noise"]
+        exceed |= max(map(abs, zs)) > p["tau"] or max(map(abs, xs)) > 2 * p["tau"]
+        ref = svt.private_sparse_vector([0.0], 1.0, 1, 0.0, 0.9, 0.5, rng)
+        zs, xs = ref.nonprivate_internals["threshold_noise"], ref.nonprivate_internals["query_noise"]
+        ok_exceed |= max(map(abs, zs)) > p["tau"] or max(map(abs, xs)) > 2 * p["tau"]
+    assert exceed  # miss probability < 1e-17
+    assert not ok_exceed  # deterministic
+
+
+# ---- the suite tasks at the quick budget ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("entry", suite.ENTRIES, ids=lambda e: e.name)
+def test_suite_tasks_quick(entry):
+    """Format and verdicts: every exact check holds (deterministic); every audit is not refuted (false failure
+    ≤ 1 − CONF = 1e-7 each)."""
+    import json
+    assert entry.name in {"alt24.blap", "alt24.svt"} and entry.planted_bugs
+    assert all(b in mut.MUTANTS for b in entry.planted_bugs)
+    for k, task in enumerate(entry.suite.tasks):
+        if entry.name == "alt24.svt" and task.name == "exact":
+            continue  # run by test_svt_exact_curve_within_lemma_10
+        out = task.run(SuiteInputs("quick", np.random.SeedSequence([3, k]), CONF))
+        assert set(out) == {"record", "checks", "audits"}
+        json.dumps(out)
+        for c in out["checks"].values():
+            assert {"name", "statement", "p_value", "verdict"} <= set(c) and c["p_value"] == 1.0
+        for a in out["audits"].values():
+            assert 0.0 <= a["p_value"] <= 1.0 and a["p_value"] > 1 - CONF and a["verdict"] != "refuted"
