@@ -27,7 +27,8 @@ def clip(v: Any, C: float) -> np.ndarray:
     if math.isinf(C):
         return v.copy()
     norms = np.linalg.norm(v, axis=-1, keepdims=True)
-    return v * np.minimum(1.0, C / np.maximum(norms, _TINY))
+    with np.errstate(over="ignore"):  # C / tiny = inf for a zero row: min(1, inf) = 1 leaves it 0
+        return v * np.minimum(1.0, C / np.maximum(norms, _TINY))
 
 
 def sample_bounded_laplace(R: float, tau: float, rng: np.random.Generator, size: Any = None) -> Any:
@@ -80,7 +81,8 @@ def project_ball(y: Any, center: Any, radius: float) -> np.ndarray:
         return y.copy()
     v = y - c
     norms = np.linalg.norm(v, axis=-1, keepdims=True)
-    return c + v * np.minimum(1.0, radius / np.maximum(norms, _TINY))
+    with np.errstate(over="ignore"):  # radius / tiny = inf at the centre: the point stays
+        return c + v * np.minimum(1.0, radius / np.maximum(norms, _TINY))
 
 
 def project_ball_intersection(y: Any, c1: Any, r1: float, c2: Any, r2: float) -> np.ndarray:
