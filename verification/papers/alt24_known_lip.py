@@ -6,7 +6,10 @@ A_Lip, Theorem 2), one-pass clipped SGD (Algorithm 5, Lemma 8) and one-pass clip
   differing record first in phase 1 with gradients ±C e₁, projection inactive) and an exact Gaussian check of
   the pair: the output is an isotropic Gaussian N(m, s²I) on both sides (every map is affine in the noise), the
   shift ‖m − m'‖ is read exactly from one coupled run (same seed) and s from fresh runs by the exact χ² law of
-  the sample variance; the check's p-value is that of H₀ "μ = ‖m − m'‖/s ≤ the claimed μ".
+  the sample variance; the check's p-value is that of H₀ "μ = ‖m − m'‖/s ≤ the claimed μ".  Algorithm 4 is
+  also audited on the real data ``randhie`` (least squares, declared L̄ and G_j of
+  ``dpsco.verification.papers.alt24_data``): 15 records plus, at position 0, the kept record of largest
+  L̄_s ≤ C vs the record of largest L̄_s (replaced by the dummy).
 * ``bounds`` — the theorem's expectation bound on a heavy-tailed linear instance (radial Pareto, closed-form
   excess), with the Hoeffding check of ``dpsco.verification.checks.stats``; the exact gradient counts.
 * ``rate`` (Algorithm 4) — Theorem 2's rate G_2D/√n + G_kD(√d/(n√ρ))^{1−1/k} at every grid point, its
@@ -19,6 +22,7 @@ Budgets: "quick" ≈ 5 s, "standard" ≈ 40 s for the three entries together (me
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -26,7 +30,7 @@ from scipy import stats
 
 from dpsco.oracles.heavy_tail_instances import LinearInstance
 from dpsco.oracles.heavy_tails import ParetoRadius, RadialVector
-from dpsco.reference.alt24.known_lipschitz import known_lip_reduction
+from dpsco.reference.alt24.known_lipschitz import known_lip_reduction, theorem_2_clip
 from dpsco.reference.alt24.losses import LinearLoss, LogisticGLMLoss
 from dpsco.reference.alt24.model import MomentBounds
 from dpsco.reference.alt24.one_pass import (lemma_8_terms, onepass_clipped_dp_sgd, onepass_clipped_sgd,
@@ -37,6 +41,7 @@ from dpsco.verification.auditing.audit import audit
 from dpsco.verification.auditing.family import p_value_of_counts
 from dpsco.verification.checks.stats import mean_bound_check
 from dpsco.verification.checks.theorem_checks import rate_check
+from dpsco.verification.papers.alt24_data import load_randhie
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 
 __all__ = ["ENTRIES", "SIZES", "known_lip_audit", "known_lip_bounds", "known_lip_rate", "onepass_sgd_bounds",
@@ -47,11 +52,11 @@ PAPER = "Asi, Liu & Tian (2024)"
 # runs per task and budget: audit runs per side, χ² runs of the exact check, replicates of the bound checks,
 # rate grid and runs per grid point
 SIZES: dict[str, dict[str, Any]] = {
-    "quick": {"audit": 300, "chi2": 100, "reps": 8, "grid": (32, 64, 128), "rate_runs": 3, "n_bound": 128,
+    "quick": {"audit": 300, "randhie": 150, "chi2": 100, "reps": 8, "grid": (32, 64, 128), "rate_runs": 3, "n_bound": 128,
               "n_onepass": 512, "n_dp": 1024},
-    "standard": {"audit": 2000, "chi2": 300, "reps": 30, "grid": (64, 128, 256, 512), "rate_runs": 6,
+    "standard": {"audit": 2000, "randhie": 1000, "chi2": 300, "reps": 30, "grid": (64, 128, 256, 512), "rate_runs": 6,
                  "n_bound": 256, "n_onepass": 2048, "n_dp": 4096},
-    "paper": {"audit": 20000, "chi2": 1000, "reps": 100, "grid": (64, 128, 256, 512, 1024), "rate_runs": 20,
+    "paper": {"audit": 20000, "randhie": 10000, "chi2": 1000, "reps": 100, "grid": (64, 128, 256, 512, 1024), "rate_runs": 20,
               "n_bound": 512, "n_dp": 16384, "n_onepass": 8192},
 }
 
@@ -131,10 +136,40 @@ def _alg4_mechanism(data: dict[str, Any], rng: np.random.Generator) -> np.ndarra
     return _alg4(np.asarray(data["S"]), rng)
 
 
+N_RANDHIE = 16
+
+
+@lru_cache(maxsize=1)
+def _randhie() -> Any:
+    return load_randhie()
+
+
+@lru_cache(maxsize=1)
+def _randhie_pair() -> tuple[np.ndarray, np.ndarray, float]:
+    """randhie records 1..15 (least squares, B's declared L̄ and G_j, X = B(0, 20)) with position 0 (phase 1)
+    holding either the kept record of largest L̄_s ≤ C (Theorem 2's C at n = 16) or the record of largest L̄_s
+    (> C: replaced by the dummy) — the pair "one neighbour's record is heavy"."""
+    r = _randhie()
+    loss, b = r.losses["least_squares"], r.moment_bounds["least_squares"]
+    C = theorem_2_clip(N_RANDHIE, r.d, RHO_AUDIT, b)
+    L = loss.lipschitz_bound(r.S, r.radius)
+    kept = r.S[int(np.argmax(np.where(L <= C, L, -np.inf)))]
+    heavy = r.S[int(np.argmax(L))]
+    base = r.S[1:N_RANDHIE]
+    return np.vstack([kept, base]), np.vstack([heavy, base]), C
+
+
+def _alg4_randhie(data: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
+    r = _randhie()
+    return known_lip_reduction(np.asarray(data["S"]), r.losses["least_squares"], Ball(r.radius), RHO_AUDIT,
+                               r.moment_bounds["least_squares"], rng, delta=DELTA_AUDIT).output
+
+
 def known_lip_audit(inp: SuiteInputs) -> dict[str, Any]:
-    """Audit of Algorithm 4 + A_Lip on the worst pair (n = 16, kept records ±2e₁ first in phase 1)."""
+    """Audits of Algorithm 4 + A_Lip: the worst pair (n = 16, kept records ±2e₁ first in phase 1) and a randhie
+    pair (least squares with helper data's declared L̄, one neighbour's record heavy)."""
     sz = SIZES[inp.budget]
-    s_audit, s_exact = inp.seed.spawn(2)
+    s_audit, s_exact, s_randhie = inp.seed.spawn(3)
     S, S2 = _worst_pair(16, 2, 2.0)
     claim = known_lip_reduction(S, LinearLoss(), Ball(1e6), RHO_AUDIT, BOUNDS_AUDIT, np.random.default_rng(0),
                                 C=2.0, delta=DELTA_AUDIT).claim
@@ -142,10 +177,19 @@ def known_lip_audit(inp: SuiteInputs) -> dict[str, Any]:
                 confidence=inp.confidence)
     exact = _gaussian_pair_check("exact_worst_pair", _alg4, S, S2, math.sqrt(2 * RHO_AUDIT), sz["chi2"],
                                  np.random.default_rng(s_exact))
+    A, B, C = _randhie_pair()
+    r = _randhie()
+    claim_r = known_lip_reduction(A, r.losses["least_squares"], Ball(r.radius), RHO_AUDIT,
+                                  r.moment_bounds["least_squares"], np.random.default_rng(0), delta=DELTA_AUDIT).claim
+    res_r = audit(_alg4_randhie, {"S": A}, {"S": B}, claim_r, sz["randhie"], np.random.default_rng(s_randhie),
+                  confidence=inp.confidence)
     return {"record": {"pair": "linear loss, n = 16, records ±2e₁ at position 0 (phase 1), others 0",
-                       "rho": RHO_AUDIT, "claim_epsilon": claim.epsilon, "epsilon_lower": res.epsilon_lower},
+                       "rho": RHO_AUDIT, "claim_epsilon": claim.epsilon, "epsilon_lower": res.epsilon_lower,
+                       "randhie_pair": "randhie records 1..15 + (kept record of largest L̄ ≤ C | record of "
+                                       "largest L̄, replaced) at position 0; least squares, B(0, 20)",
+                       "randhie_C": C, "randhie_epsilon_lower": res_r.epsilon_lower},
             "checks": {"known_lip_exact_worst_pair": exact},
-            "audits": {"known_lip_worst_pair": _audit_dict(res)}}
+            "audits": {"known_lip_worst_pair": _audit_dict(res), "known_lip_randhie": _audit_dict(res_r)}}
 
 
 def known_lip_bounds(inp: SuiteInputs) -> dict[str, Any]:
@@ -329,7 +373,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         planted_bugs=("known_lip_drop_heavy", "known_lip_data_dependent_clip", "known_lip_sensitivity_c_over_n"),
         rate_exponent=-0.5,
         notes=("Records with L̄_s > C are replaced by a dummy (never dropped); A_Lip clips per-sample gradients at "
-               "L_A, so privacy does not rest on the L̄ declaration.  The audit pair is synthetic (linear loss)."),
+               "L_A, so privacy does not rest on the L̄ declaration.  Audits: the synthetic worst pair (linear "
+               "loss) and a randhie pair (least squares, one neighbour's record heavy)."),
         suite=EntrySuite(tasks=(SuiteTask("audit", known_lip_audit, 1.0), SuiteTask("bounds", known_lip_bounds, 0.5),
                                 SuiteTask("rate", known_lip_rate, 3.0)),
                          description=("black-box audit + exact Gaussian check on the worst replace-one pair; exact "
