@@ -210,6 +210,19 @@ def test_sparse_vector_matches_its_exact_distribution():
     assert set(outs) <= set(exact)
 
 
+@settings(max_examples=8, deadline=None)
+@given(st.lists(st.floats(-3, 3), min_size=1, max_size=3), st.integers(1, 3), st.floats(0.3, 3.0),
+       st.floats(0.5, 8.0), st.booleans())
+def test_exact_distribution_is_a_law_that_respects_halting(q, c, R, tau_over_R, plain):
+    tau = math.inf if plain else tau_over_R * R
+    dist = svt.svt_output_distribution(q, c, 0.0, R, tau)
+    assert sum(dist.values()) == pytest.approx(1.0, abs=1e-9) and min(dist.values()) >= -1e-15
+    for seq in dist:
+        tops = [i for i, v in enumerate(seq) if v == 1]
+        halted = [i for i, v in enumerate(seq) if v == -1]
+        assert len(tops) <= c and (not halted or (len(tops) == c and min(halted) > max(tops)))
+
+
 def test_sparse_vector_halts_after_c_tops():
     out = svt.sparse_vector([100.0] * 5, 2, 0.0, 1.0, 3.0, np.random.default_rng(0))
     assert list(out) == [1, 1, -1, -1, -1]  # queries far above the threshold: ⊤ ⊤ then halt (|noise| ≤ 9)
