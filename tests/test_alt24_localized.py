@@ -17,7 +17,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from dpsco.reference.alt24.localized import (LocalizedRelease, audit_outcome, check_lemma_12, lemma_12_conditions,
-                                             localized_clipped_dp_sgd, phase_record_ranges, theorem_3_parameters)
+                                             lemma_13_conditions, localized_clipped_dp_sgd, phase_record_ranges,
+                                             theorem_3_parameters, theorem_3_proof_bound)
 from dpsco.reference.alt24.losses import LinearLoss, MeanEstimationLoss, TiltedQuadraticLoss
 from dpsco.reference.alt24.model import MomentBounds
 from dpsco.verification.auditing.audit import audit
@@ -44,20 +45,52 @@ def test_theorem_3_golden_values() -> None:
     # η_1 = √(4/2^20)·2/1 = (2/1024)·2 = 0.00390625
     # η_2 = (2·20/(2·2^20))·(2^20/173.29977)^{1/3} = 1.9073486e-5·6050.6484^{1/3} = 1.9073486e-5·18.222193
     #     = 3.4756075e-4 = η (< η_1)
-    # C = 2·(2³·2·20/(173.29977·3.4756075e-4))^{1/4} = 2·5312.7730^{1/4} = 2·8.5374921 = 17.074984
+    # C (printed) = 2·(2³·2·20/(173.29977·3.4756075e-4))^{1/4} = 2·5312.7730^{1/4} = 2·8.5374921 = 17.074984;
+    # ours (erratum) 2^{1/3}·17.074984 = 1.2599210·17.074984 = 21.513132
     # c = 240·2·28.083919/0.5 = 26960.562
     # ω = (18/0.5)·√(2·26960.562·log(1.5e6)) = 36·√(53921.125·14.220976) = 36·875.67746 = 31524.389
     # β_max = 0.5^{1.5}/(24000·3.4756075e-4·2·log²(3.145728e12)) = 0.35355339/(16.682916·828.11955)
     #       = 0.35355339/13815.449 = 2.5591162e-5
-    p = theorem_3_parameters(2**20, 4, 0.5, 1e-5, MomentBounds(3, (1.0, 1.0, 2.0)), 2.0)
+    mb = MomentBounds(3, (1.0, 1.0, 2.0))
+    p = theorem_3_parameters(2**20, 4, 0.5, 1e-5, mb, 2.0)
     golden = {"I": 20, "A": 173.29977, "eta_1": 0.00390625, "eta_2": 3.4756075e-4, "eta": 3.4756075e-4,
-              "C": 17.074984, "c": 26960.562, "omega": 31524.389, "beta_max": 2.5591162e-5}
+              "C": 21.513132, "c": 26960.562, "omega": 31524.389, "beta_max": 2.5591162e-5}
     for key, value in golden.items():
         assert getattr(p, key) == pytest.approx(value, rel=1e-6), key
+    printed = theorem_3_parameters(2**20, 4, 0.5, 1e-5, mb, 2.0, printed=True)
+    assert printed.C == pytest.approx(17.074984, rel=1e-6) and printed.c == p.c and printed.omega == p.omega
     # Theorem 3's proof: c = 2√(An), and at β = β_max every condition of Lemma 12 holds
     assert p.c == pytest.approx(2.0 * math.sqrt(p.A * 2**20), rel=1e-12)
     rows = check_lemma_12(p.C, p.c, p.omega, p.eta, p.beta_max, 2**20, 0.5, 1e-5)
     assert all(r["holds"] for r in rows.values())
+
+
+def test_theorem_3_printed_C_misses_lemma_13_by_a_factor_2() -> None:
+    # erratum: at η = η_2 the printed C = 2(G_k^k D I/(Aη_2))^{1/(k+1)} gives
+    # 2G_k/C = G_k(Aη_2/(G_k^k D I))^{1/(k+1)} = (A/n)^{1/(2k)}, so n(2G_k/C)^k = n√(A/n) = √(An) = c/2 (c = 2√(An)):
+    # Lemma 13's c/4 ≥ n(2G_k/C)^k fails by exactly 2 (the proof's "2√(An) = 4n√(A/n)" is off by 2).  At the golden
+    # instance: c/4 = 6740.1 against n(2G_k/C)^k = 2^20·(4/17.074984)³ = 13480.3.  C·2^{1/k} meets it with equality.
+    mb = MomentBounds(3, (1.0, 1.0, 2.0))
+    key = "c/4 >= max(n (2 G_k/C)^k, 6 log n)"
+    for n in (2**12, 2**20):
+        for printed in (True, False):
+            p = theorem_3_parameters(n, 4, 0.5, 1e-5, mb, 2.0, printed=printed)
+            assert p.eta == p.eta_2
+            row = lemma_13_conditions(p.C, p.c, p.omega, p.eta, p.beta_max, n, 0.5, 1e-5, mb)[key]
+            assert row["rhs"] == pytest.approx(p.c / (2.0 if printed else 4.0), rel=1e-9)
+            assert row["holds"] is (not printed)
+    row = lemma_13_conditions(17.074984, 26960.562, 31524.389, 3.4756075e-4, 0.0, 2**20, 0.5, 1e-5, mb)[key]
+    assert row["lhs"] == pytest.approx(6740.14, rel=1e-6) and row["rhs"] == pytest.approx(13480.28, rel=1e-5)
+
+
+def test_theorem_3_proof_bound_by_hand() -> None:
+    # n = 4 (I = 2), d = 1, ε = 0.5, δ = 0.5 (log(3/δ) = log 6 = 1.7917595), G = (1, 2) (k = 2), D = 1, C = 4, η = 1:
+    # 4D²/(ηn) = 1;  ηG_2²/2 = 2;  G_k^k D I/(C/2)^{k−1} = 4·2/2 = 4;  G_2D/√n = 1;
+    # σ_I = 30·4·(1/16)·√1.7917595/0.5 = 15·1.3385662 = 20.078493, G_2σ_I√d = 40.156986;
+    # i = 1 (n_1 = 2, η_1 = 1/4): 3600·16·0.25·1.7917595/(2·0.25) + (1/4)·4/2 = 51602.674 + 0.5
+    # total = 1 + 2 + 4 + 1 + 40.156986 + 51603.174 = 51651.331
+    b = theorem_3_proof_bound(4, 1, 0.5, 0.5, MomentBounds(2, (1.0, 2.0)), 1.0, 4.0, 1.0)
+    assert b == pytest.approx(51651.331, rel=1e-6)
 
 
 def test_theorem_3_rounds_n_down_and_refuses_bad_inputs() -> None:
@@ -374,3 +407,25 @@ def test_audit_bottom_pair_and_fixed_cutoff_mutant() -> None:
     assert ok.verdict == "not refuted"  # false failure ≤ 1e-6 (CONF)
     bad = _audit(suite.LocalizedMechanism(mut.localized_dp_sgd_fixed_cutoff), pair, 300, 4, statistic="coordinate:0")
     assert bad.verdict == "refuted", bad.epsilon_lower  # count c halts surely, c − 1 never
+
+
+# ---- the suite entry (quick budget) --------------------------------------------------------------------------
+
+
+def test_suite_tasks_quick() -> None:
+    from dpsco.verification.papers.registry import SuiteInputs
+
+    (entry,) = suite.ENTRIES
+    assert entry.name == "alt24.localized_dp_sgd" and set(entry.planted_bugs) == set(mut.MUTANTS)
+    assert entry.run is localized_clipped_dp_sgd
+    import json
+
+    for i, task in enumerate(entry.suite.tasks):
+        out = task.run(SuiteInputs("quick", np.random.SeedSequence(100 + i), 0.95))
+        assert set(out) <= {"record", "checks", "audits"}
+        json.dumps(out["record"], default=float)
+        for key, c in {**out["checks"], **out["audits"]}.items():
+            assert 0.0 <= c["p_value"] <= 1.0
+            # every check and audit passes: exact checks hold (p = 1), statistical ones are far from their
+            # bounds (Hoeffding / Clopper–Pearson p-values; a true statement gives p < 1e-6 w.p. ≤ 1e-6)
+            assert c["p_value"] >= 1e-6, (task.name, key, c)

@@ -22,6 +22,8 @@ Deviations from the printed text (ERRATA.md; each tested in tests/test_alt24_loc
   Lemma 12 rests on; we read the (Σ_{i'<i} n_{i'} + j)-th (``record_index="printed"`` keeps the printed one);
 * Appendix D's proof of Lemma 11 writes ĉ_i's noise as BLap(3/ε, c); Line 5 (and Lemma 12's c ≥ (6/ε)log(12/δ),
   Lemma 9's truncation for a 1-sensitive count at ε/3, δ/3) has BLap(3/ε, c/2), which we use;
+* Theorem 3's C is multiplied by 2^{1/k}: the printed C misses Lemma 13's condition c/4 ≥ n(2G_k/C)^k by a
+  factor 2 (the proof's "2√(An) = 4n√(A/n)" is off by 2; :func:`theorem_3_parameters`, ``printed=True`` keeps it);
 * each phase starts at Π_X(x_{i−1}) and the output is Π_X(x_I) (x_{i−1} = x̄_{i−1} + ζ can leave X, where
   Assumption 1 does not define f): post-processing of private values, ``project=False`` gives the printed
   iterates.
@@ -42,11 +44,13 @@ from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import as_float_vector, check_positive, check_positive_int, check_rng
 
 __all__ = ["LocalizedRelease", "Theorem3Parameters", "audit_outcome", "check_lemma_12", "lemma_12_conditions",
-           "lemma_13_conditions", "localized_clipped_dp_sgd", "phase_record_ranges", "theorem_3_parameters"]
+           "lemma_13_conditions", "localized_clipped_dp_sgd", "phase_record_ranges", "theorem_3_parameters",
+           "theorem_3_proof_bound"]
 
 ALG7 = "Localized-Clipped-DP-SGD (Asi, Liu & Tian 2024, Algorithm 7)"
 SOURCE = "Asi, Liu & Tian (2024), Lemma 12 and Theorem 3 (Algorithm 7)"
 RecordIndex = Literal["disjoint", "printed"]
+_RTOL = 1e-12
 
 
 def _unit_interval(value: Any, name: str) -> float:
@@ -100,20 +104,26 @@ class Theorem3Parameters:
     c: float
     omega: float
     beta_max: float
+    printed_C: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
 
 def theorem_3_parameters(n: int, d: int, epsilon: float, delta: float, moments: MomentBounds,
-                         D: float) -> Theorem3Parameters:
+                         D: float, *, printed: bool = False) -> Theorem3Parameters:
     """Theorem 3 (Asi, Liu & Tian 2024), with n ← 2^⌊log₂ n⌋ (Line 2; the proof assumes a power of 2):
         A = 14400 d log²(15n/δ)/(nε²)                                   (proof, after (20))
         η = min(√(4/n)·D/G_2, (DI/(G_k n))·(n/A)^{(k−1)/(2k)})          (21)
-        C = 2(G_k^k D I/(Aη))^{1/(k+1)},  c = 240√d log(15n/δ)/ε = 2√(An),  ω = (18/ε)√(2c log(15/δ))
+        C = 2^{1+1/k}(G_k^k D I/(Aη))^{1/(k+1)}   (printed: 2(G_k^k D I/(Aη))^{1/(k+1)}; see below)
+        c = 240√d log(15n/δ)/ε = 2√(An),  ω = (18/ε)√(2c log(15/δ))
         β_max = ε^{1.5}/(24000 η √d log²(30n/δ))                         (20)
-    n ≥ 2, d ≥ 1 integers; ε, δ ∈ (0, 1); D > 0 the diameter of X.  Raises ValueError / TypeError naming the
-    parameter."""
+    Erratum (C): the proof of Theorem 3 verifies (22)'s c ≥ 4n(2G_k/C)^k through "c = 2√(An) = 4n√(A/n)", but
+    4n√(A/n) = 4√(An) = 2c; at η = η_2 the printed C gives n(2G_k/C)^k = √(An) = c/2, so Lemma 13's condition
+    c/4 ≥ n(2G_k/C)^k fails by a factor 2.  Multiplying C by 2^{1/k} restores it (equality at η = η_2, and C
+    grows as η shrinks) and changes no privacy condition (Lemma 12's are free of C once ω_i ∝ C).  ``printed``
+    gives the printed C.  n ≥ 2, d ≥ 1 integers; ε, δ ∈ (0, 1); D > 0 the diameter of X.  Raises ValueError /
+    TypeError naming the parameter."""
     I, m = _phases(n)
     d = check_positive_int(d, "d")
     eps = _unit_interval(epsilon, "epsilon")
@@ -127,12 +137,12 @@ def theorem_3_parameters(n: int, d: int, epsilon: float, delta: float, moments: 
     eta_1 = math.sqrt(4.0 / m) * D / G_2
     eta_2 = D * I / (G_k * m) * (m / A) ** ((k - 1.0) / (2.0 * k))
     eta = min(eta_1, eta_2)
-    C = 2.0 * (G_k**k * D * I / (A * eta)) ** (1.0 / (k + 1.0))
+    C = (2.0 if printed else 2.0 ** (1.0 + 1.0 / k)) * (G_k**k * D * I / (A * eta)) ** (1.0 / (k + 1.0))
     c = 240.0 * math.sqrt(d) * L15 / eps
     omega = 18.0 / eps * math.sqrt(2.0 * c * math.log(15.0 / dl))
     beta_max = eps**1.5 / (24000.0 * eta * math.sqrt(d) * math.log(30.0 * m / dl) ** 2)
     return Theorem3Parameters(n_used=m, I=I, A=A, eta_1=eta_1, eta_2=eta_2, eta=eta, C=C, c=c, omega=omega,
-                              beta_max=beta_max)
+                              beta_max=beta_max, printed_C=bool(printed))
 
 
 def _check_common(C: Any, c: Any, omega: Any, eta: Any, beta: Any, n: Any, epsilon: Any,
@@ -165,7 +175,8 @@ def lemma_12_conditions(C: float, c: float, omega: float, eta: float, beta: floa
         "omega >= (18/epsilon) sqrt(2 c log(15/delta))": (omega, 18.0 / eps * math.sqrt(2.0 * c * math.log(15.0 / dl))),
         "1 >= 192 eta_i beta c": (1.0, step),
     }
-    return {k: {"lhs": lhs, "rhs": rhs, "holds": bool(lhs >= rhs)} for k, (lhs, rhs) in rows.items()}
+    # equality is allowed up to rounding (Theorem 3 sets ω, and C when η = η_2, at the bound itself)
+    return {k: {"lhs": lhs, "rhs": rhs, "holds": bool(lhs >= rhs * (1.0 - _RTOL))} for k, (lhs, rhs) in rows.items()}
 
 
 def check_lemma_12(C: float, c: float, omega: float, eta: float, beta: float, n: int, epsilon: float,
@@ -190,8 +201,33 @@ def lemma_13_conditions(C: float, c: float, omega: float, eta: float, beta: floa
     first = "C >= 8 omega_i log(30 n_i/delta)"
     rhs = max(m * (2.0 * moments.G_k / C) ** moments.k, 6.0 * math.log(m))
     out = {first: rows[first], "c/4 >= max(n (2 G_k/C)^k, 6 log n)": {"lhs": c / 4.0, "rhs": rhs,
-                                                                      "holds": bool(c / 4.0 >= rhs)}}
+                                                                      "holds": bool(c / 4.0 >= rhs * (1 - _RTOL))}}
     return out
+
+
+def theorem_3_proof_bound(n: int, d: int, epsilon: float, delta: float, moments: MomentBounds, D: float,
+                          C: float, eta: float) -> float:
+    """The proof of Theorem 3's bound before the choice of C (its first display, Lemma 13 summed over the phases
+    with x ← x_i, the noise ζ_{i−1} in the distance term and G_2σ_I√d for the last noise):
+        E[F_P(Π_X(x_I)) − F_P(x*)] ≤ 4D²/(ηn) + ηG_2²/2 + G_k^k D I/(C/2)^{k−1} + G_2D/√n + G_2σ_I√d
+                                      + Σ_{i=1}^{I−1} (3600 C² d η_i log(3/δ)/(n_i ε²) + η_i G_2²/2),
+    n ← 2^I, η_i = η/4^i, n_i = n/2^i, σ_I = 30Cη_I√(log(3/δ))/ε; valid for any η, C under Lemma 13's conditions
+    (:func:`lemma_13_conditions`; the caller checks them).  Projections only shrink the distances (X convex)."""
+    I, m = _phases(n)
+    d = check_positive_int(d, "d")
+    eps, dl = _unit_interval(epsilon, "epsilon"), _unit_interval(delta, "delta")
+    if not isinstance(moments, MomentBounds):
+        raise TypeError(f"moments must be a MomentBounds, got {type(moments).__name__}")
+    D, C, eta = check_positive(D, "D"), check_positive(C, "C"), check_positive(eta, "eta")
+    k, G_2, G_k = moments.k, moments.G_2, moments.G_k
+    L3 = math.log(3.0 / dl)
+    sigma_I = 30.0 * C * eta / 4.0**I * math.sqrt(L3) / eps
+    total = (4.0 * D**2 / (eta * m) + eta * G_2**2 / 2.0 + G_k**k * D * I / (C / 2.0) ** (k - 1)
+             + G_2 * D / math.sqrt(m) + G_2 * sigma_I * math.sqrt(d))
+    for i in range(1, I):
+        eta_i, n_i = eta / 4.0**i, m >> i
+        total += 3600.0 * C**2 * d * eta_i * L3 / (n_i * eps**2) + eta_i * G_2**2 / 2.0
+    return float(total)
 
 
 # ---- the algorithm ------------------------------------------------------------------------------------------

@@ -29,11 +29,18 @@ import numpy as np
 from scipy import stats
 
 from dpsco.reference.alt24.localized import (audit_outcome, lemma_12_conditions, lemma_13_conditions,
-                                             localized_clipped_dp_sgd, phase_record_ranges, theorem_3_parameters)
+                                             localized_clipped_dp_sgd, theorem_3_parameters, theorem_3_proof_bound)
 from dpsco.reference.alt24.losses import LinearLoss
 from dpsco.reference.alt24.model import MomentBounds
+from dpsco.verification.auditing.audit import audit
+from dpsco.verification.auditing.family import p_value_of_counts
+from dpsco.verification.checks.stats import mean_bound_check
+from dpsco.verification.checks.theorem_checks import rate_check
+from dpsco.verification.mutants.alt24_localized import MUTANTS
+from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 
-__all__ = ["AUDIT_SETTING", "LocalizedMechanism", "bottom_channel_delta", "bottom_pair", "clip_counts",
+__all__ = ["AUDIT_SETTING", "ENTRIES", "LocalizedMechanism", "SIZES", "task_audit", "task_bounds", "task_exact",
+           "task_rate", "bottom_channel_delta", "bottom_pair", "clip_counts",
            "cutoff_survival", "heavy_tailed_linear_instance", "output_shift_pair", "prob_not_bottom"]
 
 PAPER = "Asi, Liu & Tian (2024)"
@@ -141,3 +148,197 @@ def heavy_tailed_linear_instance(n: int, rng: np.random.Generator, *, d: int = 4
     m[0] = mean_norm
     G = tuple(mean_norm + (alpha / (alpha - j)) ** (1.0 / j) for j in range(1, k + 1))
     return m + r[:, None] * u, m, MomentBounds(k, G)
+
+
+# ---- suite tasks ------------------------------------------------------------------------------------------
+
+#: per budget: audit runs per side, utility replicates, n of the Theorem 3 instance, rate grid and runs
+SIZES: dict[str, dict[str, Any]] = {
+    "quick": {"audit": 150, "reps": 4, "n": 1024, "grid": (256, 512, 1024), "rate": 2},
+    "standard": {"audit": 800, "reps": 12, "n": 2048, "grid": (256, 512, 1024, 2048), "rate": 4},
+    "paper": {"audit": 5000, "reps": 40, "n": 8192, "grid": (512, 1024, 2048, 4096, 8192), "rate": 10},
+}
+UTILITY = {"epsilon": 0.5, "delta": 1e-3, "radius": 1.0, "d": 4}  # the (20)-compliant instance (public)
+
+
+def _exact(name: str, statement: str, holds: bool, estimate: float, bound: float) -> dict[str, Any]:
+    return {"name": name, "statement": statement, "p_value": 1.0 if holds else 0.0, "verdict": None,
+            "estimate": float(estimate), "bound": float(bound), "method": "exact"}
+
+
+def _audit_record(mech: LocalizedMechanism, pair: tuple[np.ndarray, np.ndarray], runs: int, inputs: SuiteInputs,
+                  seed: np.random.SeedSequence, statistic: str) -> dict[str, Any]:
+    D, D2 = pair
+    claim = mech.release(D, np.random.default_rng(0)).claim
+    res = audit(mech, {"S": D}, {"S": D2}, claim, runs, np.random.default_rng(seed), confidence=inputs.confidence,
+                statistic=statistic)
+    rec = res.to_dict()
+    det = rec.get("details") or {}
+    try:
+        p = p_value_of_counts(int(det["numerator_count"]), int(det["n_test"]), int(det["denominator_count"]),
+                              int(det["n_test"]), float(claim.epsilon), float(claim.delta))
+    except (KeyError, TypeError, ValueError):
+        p = 1.0
+    rec["p_value"] = float(p)
+    return rec
+
+
+def task_audit(inputs: SuiteInputs) -> dict[str, Any]:
+    """Black-box audits of the (ε, δ) claim with ⊥ as an outcome: (i) the output-shift pair (statistic ‖outcome‖),
+    (ii) the ⊥ pair, count c = 32 in phase 1 against 31 (statistic: the ⊥ indicator)."""
+    runs = SIZES[inputs.budget]["audit"]
+    s1, s2 = inputs.seed.spawn(2)
+    c = int(AUDIT_SETTING["c"])
+    audits = {
+        "audit_output_shift_pair": _audit_record(LocalizedMechanism(), output_shift_pair(64), runs, inputs, s1, "norm"),
+        "audit_bottom_pair": _audit_record(LocalizedMechanism(), bottom_pair(64, c), runs, inputs, s2, "coordinate:0"),
+    }
+    record = {"setting": AUDIT_SETTING, "runs_per_side": runs,
+              "epsilon_lower": {k: a.get("epsilon_lower") for k, a in audits.items()}}
+    return {"record": record, "checks": {}, "audits": audits}
+
+
+def task_exact(inputs: SuiteInputs) -> dict[str, Any]:
+    """The ⊥ channel exactly (linear loss, β = 0), counts read from the implementation: (a) the ⊥ pair at counts
+    K against K − 1 across BLap's support, (b) the overlap pair (the differing record heavy in the first half of
+    the last n/32 records), disjoint phases against Line 8's printed index (recorded: the erratum's evidence)."""
+    eps, dl, c = AUDIT_SETTING["epsilon"], AUDIT_SETTING["delta"], AUDIT_SETTING["c"]
+    rows = []
+    for K in (16, 24, 31, 32, 33, 40, 47, 48):
+        D, D2 = bottom_pair(128, K)
+        kD, kD2 = clip_counts(D, AUDIT_SETTING), clip_counts(D2, AUDIT_SETTING)
+        p, q = prob_not_bottom(kD, c, eps), prob_not_bottom(kD2, c, eps)
+        rows.append({"count": K, "p_not_bottom": p, "q_not_bottom": q, "delta_needed": bottom_channel_delta(p, q, eps)})
+    worst = max(r["delta_needed"] for r in rows)
+    strict = {**AUDIT_SETTING, "delta": 0.01, "c": 48.0, "omega": 531.0}
+    n, m, K = 4096, 5, 47
+    S = np.zeros((n, 1))
+    start = n - (n >> m)
+    S[start:start + K, 0] = 5.0
+    S2 = S.copy()
+    S2[start] = 0.0
+    gap = {}
+    for index in ("disjoint", "printed"):
+        kD, kD2 = clip_counts(S, strict, index), clip_counts(S2, strict, index)
+        gap[index] = bottom_channel_delta(prob_not_bottom(kD, 48.0, eps), prob_not_bottom(kD2, 48.0, eps), eps)
+    lemma12 = lemma_12_conditions(n=64, **{k: AUDIT_SETTING[k] for k in ("C", "c", "omega", "eta", "beta",
+                                                                          "epsilon", "delta")})
+    checks = {
+        "exact_bottom_channel": _exact("⊥ channel, exact (Lemma 9 part of Lemma 12)",
+                                       f"P(E|D) ≤ e^ε P(E|D') + δ for E ∈ {{⊥, not ⊥}} on the ⊥ pairs, ε = {eps}",
+                                       worst <= dl, worst, dl),
+        "exact_bottom_channel_disjoint_phases": _exact(
+            "⊥ channel, record in several phases' range (disjoint phases)",
+            "the differing record enters one phase only: δ needed ≤ δ (ε = 0.9, δ = 0.01)", gap["disjoint"] <= 0.01,
+            gap["disjoint"], 0.01),
+    }
+    record = {"bottom_pair_rows": rows, "overlap_pair_delta_needed": gap,
+              "printed_index_refuted": gap["printed"] > 0.01, "lemma_12": lemma12}
+    return {"record": record, "checks": checks, "audits": {}}
+
+
+def _excess(n: int, rng: np.random.Generator) -> tuple[float, dict[str, Any]]:
+    """One run of Theorem 3's parameters on a fresh heavy-tailed linear dataset: excess F_P(x) − F_P(x*) =
+    ⟨m, x⟩ + R‖m‖ ∈ [0, 2R‖m‖] (x* = −R m/‖m‖), or the range's top 2R‖m‖ on ⊥ (counted against the bound)."""
+    R, eps, dl, d = UTILITY["radius"], UTILITY["epsilon"], UTILITY["delta"], UTILITY["d"]
+    S, mvec, mb = heavy_tailed_linear_instance(n, rng, d=d)
+    p = theorem_3_parameters(n, d, eps, dl, mb, 2.0 * R)
+    r = localized_clipped_dp_sgd(S, LinearLoss(), np.zeros(d), eta=p.eta, C=p.C, c=p.c, omega=p.omega, beta=0.0,
+                                 epsilon=eps, delta=dl, radius=R, rng=rng)
+    top = 2.0 * R * float(np.linalg.norm(mvec))
+    ex = top if r.halted else float(mvec @ r.output) + R * float(np.linalg.norm(mvec))
+    return min(max(ex, 0.0), top), {"release": r, "params": p, "moments": mb, "top": top}
+
+
+def _theorem_3_bound(n: int) -> tuple[float, dict[str, Any]]:
+    """The proof of Theorem 3's bound (:func:`~dpsco.reference.alt24.localized.theorem_3_proof_bound`) at the
+    parameters the runs use (Theorem 3's, with the corrected C)."""
+    R, eps, dl, d = UTILITY["radius"], UTILITY["epsilon"], UTILITY["delta"], UTILITY["d"]
+    _, _, mb = heavy_tailed_linear_instance(2, np.random.default_rng(0), d=d)  # the public moments only
+    p = theorem_3_parameters(n, d, eps, dl, mb, 2.0 * R)
+    b = theorem_3_proof_bound(n, d, eps, dl, mb, 2.0 * R, p.C, p.eta)
+    return float(b), {"params": p.to_dict(), "moments": mb.to_dict()}
+
+
+def task_bounds(inputs: SuiteInputs) -> dict[str, Any]:
+    """Theorem 3 on the (20)-compliant instance (linear loss, β = 0 ≤ β_max; Pareto(4) radii, k = 3): Lemma 12
+    and Lemma 13 conditions recorded and checked, E[excess] ≤ the proof's explicit bound (Hoeffding), gradient
+    count ≤ n (exact), ⊥ rate against Lemma 13's I/n² (exact binomial tail)."""
+    sz = SIZES[inputs.budget]
+    n, reps = sz["n"], sz["reps"]
+    bound, info = _theorem_3_bound(n)
+    rngs = [np.random.default_rng(s) for s in inputs.seed.spawn(reps)]
+    runs = [_excess(n, g) for g in rngs]
+    excess = np.array([e for e, _ in runs])
+    first = runs[0][1]
+    p, mb = first["params"], first["moments"]
+    eps, dl = UTILITY["epsilon"], UTILITY["delta"]
+    l12 = lemma_12_conditions(p.C, p.c, p.omega, p.eta, 0.0, n, eps, dl)
+    l13 = lemma_13_conditions(p.C, p.c, p.omega, p.eta, 0.0, n, eps, dl, mb)
+    halted = sum(1 for _, r in runs if r["release"].halted)
+    grads = max(r["release"].gradient_evaluations for _, r in runs)
+    top = first["top"]
+    c = mean_bound_check("Theorem 3 (proof's explicit bound)", excess, bound, (0.0, top)).to_dict()
+    c.update({"statement": f"E[F_P(x_I) − F_P(x*)] ≤ the proof of Theorem 3's bound at n = {n}", "verdict": None,
+              "estimate": c["mean"]})
+    p_bot = p.I / float(p.n_used) ** 2
+    checks = {
+        "theorem_3_bound": c,
+        "lemma_12_conditions": _exact("Lemma 12 at Theorem 3's parameters", "all four conditions hold (β = 0)",
+                                      all(r["holds"] for r in l12.values()), 0.0, 0.0),
+        "lemma_13_conditions": _exact("Lemma 13 at Theorem 3's parameters", "C ≥ 8ω_i log(30n_i/δ) and "
+                                      "c/4 ≥ max(n(2G_k/C)^k, 6 log n)", all(r["holds"] for r in l13.values()),
+                                      l13["c/4 >= max(n (2 G_k/C)^k, 6 log n)"]["rhs"],
+                                      l13["c/4 >= max(n (2 G_k/C)^k, 6 log n)"]["lhs"]),
+        "gradient_count": _exact("gradient count", "per-sample gradients ≤ n (one per record, 2^I − 1)",
+                                 grads <= n, grads, n),
+        "bottom_rate": {"name": "⊥ rate (Lemma 13)", "statement": f"P(⊥) ≤ I/n² = {p_bot:.3g}",
+                        "p_value": float(stats.binom.sf(halted - 1, reps, min(1.0, p_bot))) if halted else 1.0,
+                        "verdict": None, "estimate": halted / reps, "bound": p_bot, "method": f"exact binomial, {reps} runs"},
+    }
+    record = {"n": n, "replicates": reps, "excess": excess.tolist(), "bound": bound, **info,
+              "lemma_12": l12, "lemma_13": l13, "halted_runs": halted, "max_gradient_evaluations": grads,
+              "beta_max_20": p.beta_max, "beta_used": 0.0}
+    return {"record": record, "checks": checks, "audits": {}}
+
+
+def _draw_excess(n: Any, rng: np.random.Generator) -> float:
+    return _excess(int(n), rng)[0]
+
+
+def _bound_at(n: Any) -> float:
+    return _theorem_3_bound(int(n))[0]
+
+
+def task_rate(inputs: SuiteInputs) -> dict[str, Any]:
+    """The excess at every n of the grid against the proof's bound at that n (``rate_check``, Hoeffding per grid
+    point, Bonferroni); the log–log slope against −(1 − 1/k) = −2/3 is a diagnostic."""
+    sz = SIZES[inputs.budget]
+    top = 2.0 * UTILITY["radius"]  # ‖m‖ = 1
+    rc = rate_check("Theorem 3 rate in n", "Theorem 3 (Asi, Liu & Tian 2024)", -2.0 / 3.0, sz["grid"], sz["rate"],
+                    _draw_excess, inputs.seed, bounds=_bound_at, value_range=(0.0, top)).to_dict()
+    rc.update({"statement": "E[excess] ≤ the proof of Theorem 3's bound at every n of the grid", "verdict": None})
+    return {"record": {"grid": list(sz["grid"]), "mean_excess": rc.get("mean_excess"), "slope": rc.get("slope")},
+            "checks": {"theorem_3_rate": rc}, "audits": {}}
+
+
+def _costs() -> dict[str, BudgetCost]:
+    return {b: BudgetCost(audit_runs=s["audit"], replicates=s["reps"], rate_runs=s["rate"], stability_runs=1)
+            for b, s in SIZES.items()}
+
+
+def _entries() -> tuple[CatalogueEntry, ...]:
+    return (CatalogueEntry(
+        name="alt24.localized_dp_sgd", title="Localized-Clipped-DP-SGD", paper=PAPER, algorithm_ref="Algorithm 7",
+        privacy_theorem="Lemma 12, Theorem 3 ((ε, δ)-DP; ⊥ is an outcome)", utility_theorem="Theorem 3, Lemma 13",
+        run=localized_clipped_dp_sgd, costs=_costs(), planted_bugs=tuple(MUTANTS),
+        notes="disjoint phases (Line 8 as printed overlaps: erratum); ĉ_i noise BLap(3/ε, c/2) (Appendix D's c: "
+              "erratum); C, ω, β are arguments; phase starts and output projected (post-processing)",
+        suite=EntrySuite(tasks=(SuiteTask("audit", task_audit, 1.0), SuiteTask("exact", task_exact, 0.3),
+                                SuiteTask("bounds", task_bounds, 0.5), SuiteTask("rate", task_rate, 0.5)),
+                         description="black-box audits with ⊥ as an outcome (output-shift and ⊥ pairs); the ⊥ "
+                                     "channel exactly; Lemma 12/13 conditions, the proof of Theorem 3's bound, "
+                                     "gradient count ≤ n, ⊥ rate ≤ I/n²; rate in n")),)
+
+
+ENTRIES: tuple[CatalogueEntry, ...] = _entries()
