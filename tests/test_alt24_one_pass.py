@@ -16,7 +16,7 @@ from scipy.special import expit
 from dpsco.reference import Ball
 from dpsco.reference.alt24 import HeavyTailedLoss, MomentBounds
 from dpsco.reference.alt24.one_pass import (lemma_8_terms, onepass_clipped_dp_sgd, onepass_clipped_sgd,
-                                            theorem_4_parameters, zcdp_epsilon)
+                                            theorem_4_parameters)
 from dpsco.verification.mutants.alt24_known_lip import onepass_dp_sgd_half_sigma
 
 
@@ -182,6 +182,8 @@ def test_algorithm_8_refuses_broken_premises():
         onepass_clipped_dp_sgd(S, Linear(), Ball(1.0), np.zeros(2), 0.5, BOUNDS, 0)
     with pytest.raises(ValueError, match="rho"):
         onepass_clipped_dp_sgd(S, Linear(), Ball(1.0), np.zeros(2), -1.0, BOUNDS, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="delta"):
+        onepass_clipped_dp_sgd(S, Linear(), *args, delta=0.0)
 
 
 def _worst_pair(n, d, M):
@@ -282,13 +284,6 @@ def test_theorem_4_stability_negative_control_recorded():
         worst = max(worst, float(np.linalg.norm(a - b) / (2 * eta * C)))
     print(f"negative control: max ‖x̂ − x̂'‖/(2ηC) = {worst:.4f} with η‖s‖²/4 up to 10^5")
     assert worst > 0.0
-
-
-def test_zcdp_epsilon_by_hand():
-    # ρ = 1/8, δ = e^{-8}: ε = 1/8 + 2√(1/8·8) = 2.125
-    assert zcdp_epsilon(0.125, math.exp(-8)) == pytest.approx(2.125)
-    with pytest.raises(ValueError, match="delta"):
-        zcdp_epsilon(0.1, 0.0)
 
 
 def test_two_pass_planted_bug_is_caught_by_the_count():

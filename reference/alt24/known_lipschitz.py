@@ -38,8 +38,8 @@ from typing import Any, Callable
 import numpy as np
 
 from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds, check_records
-from dpsco.reference.alt24.one_pass import zcdp_epsilon
 from dpsco.reference.alt24.primitives import clip
+from dpsco.reference.alt24.theorems import zcdp_to_dp
 from dpsco.reference.domains import Ball
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import as_float_vector, check_delta, check_positive, check_rng
@@ -159,7 +159,7 @@ def _claim(rho: float, delta: float, source: str, assumptions: dict[str, Any],
            conditions: tuple[str, ...] = ()) -> PrivacyClaim:
     from dp_accounting import dp_event
 
-    return PrivacyClaim(notion="zCDP", epsilon=zcdp_epsilon(rho, delta), delta=delta, neighbouring="replace-one",
+    return PrivacyClaim(notion="zCDP", epsilon=zcdp_to_dp(rho, delta), delta=delta, neighbouring="replace-one",
                         source=source, assumptions=assumptions, conditions=conditions, rho=rho,
                         mu=math.sqrt(2.0 * rho), event=dp_event.GaussianDpEvent(1.0 / math.sqrt(2.0 * rho)),
                         event_neighbouring="ADD_OR_REMOVE_ONE")

@@ -34,25 +34,15 @@ from typing import Any
 import numpy as np
 
 from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds, check_records
+from dpsco.reference.alt24.theorems import zcdp_to_dp
 from dpsco.reference.domains import Ball
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import as_float_vector, check_delta, check_positive, check_rng
 
-__all__ = ["onepass_clipped_sgd", "onepass_clipped_dp_sgd", "theorem_4_parameters", "lemma_8_terms",
-           "zcdp_epsilon"]
+__all__ = ["onepass_clipped_sgd", "onepass_clipped_dp_sgd", "theorem_4_parameters", "lemma_8_terms"]
 
 ALG5 = "OnePass-Clipped-SGD (Asi, Liu & Tian 2024, Algorithm 5)"
 ALG8 = "OnePass-Clipped-DP-SGD (Asi, Liu & Tian 2024, Algorithm 8)"
-
-
-def zcdp_epsilon(rho: float, delta: float) -> float:
-    """ε = ρ + 2√(ρ log(1/δ)) of a ρ-zCDP mechanism at δ (Bun & Steinke 2016, Prop. 1.3; Asi, Liu & Tian 2024,
-    Lemma 1 with the optimal Rényi order).  ρ ≥ 0, δ ∈ (0, 1); raises ValueError naming the parameter."""
-    rho = check_positive(rho, "rho", allow_zero=True)
-    delta = check_delta(delta)
-    if not 0.0 < delta < 1.0:
-        raise ValueError(f"delta must be in (0, 1), got {delta}")
-    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
 
 
 def _check_domain(domain: Any) -> Ball:
@@ -272,7 +262,7 @@ def onepass_clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, domain: Ball, x0: Any,
     from dp_accounting import dp_event
 
     claim = PrivacyClaim(
-        notion="zCDP", epsilon=zcdp_epsilon(rho_claim, delta), delta=delta, neighbouring="replace-one",
+        notion="zCDP", epsilon=zcdp_to_dp(rho_claim, delta), delta=delta, neighbouring="replace-one",
         source="Asi, Liu & Tian 2024, Theorem 4 (privacy step: phase averages differ by ≤ 2η_iC_i; σ_i = "
                "2η_iC_i√(2/ρ) gives ρ/4-zCDP per phase; parallel composition over disjoint phases)",
         assumptions={"glm": True, "beta": beta, "beta_condition": "beta <= 2/eta", "eta": par["eta"],
