@@ -127,7 +127,8 @@ def _exact_mu(mechanism, S, S2, runs, alpha, C=2.0, rho=0.5):
     in the noise with scalar coefficients, so the output is an isotropic Gaussian N(m, s²I) on each side with
     the same s (A_Lip's γ_t ∝ 1/L and σ_i ∝ L), and the pair's exact μ = ‖m − m'‖/s.  ‖m − m'‖: one coupled
     run (same seed ⇒ same standard normal draws).  s: Σ‖o_j − ō‖²/s² ~ χ²_{d(runs−1)} (exact), giving s_up
-    with P(s_up < s) = alpha.  Returns (μ_lower = ‖Δ‖/s_up, μ_upper = ‖Δ‖/s_low)."""
+    with P(s_up < s) = alpha.  Returns (μ_lower = ‖Δ‖/s_up, μ_upper = ‖Δ‖/s_low).
+    (docs/derivations.md#exact-gaussian-check-of-a-worst-replace-one-pair)"""
     d = S.shape[1]
     X = Ball(1e9)
     a = mechanism(S, Linear(), X, rho, BOUNDS, np.random.default_rng(3), C=C).output

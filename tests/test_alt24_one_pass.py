@@ -201,7 +201,8 @@ def _exact_mu(mechanism, n, rho, runs, alpha):
     """μ of the Gaussian output on the worst pair: the mean shift Δ from one coupled run (same seed ⇒ same
     noise draws; the output is Δ-shifted exactly), and the noise scale from ``runs`` fresh runs on one side:
     Σ_j‖o_j − ō‖² /s² ~ χ²_{d(runs−1)} exactly (isotropic Gaussian), giving s_up with P(s_up < s) = alpha.
-    Returns (‖Δ‖, μ_lower = ‖Δ‖/s_up)."""
+    Returns (‖Δ‖, μ_lower = ‖Δ‖/s_up).
+    (docs/derivations.md#exact-gaussian-check-of-a-worst-replace-one-pair)"""
     d = 2
     S, S2 = _worst_pair(n, d, 1e6)
     X = Ball(1e9)                                             # projection never active

@@ -6,7 +6,8 @@ A_Lip, Theorem 2), one-pass clipped SGD (Algorithm 5, Lemma 8) and one-pass clip
   differing record first in phase 1 with gradients ±C e₁, projection inactive) and an exact Gaussian check of
   the pair: the output is an isotropic Gaussian N(m, s²I) on both sides (every map is affine in the noise), the
   shift ‖m − m'‖ is read exactly from one coupled run (same seed) and s from fresh runs by the exact χ² law of
-  the sample variance; the check's p-value is that of H₀ "μ = ‖m − m'‖/s ≤ the claimed μ".  Algorithm 4 is
+  the sample variance; the check's p-value is that of H₀ "μ = ‖m − m'‖/s ≤ the claimed μ"
+  (docs/derivations.md#exact-gaussian-check-of-a-worst-replace-one-pair).  Algorithm 4 is
   also audited on the real data ``randhie`` (least squares, declared L̄ and G_j of
   ``dpsco.verification.papers.alt24_data``): 15 records plus, at position 0, the kept record of largest
   L̄_s ≤ C vs the record of largest L̄_s (replaced by the dummy).
