@@ -155,7 +155,7 @@ def heavy_tailed_linear_instance(n: int, rng: np.random.Generator, *, d: int = 4
 #: per budget: audit runs per side, utility replicates, n of the Theorem 3 instance, rate grid and runs
 SIZES: dict[str, dict[str, Any]] = {
     "quick": {"audit": 150, "reps": 4, "n": 1024, "grid": (256, 512, 1024), "rate": 2},
-    "standard": {"audit": 800, "reps": 12, "n": 2048, "grid": (256, 512, 1024, 2048), "rate": 4},
+    "standard": {"audit": 2000, "reps": 12, "n": 2048, "grid": (256, 512, 1024, 2048), "rate": 4},
     "paper": {"audit": 5000, "reps": 40, "n": 8192, "grid": (512, 1024, 2048, 4096, 8192), "rate": 10},
 }
 UTILITY = {"epsilon": 0.5, "delta": 1e-3, "radius": 1.0, "d": 4}  # the (20)-compliant instance (public)
@@ -211,7 +211,7 @@ def task_exact(inputs: SuiteInputs) -> dict[str, Any]:
         rows.append({"count": K, "p_not_bottom": p, "q_not_bottom": q, "delta_needed": bottom_channel_delta(p, q, eps)})
     worst = max(r["delta_needed"] for r in rows)
     strict = {**AUDIT_SETTING, "delta": 0.01, "c": 48.0, "omega": 531.0}
-    n, m, K = 4096, 5, 47
+    n, m, K = 4096, 5, 48  # K = c: the printed index needs δ ≈ 0.023 here (tests)
     S = np.zeros((n, 1))
     start = n - (n >> m)
     S[start:start + K, 0] = 5.0
