@@ -23,6 +23,7 @@ margin and the records say so (ratio measured/bound).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,7 @@ from dpsco.verification.auditing.family import p_value_of_counts
 from dpsco.verification.auditing.white_box import OneSidedCanary, white_box_audit
 from dpsco.verification.checks.stats import mean_bound_check
 from dpsco.verification.checks.theorem_checks import rate_check
+from dpsco.verification.papers.alt24_data import load_randhie
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 
 __all__ = ["ENTRIES"]
@@ -291,10 +293,35 @@ def _ht_kw(moments: MomentBounds | None = None) -> dict[str, Any]:
             "J_scale": J_SCALE, "delta": DELTA}
 
 
+@lru_cache(maxsize=1)
+def _randhie() -> Any:
+    return load_randhie()
+
+
+def _randhie_pair() -> tuple[np.ndarray, np.ndarray]:
+    """randhie records 1..63 with record 0 (block D_1^1) either the first record or the record of largest L̄_s
+    (least squares on B(0, 20), the dataset's declared radius): the pair "one neighbour's record is heavy"."""
+    r = _randhie()
+    L = r.losses["least_squares"].lipschitz_bound(r.S, r.radius)
+    base = r.S[1:64]
+    return np.vstack([r.S[0], base]), np.vstack([r.S[int(np.argmax(L))], base])
+
+
+def _ht_randhie_kw() -> dict[str, Any]:
+    r = _randhie()
+    return {"rho": RHO, "moments": r.moment_bounds["least_squares"], "delta_fail": DELTA_FAIL,
+            "domain_radius": r.radius, "J_scale": J_SCALE, "delta": DELTA}
+
+
+def _ht_randhie(S: np.ndarray, rng: np.random.Generator, replicates: int | None = None) -> Any:
+    return ht_sco(S, _randhie().losses["least_squares"], rng=rng, replicates=replicates, **_ht_randhie_kw())
+
+
 def ht_audit(inputs: SuiteInputs) -> dict[str, Any]:
-    """Black-box audit of HT-SCO's output on the worst-case pair for record 0 (in block D_1^1): n = 64 records
-    M e_1, the neighbour's record 0 −M e_1 (M above every phase's C)."""
-    s_audit, = inputs.seed.spawn(1)
+    """Black-box audits of HT-SCO's output: on the worst-case pair for record 0 (in block D_1^1; n = 64 records
+    M e_1, the neighbour's record 0 −M e_1, M above every phase's C), and on randhie (least squares with the
+    dataset's declared G_j; 64 records, record 0 typical or the heaviest of the data set)."""
+    s_audit, s_randhie = inputs.seed.spawn(2)
     n = 64
     kw = _ht_kw()
     p = theorem_1_parameters(n, 2, RHO, kw["moments"], DELTA_FAIL, 2 * R_DOMAIN, J_scale=J_SCALE)
@@ -303,8 +330,12 @@ def ht_audit(inputs: SuiteInputs) -> dict[str, Any]:
     mech = _Batched(lambda S, rng, replicates=None: ht_sco(S, LinearLoss(), rng=rng, replicates=replicates, **kw))
     claim = ht_sco(D, LinearLoss(), rng=np.random.default_rng(0), **kw).claim
     rec = _black_box(mech, D, Dp, claim, _sizes(inputs)["bb"], inputs, s_audit)
-    return {"record": {"n": n, "I": p.I, "J": p.J, "J_scale": J_SCALE}, "checks": {},
-            "audits": {"ht_sco_black_box": rec}}
+    A, B = _randhie_pair()
+    claim_r = _ht_randhie(A, np.random.default_rng(0)).claim
+    rec_r = _black_box(_Batched(_ht_randhie), A, B, claim_r, _sizes(inputs)["bb"] // 2, inputs, s_randhie)
+    return {"record": {"n": n, "I": p.I, "J": p.J, "J_scale": J_SCALE, "randhie_n": 64,
+                       "randhie_epsilon_lower": rec_r.get("epsilon_lower")}, "checks": {},
+            "audits": {"ht_sco_black_box": rec, "ht_sco_randhie": rec_r}}
 
 
 def _ht_excess(n: int, rng: np.random.Generator, moments: MomentBounds, alpha: float = ALPHA) -> float:
@@ -499,7 +530,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         notes=f"J_scale = {J_SCALE} override of J = 400 log(I/δ) (utility deviation, recorded); C_rp = 46",
         suite=EntrySuite(tasks=(SuiteTask("audit", ht_audit, 1.0), SuiteTask("bounds", ht_bounds, 1.0),
                                 SuiteTask("rate", ht_rate, 2.0)),
-                         description="black-box audit on the worst-case pair; Proposition 2's form of Theorem 1 "
+                         description="black-box audits on the worst-case pair and on randhie; Proposition 2's form of Theorem 1 "
                                      "w.p. 1 − δ; rate in n and k; counts and disjoint blocks")),
     CatalogueEntry(
         name="alt24.sc_wrapper", title="HT-SCO, strongly convex", paper=PAPER,
