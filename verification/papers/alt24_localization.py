@@ -57,7 +57,7 @@ R_DOMAIN = 1.0
 
 #: per budget: white-box runs per side, black-box runs per side, replicates of the bound checks, rate runs
 SIZES = {"quick": {"wb": 1000, "bb": 150, "reps": 20, "rate": 3},
-         "standard": {"wb": 10000, "bb": 1000, "reps": 100, "rate": 8},
+         "standard": {"wb": 10000, "bb": 1000, "reps": 100, "rate": 6},
          "paper": {"wb": 100000, "bb": 10000, "reps": 400, "rate": 30}}
 
 
