@@ -346,11 +346,12 @@ def test_overlapping_phases_mutant_refuted_exactly() -> None:
     setting = {**SET, "delta": 0.01, "c": 48.0, "omega": 531.0}
     n, m = 4096, 5
     gaps = {}
-    for name, index in (("printed", "printed"), ("ours", "disjoint")):
+    for name, index, alg in (("printed", "printed", mut.localized_dp_sgd_overlapping_phases),
+                             ("ours", "disjoint", None)):
         best = 0.0
         for K in (40, 44, 47, 48, 50):
             D, D2 = _overlap_pair(n, K, m)
-            kD, kD2 = suite.clip_counts(D, setting, index), suite.clip_counts(D2, setting, index)
+            kD, kD2 = suite.clip_counts(D, setting, index, alg), suite.clip_counts(D2, setting, index, alg)
             if index == "printed":
                 assert kD[:m] == [K] * m and kD2[:m] == [K - 1] * m and sum(kD[m:]) == 0
             best = max(best, suite.bottom_channel_delta(suite.prob_not_bottom(kD, 48.0, 0.9),

@@ -82,16 +82,21 @@ def bottom_channel_delta(p_not: float, q_not: float, epsilon: float) -> float:
     return max(0.0, *(max(a - e * b, b - e * a) for a, b in pairs))
 
 
-def clip_counts(S: np.ndarray, setting: dict[str, Any], record_index: str = "disjoint") -> list[int]:
+def clip_counts(S: np.ndarray, setting: dict[str, Any], record_index: str = "disjoint",
+                algorithm: Any = None) -> list[int]:
     """Per-phase clip counts of the implementation on S (linear loss, β = 0: they do not depend on the run),
     read from ``diagnostics["clip_counts"]`` of a run whose cutoff c = 2n + 2 no count reaches (ω re-set to
-    Lemma 12's bound for that c; neither changes a count when β = 0)."""
+    Lemma 12's bound for that c; neither changes a count when β = 0).  ``algorithm``: a function with Algorithm
+    7's signature (a mutant) run instead of the reference with ``record_index``."""
     n = S.shape[0]
     big_c = 2.0 * n + 2.0
     kw = {**setting, "c": big_c, "omega": 18.0 / setting["epsilon"]
           * math.sqrt(2.0 * big_c * math.log(15.0 / setting["delta"])) * (1 + 1e-9)}
-    r = localized_clipped_dp_sgd(S, LinearLoss(), np.zeros(S.shape[1]), rng=np.random.default_rng(0),
-                                 record_index=record_index, **kw)
+    if algorithm is None:
+        r = localized_clipped_dp_sgd(S, LinearLoss(), np.zeros(S.shape[1]), rng=np.random.default_rng(0),
+                                     record_index=record_index, **kw)
+    else:
+        r = algorithm(S, LinearLoss(), np.zeros(S.shape[1]), rng=np.random.default_rng(0), **kw)
     assert not r.halted
     return [int(k) for k in r.diagnostics["clip_counts"]]
 
