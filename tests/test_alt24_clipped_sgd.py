@@ -4,7 +4,7 @@ Golden values come from hand derivations written here; privacy is checked exactl
 pair (the linear loss with records ±M e_1, M ≥ C, all others equal to the replaced record), where the noisy
 gradients of coupled runs differ by exactly 2C/n at every step and the T-step Gaussian composition gives
 exactly the claimed ρ; each planted bug (``dpsco.verification.mutants.alt24_clipped``) is refuted by an exact
-check.
+check (docs/derivations.md#exact-privacy-of-clipped-dp-sgds-noisy-gradients).
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ what we implement (ERRATA.md, Algorithm 1 line 6).
 Privacy (Proposition 1's proof): each ĝ_t has replace-one ℓ2-sensitivity 2C/n, so each step is the Gaussian
 mechanism with ρ_t = (2C/n)²/(2σ²) (Lemma 1, part 3) and T steps compose to ρ = 2TC²/(n²σ²) (Lemma 1,
 part 1); x_{t+1} and x̂ are post-processing.  The claim therefore covers the whole sequence of noisy
-gradients ĝ_t + ξ_t (what a white-box auditor sees, ``Release.white_box``), not only x̂.  The claim's ρ is
+gradients ĝ_t + ξ_t (what a white-box auditor sees, ``Release.white_box``), not only x̂ (exact on the
+worst-case pair: docs/derivations.md#exact-privacy-of-clipped-dp-sgds-noisy-gradients).  The claim's ρ is
 computed from the σ, C, T and n actually used; its dp_accounting event is T self-composed replace-one Gaussian
 steps (noise multiplier nσ/C: dp_accounting's replace-one Gaussian has sensitivity 2 in those units).
 

@@ -328,7 +328,8 @@ def corollary_3_radius(n_e: int, d: int, rho: float, moments: MomentBounds, delt
 
 
 def enclosing_ball_of_intersection(c1: Any, r1: float, c2: Any, r2: float) -> tuple[np.ndarray, float]:
-    """The smallest ball containing B(c1, r1) ∩ B(c2, r2) (non-empty): the smaller ball when one contains the
+    """The smallest ball containing B(c1, r1) ∩ B(c2, r2), assumed non-empty
+    (docs/derivations.md#exact-privacy-of-clipped-dp-sgds-noisy-gradients): the smaller ball when one contains the
     other; else, with a the distance from c1 to the plane where the spheres meet and h the radius of the
     meeting circle, B(c1 + a·u, h) when both caps are at most hemispheres (a ≥ 0 and ‖c2 − c1‖ − a ≥ 0),
     otherwise the ball whose cap exceeds a hemisphere (its great circle lies in the lens)."""

@@ -3,7 +3,8 @@
 Each function is a copy of the correct algorithm (``dpsco.reference.alt24.clipped_sgd``) with ONE deliberate
 privacy bug and the correct algorithm's claim (ρ-zCDP, replace-one): the claim is now false.  Each docstring
 names the bug and the check that refutes it (``tests/test_alt24_clipped_sgd.py``; the campaign's suite in
-``dpsco.verification.papers.alt24_localization``).  Inputs are checked as the correct algorithm checks them.
+``dpsco.verification.papers.alt24_localization``; the exact arguments: docs/derivations.md#exact-privacy-of-clipped-dp-sgds-noisy-gradients).
+Inputs are checked as the correct algorithm checks them.
 
 **Never use these for anything but testing auditors.**
 """
