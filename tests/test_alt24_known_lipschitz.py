@@ -257,3 +257,17 @@ def test_suite_tasks_at_the_quick_budget():
                 assert chk["p_value"] >= 1e-3, (e.name, key, chk)
             for key, a in out["audits"].items():
                 assert a["p_value"] >= 1e-3 and a["verdict"] == "not refuted", (e.name, key)
+
+
+def test_strongly_convex_branch_uses_the_dummy_and_l_a():
+    # μ = 1 mean estimation on B(0, 1): L̄_s = R + ‖s‖; with C = 1.5 < μD = 2, records with ‖s‖ > 0.5 become the
+    # dummy ½‖x − x̄‖² and A_Lip runs at L_A = max(C, μD) = 2
+    from dpsco.reference.alt24.losses import MeanEstimationLoss
+
+    S = np.array([[0.2, 0.0], [3.0, 0.0], [0.0, 0.4], [0.0, -9.0], [0.1, 0.1], [0.3, 0.0], [0.0, 0.0], [2.0, 2.0]])
+    rel = known_lip_reduction(S, MeanEstimationLoss(), Ball(1.0), 0.5, BOUNDS, np.random.default_rng(0), C=1.5,
+                              mu=1.0, x_bar=[1.0, 0.0])
+    assert rel.parameters["L_A"] == pytest.approx(2.0) and rel.diagnostics["replaced"] == 3
+    # phases [0,4), [4,6), [6,7) with T_i = 4, 2, 1: dummies at 1, 3 (phase 1) → 4·2 = 8; real 4·2 + 2·2 + 1 = 13
+    assert rel.diagnostics["dummy_gradient_evaluations"] == 8 and rel.gradient_evaluations == 13
+    assert np.linalg.norm(rel.output) <= 1.0 + 1e-12
