@@ -184,6 +184,11 @@ def test_algorithm_8_refuses_broken_premises():
         onepass_clipped_dp_sgd(S, Linear(), Ball(1.0), np.zeros(2), -1.0, BOUNDS, np.random.default_rng(0))
     with pytest.raises(ValueError, match="delta"):
         onepass_clipped_dp_sgd(S, Linear(), *args, delta=0.0)
+    # the shared logistic GLM (declared ‖s‖ ≤ M, β = M²/4) refuses a record beyond M before any noise is drawn
+    from dpsco.reference.alt24.losses import LogisticGLMLoss
+
+    with pytest.raises(ValueError, match="M"):
+        onepass_clipped_dp_sgd(S2, LogisticGLMLoss(3.0), *args)
 
 
 def _worst_pair(n, d, M):

@@ -193,6 +193,10 @@ def _declared_smoothness(loss: HeavyTailedLoss, S: np.ndarray, radius: float, be
     if own is not None and beta < own * (1.0 - 1e-12):
         raise ValueError(f"beta = {beta} is below the loss's own uniform smoothness {own}: the declaration is "
                          "contradicted by the loss")
+    try:                                       # the loss's own range checks (e.g. ‖s‖ ≤ M of a logistic GLM) run
+        loss.lipschitz_bound(S, radius)        # on every used record before any noise is drawn
+    except NotImplementedError:
+        pass
     per_record = getattr(loss, "record_smoothness", None)
     if per_record is not None:
         b = np.asarray(per_record(S, radius), dtype=np.float64)
