@@ -10,6 +10,7 @@ of the proof: Lemma 11's 6Cη_i coupled-run bound (hypothesis) and the envelopes
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -198,6 +199,8 @@ def test_bottom_is_an_outcome_and_halts_everything() -> None:
             assert 16 <= r.gradient_evaluations <= 32  # halted in phase 1, at the ⌈ĉ_1⌉-th clip
         else:
             assert o[0] == 0.0 and o[1] == r.output[0] and r.gradient_evaluations == 63
+        rec = json.loads(r.to_json())  # the publishable record carries the ⊥ marker
+        assert rec["halted"] is r.halted and (rec["output"] is None) is r.halted
     assert seen == {True, False}  # P(⊥) = 1/2 exactly here: both seen in 40 runs except w.p. 2^-39 ≤ 1e-6
 
 
@@ -419,8 +422,6 @@ def test_suite_tasks_quick() -> None:
     (entry,) = suite.ENTRIES
     assert entry.name == "alt24.localized_dp_sgd" and set(entry.planted_bugs) == set(mut.MUTANTS)
     assert entry.run is localized_clipped_dp_sgd
-    import json
-
     for i, task in enumerate(entry.suite.tasks):
         out = task.run(SuiteInputs("quick", np.random.SeedSequence(100 + i), 0.95))
         if task.name == "exact":  # the erratum's evidence, recorded: Line 8 as printed needs δ > 0.01 here

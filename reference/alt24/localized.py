@@ -246,6 +246,14 @@ class LocalizedRelease(Release):
     halted: bool = False
     halted_phase: int | None = None
 
+    def to_dict(self, include_trajectory: bool = False, include_diagnostics: bool = False) -> dict[str, Any]:
+        """:meth:`Release.to_dict` with the outcome's ⊥ marker ("halted", "halted_phase"); a ⊥ output is null."""
+        d = super().to_dict(include_trajectory, include_diagnostics)
+        d.update({"halted": self.halted, "halted_phase": self.halted_phase})
+        if self.halted:
+            d["output"] = None
+        return d
+
 
 def audit_outcome(release: LocalizedRelease) -> np.ndarray:
     """The released outcome as a (d + 1,) float vector for auditors: [1, 0, …, 0] for ⊥, [0, x] otherwise."""
