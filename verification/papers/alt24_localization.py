@@ -507,6 +507,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
                       "clipped_dp_sgd_sensitivity_c_over_n", "clipped_dp_sgd_sigma_from_fewer_steps",
                       "clipped_dp_sgd_data_dependent_clip"),
         notes="Corollary 1's parameters; claim ρ from the noise actually used; white-box trace of every noisy gradient",
+        audit_note="audited white-box (white_box_runs per side): every noisy gradient, of which the output is "
+                   "post-processing",
         suite=EntrySuite(tasks=(SuiteTask("audit", alg1_audit, 1.0), SuiteTask("exact", alg1_exact, 0.2),
                                 SuiteTask("bounds", alg1_bounds, 1.0)),
                          description="white-box audit on the one-sided canary; exact ρ on the worst-case pair; "
@@ -519,6 +521,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
                      white_box=True),
         planted_bugs=("clipped_dp_sgd_sensitivity_c_over_n",),
         notes="J disjoint blocks, full ρ each, Aggregate with a data-independent R",
+        audit_note="audited white-box (white_box_runs per side): the noisy gradients of the block that holds the "
+                   "canary (the other blocks do not see it)",
         suite=EntrySuite(tasks=(SuiteTask("audit", alg3_audit, 1.0), SuiteTask("bounds", alg3_bounds, 1.0)),
                          description="white-box audit of the canary's block; Corollary 2's success probability "
                                      "(C_rp = 46); count J·n·T")),
