@@ -65,8 +65,9 @@ from dpsco.verification.auditing.curves import CurveClaim
 from dpsco.verification.auditing.neighbours import canary_pair
 from dpsco.verification.mutants.exact import (DEFAULT_CONFIDENCE, fixed_event_refutation_probability, release_delta,
                                               release_epsilon)
+from dpsco.verification.mutants.alt24_corpus import ALT24_BUGS
 from dpsco.verification.mutants.planted import (CANARY_AUDIT_TESTS, DEFAULT_SAMPLES, Algorithm, Dataset, Mechanism,
-                                                PlantedBug)
+                                                PaperTestBug, PlantedBug)
 from dpsco.verification.mutants.notions import NOTION_AUDITED
 
 __all__ = [
@@ -359,27 +360,6 @@ CANARY_AUDITED: dict[str, PlantedBug] = {b.name: b for b in [
 ]}
 
 
-@dataclass(frozen=True)
-class PaperTestBug:
-    """A planted bug caught on a worst-case instance that its paper's test files build (not audited here).
-
-    ``true_privacy``: the exact privacy of the mutant (and of the correct release) on that instance, in words;
-    ``caught_by``: the audit or exact check that catches it; ``tests``: pytest ids of the tests that run it (the
-    first one runs the mutant itself); ``visible``: the listed audit or check catches it."""
-
-    name: str
-    mutant: Algorithm
-    correct: Algorithm
-    paper: str
-    bug: str
-    precedent: str
-    instance: str
-    true_privacy: str
-    caught_by: str
-    tests: tuple[str, ...]
-    visible: bool = True
-
-
 _OP = "tests/test_output_perturbation_audits.py::"
 _ALG3 = "tests/test_lr_algorithm_3.py::"
 _APP = "tests/test_lr_application_audits.py::"
@@ -461,7 +441,8 @@ PAPER_TEST_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
 ]}
 
 #: every planted bug, by name: the canary-audited ones (this module), then those its papers' tests catch
-CORPUS: dict[str, PlantedBug | PaperTestBug] = {**CANARY_AUDITED, **PAPER_TEST_BUGS}
+#: (Lowy & Razaviyayn here, Asi, Liu & Tian in ``mutants.alt24_corpus``)
+CORPUS: dict[str, PlantedBug | PaperTestBug] = {**CANARY_AUDITED, **PAPER_TEST_BUGS, **ALT24_BUGS}
 
 
 # ---- detection rates ------------------------------------------------------------------------------------

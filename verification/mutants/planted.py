@@ -15,7 +15,7 @@ import numpy as np
 from dpsco.reference import ERMProblem
 from dpsco.verification.mutants.exact import DEFAULT_CONFIDENCE
 
-__all__ = ["Algorithm", "CANARY_AUDIT_TESTS", "DEFAULT_SAMPLES", "Dataset", "Mechanism", "PlantedBug"]
+__all__ = ["Algorithm", "CANARY_AUDIT_TESTS", "DEFAULT_SAMPLES", "Dataset", "Mechanism", "PaperTestBug", "PlantedBug"]
 
 #: the default audit budget: runs per side (selection + test halves) and confidence of one audit
 DEFAULT_SAMPLES = 50_000
@@ -121,3 +121,24 @@ class PlantedBug:
         if which == "correct":
             return Mechanism(self.correct, self.problem, self.epsilon, self.delta, self.correct_batched)
         raise ValueError(f"which must be 'mutant' or 'correct', got {which!r}")
+
+
+@dataclass(frozen=True)
+class PaperTestBug:
+    """A planted bug caught on a worst-case instance that its paper's test files build (not audited here).
+
+    ``true_privacy``: the exact privacy of the mutant (and of the correct release) on that instance, in words;
+    ``caught_by``: the audit or exact check that catches it; ``tests``: pytest ids of the tests that run it (the
+    first one runs the mutant itself); ``visible``: the listed audit or check catches it."""
+
+    name: str
+    mutant: Algorithm
+    correct: Algorithm
+    paper: str
+    bug: str
+    precedent: str
+    instance: str
+    true_privacy: str
+    caught_by: str
+    tests: tuple[str, ...]
+    visible: bool = True

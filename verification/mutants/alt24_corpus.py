@@ -1,0 +1,155 @@
+"""Planted bugs of Asi, Liu & Tian (2024) in the corpus (``dpsco.verification.mutants.corpus.CORPUS``): each
+mutant of ``mutants.alt24_clipped`` (Algorithm 1, Theorem 1), ``mutants.alt24_known_lip`` (Algorithms 4, 5, 8),
+``mutants.alt24_svt`` (Lemma 9, Algorithm 6) and ``mutants.alt24_localized`` (Algorithm 7), with the instance on
+which it shows, its true privacy there and the test that catches it (the mutants' docstrings give the
+derivations).  Most are refuted exactly — the privacy curve of the mechanism as implemented on the worst-case
+replace-one pair — rather than by sampling; the rest by audits with fixed events or with ⊥ as an outcome.
+"""
+
+from __future__ import annotations
+
+import dpsco.reference.alt24.clipped_sgd as clipped
+import dpsco.reference.alt24.known_lipschitz as known_lip
+import dpsco.reference.alt24.localization as localization
+import dpsco.reference.alt24.localized as localized
+import dpsco.reference.alt24.one_pass as one_pass
+import dpsco.reference.alt24.svt as svt
+from dpsco.verification.mutants import alt24_clipped as mc
+from dpsco.verification.mutants import alt24_known_lip as mk
+from dpsco.verification.mutants import alt24_localized as ml
+from dpsco.verification.mutants import alt24_svt as ms
+from dpsco.verification.mutants.planted import PaperTestBug
+
+__all__ = ["ALT24_BUGS"]
+
+_C = "tests/test_alt24_clipped_sgd.py::"
+_LOC = "tests/test_alt24_localization.py::"
+_K = "tests/test_alt24_known_lipschitz.py::"
+_O = "tests/test_alt24_one_pass.py::"
+_S = "tests/test_alt24_svt.py::"
+_L = "tests/test_alt24_localized.py::"
+_PAIR = "linear loss, n − 1 records sharing the replaced record's clipped gradient, the replaced one ±M e₁ (M ≥ C)"
+
+ALT24_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
+    PaperTestBug(
+        "clipped_dp_sgd_regulariser_clipped", mc.clipped_dp_sgd_regulariser_clipped, clipped.clipped_dp_sgd, "alt24",
+        "Algorithm 1 with the regulariser λx inside the per-sample clip (threshold C + λr)",
+        "Algorithm 1, line 5 and the text before (6): only the loss gradients are clipped", _PAIR + ", T = 1",
+        "exactly (1 + λr/C)²ρ-zCDP (coupled runs: the first mean shifts by 2(C + λr)/n); the correct one: ρ",
+        "the exact ρ of the coupled runs' shift against the claim", (_C + "test_mutant_regulariser_clipped_exact",)),
+    PaperTestBug(
+        "clipped_dp_sgd_noise_clipped", mc.clipped_dp_sgd_noise_clipped, clipped.clipped_dp_sgd, "alt24",
+        "Algorithm 1 clipping the noisy mean gradient instead of each per-sample gradient",
+        "pitfall: clipping after the noise is post-processing of an unbounded-sensitivity mean",
+        "n zero records vs one record M e₁ with M/n ≫ C",
+        "not private: the released step is Π_C(ξ) on one side and ≈ C e₁ on the other",
+        "exact probability bounds on the event {v₀·e₁ > 0.8C}", (_C + "test_mutant_noise_clipped",)),
+    PaperTestBug(
+        "clipped_dp_sgd_sensitivity_c_over_n", mc.clipped_dp_sgd_sensitivity_c_over_n, clipped.clipped_dp_sgd, "alt24",
+        "σ² = C²T/(2n²ρ): the add/remove sensitivity C/n under the replace-one claim (2C/n)",
+        "Proposition 1's sensitivity 2C/n (replace-one)", _PAIR, "exactly 4ρ-zCDP; the correct one: ρ",
+        "the exact noise check: a chi-square lower tail of the drawn noise against the claimed σ²",
+        (_C + "test_noise_scale_matches_claim_and_mutants_refuted",)),
+    PaperTestBug(
+        "clipped_dp_sgd_sigma_from_fewer_steps", mc.clipped_dp_sgd_sigma_from_fewer_steps, clipped.clipped_dp_sgd,
+        "alt24", "σ² computed for T/2 steps while T steps run", "Corollary 1: σ² = 2C²T/(n²ρ) with the T run",
+        _PAIR, "exactly 2ρ-zCDP; the correct one: ρ", "the exact noise check (chi-square lower tail)",
+        (_C + "test_noise_scale_matches_claim_and_mutants_refuted",)),
+    PaperTestBug(
+        "clipped_dp_sgd_data_dependent_clip", mc.clipped_dp_sgd_data_dependent_clip, clipped.clipped_dp_sgd, "alt24",
+        "C = max_i ‖∇f(0; s_i)‖ read from the data (σ follows it)",
+        "pitfall: C must be a function of public inputs (Corollary 1's G_k)",
+        "linear loss, n zero records vs one record e₁", "δ(ε) = 1 at every ε (a point mass at 0 against a Gaussian)",
+        "the exact curve on that pair", (_C + "test_mutant_data_dependent_clip_exact",)),
+    PaperTestBug(
+        "ht_sco_overlapping_blocks", mc.ht_sco_overlapping_blocks, localization.ht_sco, "alt24",
+        "Theorem 1's blocks D_i^j overlap: phase i reuses the first m_i records of each portion",
+        "Theorem 1's proof: parallel composition needs pairwise-disjoint blocks",
+        "the worst-case pair for the first record of a portion", "I·ρ-zCDP (I noisy traces, each exactly ρ)",
+        "the recorded block usage and the coupled runs' differing traces", (_LOC + "test_overlapping_blocks_mutant_refuted",)),
+    PaperTestBug(
+        "known_lip_drop_heavy", mk.known_lip_drop_heavy, known_lip.known_lip_reduction, "alt24",
+        "Algorithm 4 dropping the records with L̄_s > C instead of replacing them by the dummy",
+        "Algorithm 4 and (11)/(13): the dummy keeps n, so neighbours stay neighbours",
+        "n = 2: (one kept record, one zero record) vs (one heavy record, one zero record)",
+        "ε = ∞: the dropped side outputs x₀ exactly, a point mass the correct algorithm never produces",
+        "black-box audit", (_K + "test_black_box_audits_refute_dropping_and_a_data_dependent_threshold",)),
+    PaperTestBug(
+        "known_lip_data_dependent_clip", mk.known_lip_data_dependent_clip, known_lip.known_lip_reduction, "alt24",
+        "Algorithm 4 with C = max_s L̄_s read from the data", "Theorem 2: C = G_k(n√ρ/√d)^{1/k}, public",
+        "all records small vs one record with a huge L̄", "not private: the noise scale differs by orders of magnitude",
+        "black-box audit (norm statistic)", (_K + "test_black_box_audits_refute_dropping_and_a_data_dependent_threshold",)),
+    PaperTestBug(
+        "known_lip_sensitivity_c_over_n", mk.known_lip_sensitivity_c_over_n, known_lip.known_lip_reduction, "alt24",
+        "A_Lip's noise with the add/remove sensitivity L_A/n_i instead of 2L_A/n_i",
+        "replace-one neighbours (Definitions 1–3)", "linear loss, kept records ±C e₁ first in phase 1",
+        "Gaussian shift μ ≈ 2√(2ρ), above the claimed √(2ρ)", "the exact worst-pair Gaussian check",
+        (_K + "test_exact_privacy_on_the_worst_pair_and_the_add_remove_sensitivity_mutant",)),
+    PaperTestBug(
+        "known_lip_calibrate_with_c", mk.known_lip_calibrate_with_c, known_lip.known_lip_reduction, "alt24",
+        "μ > 0: A_Lip's noise calibrated with C instead of L_A = max(C, μD)", "(13) vs the text (C ≥ μD vs μD/4)",
+        "tilted-quadratic family, a kept record against the dummy (μ/2)‖x − x̄‖²",
+        "not a violation on this family: a kept record's gradient and the dummy's stay within 2C (recorded as the "
+        "erratum's evidence; the default calibrates with L_A anyway)",
+        "the exact worst-pair computation (does not refute it: invisible)",
+        (_K + "test_erratum_13_dummy_lipschitz_and_calibration_with_c",), visible=False),
+    PaperTestBug(
+        "onepass_dp_sgd_half_sigma", mk.onepass_dp_sgd_half_sigma, one_pass.onepass_clipped_dp_sgd, "alt24",
+        "Algorithm 8 with σ_i/2", "Theorem 4's privacy step: the phase average moves by ≤ 2η_iC_i",
+        "linear GLM, the differing record first in phase 1, clipped gradients ±C₁e₁",
+        "Gaussian shift μ ≈ 1.97√(ρ/2) against the claimed √(ρ/2)", "the exact worst-pair Gaussian check",
+        (_O + "test_algorithm_8_exact_privacy_on_the_worst_pair_and_the_half_sigma_mutant",)),
+    PaperTestBug(
+        "onepass_sgd_two_passes", mk.onepass_sgd_two_passes, one_pass.onepass_clipped_sgd, "alt24",
+        "Algorithm 5 making two passes (each record used twice)",
+        "Lemma 8 needs s_{t+1} independent of x_t; Algorithm 8 needs disjoint phases",
+        "any dataset (Algorithm 5 claims no privacy)", "not applicable (not private); 2T gradients instead of T",
+        "the exact gradient-count check", (_O + "test_two_pass_planted_bug_is_caught_by_the_count",)),
+    PaperTestBug(
+        "bounded_laplace_tau_without_epsilon", ms.bounded_laplace_tau_without_epsilon, svt.bounded_laplace_mechanism,
+        "alt24", "τ = Δ log(4/δ) instead of (Δ/ε) log(4/δ)", "Lemma 9's truncation threshold",
+        "S(D) = 0 vs S(D') = Δ = 1, ε = 0.5, δ = 1e-3",
+        "δ(ε) ≥ 5.2e-3 > δ at every ε (support mismatch)", "the exact curve and a fixed-event black-box audit",
+        (_S + "test_blap_audit_passes_and_tau_bug_is_refuted",)),
+    PaperTestBug(
+        "sparse_vector_without_query_noise", ms.sparse_vector_without_query_noise, svt.private_sparse_vector, "alt24",
+        "Algorithm 6 without the query noise (Line 5)", "the classic broken SVT (Lyu, Su & Li 2017)",
+        "streams (L, L + Δ) vs (L + Δ, L), c = 1, T = 3, ε = 0.9",
+        "δ(ε) ≥ P(0 < z ≤ Δ) ≈ 0.029 > δ = 0.01 at every ε", "the exact curve of the answer sequences and the audit",
+        (_S + "test_no_query_noise_bug_refuted_exactly_and_by_the_audit",)),
+    PaperTestBug(
+        "sparse_vector_plain_laplace", ms.sparse_vector_plain_laplace, svt.private_sparse_vector, "alt24",
+        "Algorithm 6 with plain Laplace noise (τ = ∞)", "Section 5: bounded Laplace gives Algorithm 7's envelopes",
+        "the adversarial streams; the recorded noise draws",
+        "private for SVT alone (Laplace SVT is (ε, δ/5)-DP); the envelope |noise| ≤ τ that Algorithm 7 needs fails",
+        "the envelope check on the recorded draws", (_S + "test_plain_laplace_svt_is_private_but_breaks_the_envelope",)),
+    PaperTestBug(
+        "localized_dp_sgd_overlapping_phases", ml.localized_dp_sgd_overlapping_phases,
+        localized.localized_clipped_dp_sgd, "alt24", "Line 8's printed index Σ_{i'∈[i]} n_{i'} + j (phases overlap)",
+        "Algorithm 7, Line 8 (erratum: Σ_{i'<i})", "a differing record that flips a clip in several phases",
+        "P(not ⊥) moves by e^{mε/3} over m phases: > e^ε·P + δ for m ≥ 4", "the exact ⊥-channel check",
+        (_L + "test_overlapping_phases_mutant_refuted_exactly",)),
+    PaperTestBug(
+        "localized_dp_sgd_plain_laplace", ml.localized_dp_sgd_plain_laplace, localized.localized_clipped_dp_sgd,
+        "alt24", "plain Laplace for Ĉ and ν (no truncation)", "Lemma 11's envelopes need bounded Laplace",
+        "traced runs under Lemma 12's conditions", "the envelopes Ĉ ∈ [7C/8, 9C/8], |ν| ≤ C/4 fail with positive "
+        "probability, and with them the 6Cη_i sensitivity bound", "the envelope check on traced runs",
+        (_L + "test_plain_laplace_mutant_breaks_the_envelope",)),
+    PaperTestBug(
+        "localized_dp_sgd_retry_on_bottom", ml.localized_dp_sgd_retry_on_bottom, localized.localized_clipped_dp_sgd,
+        "alt24", "rerun on ⊥ with fresh randomness and release the first point", "⊥ is a released outcome",
+        "one dataset halts on every draw of ĉ_i, its neighbour escapes with BLap's tail probability q",
+        "P(not ⊥) = 0 against 1 − (1 − q)^attempts > δ", "the exact ⊥-channel check",
+        (_L + "test_retry_on_bottom_mutant_refuted_exactly",)),
+    PaperTestBug(
+        "localized_dp_sgd_fixed_cutoff", ml.localized_dp_sgd_fixed_cutoff, localized.localized_clipped_dp_sgd,
+        "alt24", "ĉ_i = c without its BLap(3/ε, c/2) noise", "Lemma 12's proof: the noisy cutoff hides the count",
+        "the ⊥ pair: counts c vs c − 1", "not private: one side halts surely, the other never",
+        "black-box audit with ⊥ as an outcome", (_L + "test_audit_bottom_pair_and_fixed_cutoff_mutant",)),
+    PaperTestBug(
+        "localized_dp_sgd_data_dependent_clip", ml.localized_dp_sgd_data_dependent_clip,
+        localized.localized_clipped_dp_sgd, "alt24", "C = the largest per-sample gradient norm at x₀",
+        "Theorem 3's C is public", "the output-shift pair: one record M e₁ against 0, the rest 0",
+        "not private: the neighbour's output is x₀ to 1e-8", "black-box audit",
+        (_L + "test_audit_output_shift_pair_and_data_dependent_clip_mutant",)),
+]}
