@@ -2,7 +2,7 @@
 (Algorithm 6) and of their planted bugs: refutation rates over repeated audits, plus the exact ε of each
 variant on the audited pair (numbers quoted in docs/auditing.md).
 
-Run: python benchmarks/alt24_svt_audits.py [--audits A] [--runs N] [--confidence C]
+Run: python benchmarks/alt24_svt_audits.py [--audits A] [--runs N] [--confidence C] [--variants 0,1,...]
 
 Instances (``dpsco.verification.papers.alt24_svt``): Lemma 9 at ε = 0.5, δ = 1e-3 on S(D) = 0 vs S(D') = 1 with
 the fixed event {output ≤ Δ − Δ log(4/δ)}; Algorithm 6 at ε = 0.9, δ = 0.01, c = 1, T = 3 on the streams
@@ -31,6 +31,7 @@ def main() -> None:
     ap.add_argument("--audits", type=int, default=100)
     ap.add_argument("--runs", type=int, default=4000)
     ap.add_argument("--confidence", type=float, default=0.95)
+    ap.add_argument("--variants", type=str, default="", help="comma-separated indices (0-4) of the variants to run")
     a = ap.parse_args()
     i9, i10 = suite.BLAP_INSTANCE, suite.SVT_INSTANCE
     blap_claim = svt.bounded_laplace_mechanism(0.0, 1.0, i9["epsilon"], i9["delta"], np.random.default_rng(0)).claim
@@ -51,7 +52,10 @@ def main() -> None:
     ]
     root = np.random.SeedSequence(20261123)
     inputs = SuiteInputs("standard", root, a.confidence)
+    chosen = {int(v) for v in a.variants.split(",")} if a.variants else set(range(len(variants)))
     for k, (name, mech, D, Dp, claim, event, stat) in enumerate(variants):
+        if k not in chosen:
+            continue
         t0 = time.process_time()
         seeds = root.spawn(a.audits)
         recs = [suite._fixed_event_audit(mech, D, Dp, claim, a.runs, event, stat, inputs, s) for s in seeds]

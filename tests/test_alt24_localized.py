@@ -433,3 +433,27 @@ def test_suite_tasks_quick() -> None:
             # every check and audit passes: exact checks hold (p = 1), statistical ones are far from their
             # bounds (Hoeffding / Clopper–Pearson p-values; a true statement gives p < 1e-6 w.p. ≤ 1e-6)
             assert c["p_value"] >= 1e-6, (task.name, key, c)
+
+
+@pytest.mark.campaign
+def test_campaign_detection_rates() -> None:
+    # 20 independent audits per variant at the unit tests' sizes, confidence 1 − 1e-8 each: the correct algorithm
+    # is refuted in none of its 40 audits except w.p. ≤ 40·1e-8 = 4e-7 (the auditor's guarantee, union bound).
+    # The fixed-cutoff mutant's ⊥ indicator is deterministic on this pair (1 on D, 0 on D'), so it is refuted
+    # in every audit (Clopper–Pearson bounds of 150/150 against 0/150 at 1e-8 give ε_lb > 1.7 > 0.9).
+    conf, audits = 1.0 - 1e-8, 20
+    rows = {}
+    for name, alg, pair, n, stat in [
+            ("correct/output-shift", None, suite.output_shift_pair(64), 600, "norm"),
+            ("correct/bottom", None, suite.bottom_pair(64, 32), 800, "coordinate:0"),
+            ("data_dependent_clip", mut.localized_dp_sgd_data_dependent_clip, suite.output_shift_pair(64), 300, "norm"),
+            ("fixed_cutoff", mut.localized_dp_sgd_fixed_cutoff, suite.bottom_pair(64, 32), 300, "coordinate:0")]:
+        mech = suite.LocalizedMechanism() if alg is None else suite.LocalizedMechanism(alg)
+        D, D2 = pair
+        claim = run(D).claim
+        res = [audit(mech, {"S": D}, {"S": D2}, claim, n, np.random.default_rng(1000 + i), confidence=conf,
+                     statistic=stat) for i in range(audits)]
+        rows[name] = (sum(r.verdict == "refuted" for r in res), float(np.median([r.epsilon_lower for r in res])))
+    print(rows)
+    assert rows["correct/output-shift"][0] == 0 and rows["correct/bottom"][0] == 0
+    assert rows["fixed_cutoff"][0] == audits

@@ -66,8 +66,8 @@ from dpsco.verification.auditing.neighbours import canary_pair
 from dpsco.verification.mutants.exact import (DEFAULT_CONFIDENCE, fixed_event_refutation_probability, release_delta,
                                               release_epsilon)
 from dpsco.verification.mutants.alt24_corpus import ALT24_BUGS
-from dpsco.verification.mutants.planted import (CANARY_AUDIT_TESTS, DEFAULT_SAMPLES, Algorithm, Dataset, Mechanism,
-                                                PaperTestBug, PlantedBug)
+from dpsco.verification.mutants.planted import (CANARY_AUDIT_TESTS, DEFAULT_SAMPLES, Dataset, Mechanism, PaperTestBug,
+                                                PlantedBug)
 from dpsco.verification.mutants.notions import NOTION_AUDITED
 
 __all__ = [
