@@ -25,7 +25,8 @@ x_1..x_{T_i}.  Privacy: each step is the Gaussian mechanism on a clipped mean of
 phases compose in parallel: ρ-zCDP in total, μ = √(2ρ) Gaussian DP.  Utility: Proposition 4's form
 E[F_P(x) − F_P(x*)] ≤ C_Lip(G_2D/√n + LD√d/(n√ρ)) with C_Lip not given by the paper: measured ≤ 0.34 on a
 bounded linear instance (s = e₁ + u/2, L = 1.5, d = 3, ρ = 0.1, n = 64–512, 6 runs each; the ratio falls with
-n), and ``dpsco verify`` measures Theorem 2's ratio on a heavy-tailed instance (`alt24.known_lip` entry).  Gradient evaluations: Σ_i n_i·T_i ≤ max(n², n³ρ/d)
+n), and ``dpsco verify`` measures Theorem 2's ratio on a heavy-tailed instance (`alt24.known_lip` entry).
+Gradient evaluations: Σ_i n_i·T_i ≤ max(n², n³ρ/d)
 (Proposition 4's count with C_Lip = 1), of which the dummies' closed-form gradients are counted separately.
 For μ > 0 the same A_Lip is used (its convex rate; Proposition 4's strongly convex rate would need Feldman et
 al.'s Theorem 5.1 wrapper): privacy is unchanged.

@@ -53,12 +53,12 @@ PAPER = "Asi, Liu & Tian (2024)"
 # runs per task and budget: audit runs per side, χ² runs of the exact check, replicates of the bound checks,
 # rate grid and runs per grid point
 SIZES: dict[str, dict[str, Any]] = {
-    "quick": {"audit": 300, "randhie": 150, "chi2": 100, "reps": 8, "grid": (32, 64, 128), "rate_runs": 3, "n_bound": 128,
-              "n_onepass": 512, "n_dp": 1024},
-    "standard": {"audit": 2000, "randhie": 1000, "chi2": 300, "reps": 30, "grid": (64, 128, 256, 512), "rate_runs": 6,
-                 "n_bound": 256, "n_onepass": 2048, "n_dp": 4096},
-    "paper": {"audit": 20000, "randhie": 10000, "chi2": 1000, "reps": 100, "grid": (64, 128, 256, 512, 1024), "rate_runs": 20,
-              "n_bound": 512, "n_dp": 16384, "n_onepass": 8192},
+    "quick": {"audit": 300, "randhie": 150, "chi2": 100, "reps": 8, "grid": (32, 64, 128), "rate_runs": 3,
+              "n_bound": 128, "n_onepass": 512, "n_dp": 1024},
+    "standard": {"audit": 2000, "randhie": 1000, "chi2": 300, "reps": 30, "grid": (64, 128, 256, 512),
+                 "rate_runs": 6, "n_bound": 256, "n_onepass": 2048, "n_dp": 4096},
+    "paper": {"audit": 20000, "randhie": 10000, "chi2": 1000, "reps": 100, "grid": (64, 128, 256, 512, 1024),
+              "rate_runs": 20, "n_bound": 512, "n_dp": 16384, "n_onepass": 8192},
 }
 
 RHO_AUDIT, DELTA_AUDIT = 0.5, 1e-5
