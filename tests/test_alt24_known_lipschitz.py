@@ -172,7 +172,9 @@ def test_black_box_audits_refute_dropping_and_a_data_dependent_threshold():
     rho, delta, conf = 0.05, 1e-3, 1 - 1e-7                 # false failure of each correct audit ≤ 1e-7
     claim = known_lip_reduction(np.zeros((2, 2)), Linear(), Ball(1.0), rho, BOUNDS, np.random.default_rng(0),
                                 C=1.5, delta=delta).claim
-    # dropping: (kept e₁, 0) vs (heavy 5e₁, 0): the dropped neighbour has n' = 1, no phase, output 0 exactly
+    # dropping: (kept e₁, 0) vs (heavy 5e₁, 0): the dropped neighbour has n' = 1, no phase, output 0 exactly,
+    # while the other side's output is never 0 (probability 1): the test half separates perfectly and
+    # ε_lb = log((CP_lo(300/300) − δ)/CP_hi(0/300)) ≈ 2.8 > ε = 1.23 deterministically (miss probability 0)
     A = {"S": np.array([[1.0, 0.0], [0.0, 0.0]])}
     B = {"S": np.array([[5.0, 0.0], [0.0, 0.0]])}
     for fn, refuted in ((known_lip_reduction, False), (known_lip_drop_heavy, True)):
@@ -182,6 +184,8 @@ def test_black_box_audits_refute_dropping_and_a_data_dependent_threshold():
     # data-dependent C = max L̄_s: (e₁ × 16) vs (−10⁶e₁, e₁ × 15).  With G_2 = 10³ (η = D/(G_2√n), free of L)
     # the mutant's noise scales with its own C: 10⁶ times larger on the neighbour, whose outputs sit on ∂X
     # while the other side's stay near 0.  The correct algorithm (C = 1.5 public) replaces the heavy record.
+    # Miss probability: a neighbour output falls inside X with probability ≈ 5e-7 (2-D Gaussian of scale ~10³
+    # inside the unit ball); it takes ≥ 3 such runs of 400 to pull ε_lb below 1.23: probability < 1e-12.
     S = np.tile([1.0, 0.0], (16, 1))
     S2 = S.copy()
     S2[0] = [-1e6, 0.0]
