@@ -79,8 +79,9 @@ def main() -> None:
         p = svt.lemma_10_parameters(1.0, c, c, i10["epsilon"], i10["delta"])
         z, o = (0.0,) * c, (1.0,) * c
         R0 = p["R"] / math.sqrt(c)
-        print(f"c = T = {c}: exact eps at delta, correct {svt.svt_epsilon(i10['delta'], z, o, c, 0.0, p['R'], p['tau']):.4f},"
-              f" R without sqrt(c) {svt.svt_epsilon(i10['delta'], z, o, c, 0.0, R0, R0 * math.log(10 * c / i10['delta'])):.4f}"
+        e_ok = svt.svt_epsilon(i10["delta"], z, o, c, 0.0, p["R"], p["tau"])
+        e_bug = svt.svt_epsilon(i10["delta"], z, o, c, 0.0, R0, R0 * math.log(10 * c / i10["delta"]))
+        print(f"c = T = {c}: exact eps at delta, correct {e_ok:.4f}, R without sqrt(c) {e_bug:.4f}"
               f" (claim {i10['epsilon']})")
 
 

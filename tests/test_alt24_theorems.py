@@ -64,7 +64,8 @@ def test_fact_1_middle_inequality_erratum_pareto():
     assert outer == pytest.approx(1.0 / 9.0, rel=1e-9) and outer <= th.fact_1_clip_bias_bound(G, 3, 1.0)
 
 
-@pytest.mark.parametrize("alpha,C,k", [(10.0, 1.0, 3), (6.0, 1.0, 3), (8.0, 1.0, 4), (3.5, 1.0, 3), (3.5, 2.0, 3), (2.5, 1.5, 2)])
+@pytest.mark.parametrize("alpha,C,k", [(10.0, 1.0, 3), (6.0, 1.0, 3), (8.0, 1.0, 4), (3.5, 1.0, 3), (3.5, 2.0, 3),
+                                       (2.5, 1.5, 2)])
 def test_lemma_7_truncation_constant_on_linear_pareto(alpha, C, k):
     """Linear loss f(x; s) = ⟨s, x⟩, s = r·e₁, r ~ Pareto(α, 1), L̄_s = r: ∇(F_P − F_P^C) = E[s𝕀_{r>C}] is constant,
     so the Lipschitz constant is exactly E[r𝕀_{r>C}] (quadrature).  The corrected constant always holds; the
@@ -139,7 +140,8 @@ def test_theorem_4_coefficient_golden_and_from_the_proof():
     assert th.theorem_4_coefficient(3) == pytest.approx(16.0, rel=1e-14)
     assert th.theorem_4_coefficient(1e9) == pytest.approx(32.0, rel=1e-7)
     # evaluate the proof's two G_k terms numerically at η_2 and divide by G_k D (√d/(n√ρ))^{1−1/k}
-    for k, n, d, rho, G, D in [(2, 4096, 3, 0.5, 2.0, 1.5), (3, 2**20, 10, 0.1, 5.0, 2.0), (6, 2**12, 1, 2.0, 1.0, 0.3)]:
+    for k, n, d, rho, G, D in [(2, 4096, 3, 0.5, 2.0, 1.5), (3, 2**20, 10, 0.1, 5.0, 2.0),
+                               (6, 2**12, 1, 2.0, 1.0, 0.3)]:
         eta2 = (1 / n) * (n**2 * rho / (32 * d)) ** ((k - 1) / (2 * k)) * 2 ** ((k + 1) / (2 * k)) * D / G
         terms = 4 * D**2 / (eta2 * n) + 2 * eta2 ** ((k - 1) / (k + 1)) * (G**k * D) ** (2 / (k + 1)) \
             * (32 * d / (rho * n)) ** ((k - 1) / (k + 1))

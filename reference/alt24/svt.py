@@ -34,8 +34,8 @@ from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import as_float_vector, check_bool, check_positive, check_positive_int, check_rng
 
 __all__ = ["bounded_laplace_cdf", "bounded_laplace_delta", "bounded_laplace_epsilon", "bounded_laplace_mechanism",
-           "discrete_delta", "discrete_epsilon", "lemma_9_tau", "lemma_10_parameters", "private_sparse_vector", "sparse_vector", "svt_delta",
-           "svt_epsilon", "svt_output_distribution"]
+           "discrete_delta", "discrete_epsilon", "lemma_9_tau", "lemma_10_parameters", "private_sparse_vector",
+           "sparse_vector", "svt_delta", "svt_epsilon", "svt_output_distribution"]
 
 SOURCE_LEMMA_9 = "Asi, Liu & Tian (2024), Lemma 9 (bounded Laplace mechanism)"
 SOURCE_LEMMA_10 = "Asi, Liu & Tian (2024), Lemma 10 (Algorithm 6, SVT with bounded Laplace noise)"
