@@ -405,7 +405,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         costs=_costs("onepass_dp_sgd_glm"), planted_bugs=("onepass_dp_sgd_half_sigma",), rate_exponent=None,
         notes=("Each phase starts at Π_X(x_{i−1}) and the output is Π_X(x_I) (errata).  Non-GLMs and β > 2/η are "
                "refused."),
-        suite=EntrySuite(tasks=(SuiteTask("audit", onepass_dp_audit, 10.0), SuiteTask("bounds", onepass_dp_bounds, 4.0)),
+        suite=EntrySuite(tasks=(SuiteTask("audit", onepass_dp_audit, 10.0),
+                                SuiteTask("bounds", onepass_dp_bounds, 4.0)),
                          description=("black-box audit + exact Gaussian check on the worst pair (linear GLM); "
                                       "Theorem 4's corrected bound; exact count 2^I − 1; coupled-run stability of "
                                       "the privacy step on logistic-GLM neighbours"))),
