@@ -89,7 +89,7 @@ ALT24_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
         "known_lip_calibrate_with_c", mk.known_lip_calibrate_with_c, known_lip.known_lip_reduction, "alt24",
         "μ > 0: A_Lip's noise calibrated with C instead of L_A = max(C, μD)", "(13) vs the text (C ≥ μD vs μD/4)",
         "tilted-quadratic family, a kept record against the dummy (μ/2)‖x − x̄‖²",
-        "not a violation on this family: a kept record's gradient and the dummy's stay within 2C (recorded as the "
+        "not a violation on this family: a kept record's gradient stays within C of the dummy's (recorded as the "
         "erratum's evidence; the default calibrates with L_A anyway)",
         "the exact worst-pair computation (does not refute it: invisible)",
         (_K + "test_erratum_13_dummy_lipschitz_and_calibration_with_c",), visible=False),
