@@ -1,0 +1,249 @@
+"""A privacy ledger for the Gaussian releases of Menart et al. (2023), arXiv:2311.13447 v2, under ρ-zCDP.
+
+Every algorithm of the paper is a (fully adaptive) composition of Gaussian mechanisms.  Under the paper's
+replace-one neighbouring (Section 2, Definition 2) a release q(S) + N(0, σ² I_d) whose per-sample summand is
+bounded by b has ℓ2-sensitivity Δ = 2b/n and is exactly Δ²/(2σ²)-zCDP (Bun & Steinke 2016, Prop. 1.6);
+its privacy-loss distribution is that of N(0, 1) vs N(Δ/σ, 1), i.e. (Δ/σ)-GDP (Dong, Roth & Su 2022).
+A composition of such releases is μ-GDP with μ² = Σ (Δ_j/σ_j)² = 2 Σ ρ_j, also when the costs are fixed
+adaptively before each release and their sum is bounded almost surely (Whitehouse, Ramdas, Rogers & Wu 2023,
+"Fully-adaptive composition", Thm 1, for zCDP; Smith & Thakurta 2022 for the Gaussian curve).
+
+The paper's own proofs charge (b/(nσ))² per release (Lemma 8 and App. D.2 of arXiv:2311.13447 v2: the
+"sensitivity L_0/n" with a Δ²/σ² convention), which is half the exact replace-one cost Δ²/(2σ²) = 2(b/(nσ))²;
+:func:`printed_cost_unit_sensitivity` keeps that accounting reachable under its own name.
+
+:class:`PrivacyLedger` records each release (label, Δ, σ, cost) and refuses — *before* the noise is drawn —
+any release that would take the total above the budget (``PrivacyBudgetExceeded``, a ``ValueError``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from dpsco.reference.validation import check_delta, check_epsilon, check_positive, check_positive_int
+
+__all__ = ["GaussianRelease", "PrivacyLedger", "PrivacyBudgetExceeded", "gaussian_zcdp", "gaussian_gdp_mu",
+           "replace_one_sensitivity", "printed_cost_unit_sensitivity", "zcdp_to_gdp_mu", "gdp_mu_to_zcdp",
+           "zcdp_epsilon", "zcdp_rho_for_epsilon", "gdp_delta", "gdp_epsilon", "composed_gdp_mu",
+           "gaussian_event"]
+
+# relative slack for the budget comparison: a schedule that spends exactly ρ in floating point is admitted
+_BUDGET_RTOL = 1e-9
+
+
+class PrivacyBudgetExceeded(ValueError):
+    """A release was refused because its cost would take the ledger's total above its budget."""
+
+
+def replace_one_sensitivity(per_sample_bound: float, n: int) -> float:
+    """ℓ2-sensitivity 2b/n of an average (1/n) Σ_i g(x_i) with ‖g(x)‖ ≤ b for every record, under replace-one
+    neighbours (n public).  Menart et al. (2023), Section 2 (replace-one neighbouring; Definition 2).
+
+    Raises ValueError / TypeError naming ``per_sample_bound`` or ``n``."""
+    b = check_positive(per_sample_bound, "per_sample_bound")
+    n = check_positive_int(n, "n")
+    return 2.0 * b / n
+
+
+def gaussian_zcdp(sensitivity: float, sigma: float) -> float:
+    """ρ = Δ²/(2σ²): the exact zCDP of q(S) + N(0, σ² I_d) for a query of ℓ2-sensitivity Δ (Bun & Steinke 2016,
+    Prop. 1.6; tight: the Rényi divergence of two Gaussians with means Δ apart is αΔ²/(2σ²)).
+
+    Raises ValueError / TypeError naming ``sensitivity`` (≥ 0) or ``sigma`` (> 0)."""
+    s = check_positive(sensitivity, "sensitivity", allow_zero=True)
+    sig = check_positive(sigma, "sigma")
+    return s * s / (2.0 * sig * sig)
+
+
+def gaussian_gdp_mu(sensitivity: float, sigma: float) -> float:
+    """μ = Δ/σ: the Gaussian mechanism's exact GDP parameter (Dong, Roth & Su 2022, Thm 2.7)."""
+    s = check_positive(sensitivity, "sensitivity", allow_zero=True)
+    return s / check_positive(sigma, "sigma")
+
+
+def printed_cost_unit_sensitivity(per_sample_bound: float, n: int, sigma: float) -> float:
+    """The paper's per-release charge (b/(nσ))² (Menart et al. 2023, arXiv:2311.13447 v2, proof of Lemma 8:
+    anchors "(L_0/(nσ̂))²", differences "(Φ̂_k^{1/κ}/(γnσ_k))²"; App. D.2 likewise).  It equals Δ²/σ² with the
+    add/remove-style Δ = b/n, i.e. **half** the exact replace-one cost (2b/n)²/(2σ²) of :func:`gaussian_zcdp`
+    (the accounting-factor-2 erratum).  Kept only for fidelity with the printed calibration.
+
+    Raises ValueError / TypeError naming the parameter."""
+    b = check_positive(per_sample_bound, "per_sample_bound", allow_zero=True)
+    n = check_positive_int(n, "n")
+    sig = check_positive(sigma, "sigma")
+    return (b / (n * sig)) ** 2
+
+
+def zcdp_to_gdp_mu(rho: float) -> float:
+    """μ = √(2ρ): a composition of Gaussian mechanisms with total zCDP ρ is exactly μ-GDP (both equal
+    √(Σ (Δ_j/σ_j)²))."""
+    return math.sqrt(2.0 * check_positive(rho, "rho", allow_zero=True))
+
+
+def gdp_mu_to_zcdp(mu: float) -> float:
+    """ρ = μ²/2 (inverse of :func:`zcdp_to_gdp_mu`; μ-GDP implies μ²/2-zCDP)."""
+    m = check_positive(mu, "mu", allow_zero=True)
+    return m * m / 2.0
+
+
+def zcdp_epsilon(rho: float, delta: float) -> float:
+    """ε = ρ + 2√(ρ log(1/δ)): ρ-zCDP ⇒ (ε, δ)-DP for every δ ∈ (0, 1) (Bun & Steinke 2016, Prop. 1.3).
+
+    Raises ValueError naming ``rho`` or ``delta`` (δ must be in (0, 1))."""
+    r = check_positive(rho, "rho", allow_zero=True)
+    d = check_delta(delta)
+    if d <= 0.0:
+        raise ValueError(f"delta must be in (0, 1) for the zCDP conversion, got {delta!r}")
+    return r + 2.0 * math.sqrt(r * math.log(1.0 / d))
+
+
+def zcdp_rho_for_epsilon(epsilon: float, delta: float) -> float:
+    """The largest ρ with ρ + 2√(ρ log(1/δ)) ≤ ε: ρ = (√(log(1/δ) + ε) − √(log(1/δ)))² (exact inverse of
+    :func:`zcdp_epsilon`)."""
+    e = check_epsilon(epsilon)
+    d = check_delta(delta)
+    if d <= 0.0:
+        raise ValueError(f"delta must be in (0, 1) for the zCDP conversion, got {delta!r}")
+    a = math.log(1.0 / d)
+    return (math.sqrt(a + e) - math.sqrt(a)) ** 2
+
+
+def gdp_delta(mu: float, epsilon: float) -> float:
+    """δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2), the exact privacy curve of μ-GDP (Dong, Roth & Su 2022,
+    Corollary 2.13), from scipy.stats.norm (log-space for the second term)."""
+    from scipy.stats import norm
+
+    m = check_positive(mu, "mu")
+    e = check_positive(epsilon, "epsilon", allow_zero=True)
+    a = norm.logcdf(-e / m + m / 2.0)
+    b = e + norm.logcdf(-e / m - m / 2.0)
+    return float(math.exp(a) * -math.expm1(b - a)) if a > -math.inf else 0.0
+
+
+def gdp_epsilon(mu: float, delta: float) -> float:
+    """The smallest ε ≥ 0 with :func:`gdp_delta` (μ, ε) ≤ δ (scipy.optimize.brentq on the decreasing curve)."""
+    from scipy.optimize import brentq
+
+    m = check_positive(mu, "mu")
+    d = check_delta(delta)
+    if d <= 0.0:
+        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+    if gdp_delta(m, 0.0) <= d:
+        return 0.0
+    hi = 1.0
+    while gdp_delta(m, hi) > d:
+        hi *= 2.0
+    return float(brentq(lambda e: gdp_delta(m, e) - d, 0.0, hi, xtol=1e-12, rtol=1e-12))
+
+
+def composed_gdp_mu(ratios: Any) -> float:
+    """μ = √(Σ_j r_j²) for releases with Δ_j/σ_j = r_j: the exact GDP of their (adaptive) composition."""
+    total = 0.0
+    for j, r in enumerate(ratios):
+        r = check_positive(r, f"ratios[{j}]", allow_zero=True)
+        total += r * r
+    return math.sqrt(total)
+
+
+def gaussian_event(mu: float) -> Any:
+    """A ``dp_accounting`` event whose privacy-loss distribution under ADD_OR_REMOVE_ONE is exactly μ-GDP
+    (``GaussianDpEvent(noise_multiplier=1/μ)``: sensitivity 1, standard deviation 1/μ); the claim that carries
+    it states ``event_neighbouring="ADD_OR_REMOVE_ONE"`` because the shift μ is already the replace-one one."""
+    from dp_accounting import dp_event
+
+    return dp_event.GaussianDpEvent(1.0 / check_positive(mu, "mu"))
+
+
+@dataclass(frozen=True)
+class GaussianRelease:
+    """One recorded Gaussian release: ``label`` (e.g. "anchor k=1"), ``sensitivity`` Δ (replace-one ℓ2),
+    ``sigma`` σ (per-coordinate noise std), ``cost`` = Δ²/(2σ²) (zCDP ρ)."""
+
+    label: str
+    sensitivity: float
+    sigma: float
+    cost: float
+
+    @property
+    def gdp_mu(self) -> float:
+        """Δ/σ."""
+        return self.sensitivity / self.sigma
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "sensitivity": self.sensitivity, "sigma": self.sigma, "cost": self.cost}
+
+
+@dataclass
+class PrivacyLedger:
+    """Records every Gaussian release of one run and refuses any release that would overshoot ``rho_total``.
+
+    Usage: ``ledger.charge(label, sensitivity, sigma)`` *before* drawing the noise of the release; it raises
+    :class:`PrivacyBudgetExceeded` (a ``ValueError``) if ``spent + Δ²/(2σ²) > rho_total`` (up to a 1e-9
+    relative floating-point slack), and otherwise records the release.  The cost is a function of (Δ, σ) only,
+    both fixed before the release, so the ledger is a valid privacy filter (Whitehouse et al. 2023, Thm 1): the
+    whole transcript is ``rho_total``-zCDP and ``mu``-GDP with μ = √(2·spent) (exact for Gaussian releases).
+
+    Attributes
+    ----------
+    rho_total : float > 0, the budget.
+    releases : list of :class:`GaussianRelease`, in order.
+
+    Raises ValueError / TypeError naming ``rho_total`` for a non-positive or non-finite budget.
+    """
+
+    rho_total: float
+    releases: list[GaussianRelease] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rho_total = check_positive(self.rho_total, "rho_total")
+
+    @property
+    def spent(self) -> float:
+        """Σ cost of the recorded releases."""
+        return math.fsum(r.cost for r in self.releases)
+
+    @property
+    def remaining(self) -> float:
+        """rho_total − spent (may be ≈ −1e-9·rho_total from rounding)."""
+        return self.rho_total - self.spent
+
+    @property
+    def mu(self) -> float:
+        """√(Σ (Δ/σ)²) = √(2·spent): the exact GDP of the recorded composition."""
+        return composed_gdp_mu(r.gdp_mu for r in self.releases)
+
+    def can_afford(self, sensitivity: float, sigma: float) -> bool:
+        """Whether a release (Δ, σ) fits in the remaining budget (nothing is recorded)."""
+        return self.spent + gaussian_zcdp(sensitivity, sigma) <= self.rho_total * (1.0 + _BUDGET_RTOL)
+
+    def charge(self, label: str, sensitivity: float, sigma: float) -> GaussianRelease:
+        """Record a Gaussian release (Δ = ``sensitivity``, σ = ``sigma``) before its noise is drawn.
+
+        Raises
+        ------
+        PrivacyBudgetExceeded
+            The release would take the total above ``rho_total``; nothing is recorded.
+        ValueError / TypeError
+            ``sensitivity`` < 0, ``sigma`` ≤ 0 or not finite, or ``label`` not a string.
+        """
+        if not isinstance(label, str):
+            raise TypeError(f"label must be a str, got {type(label).__name__}")
+        cost = gaussian_zcdp(sensitivity, sigma)
+        if self.spent + cost > self.rho_total * (1.0 + _BUDGET_RTOL):
+            raise PrivacyBudgetExceeded(
+                f"release {label!r} (sensitivity {sensitivity:.6g}, sigma {sigma:.6g}) costs rho = {cost:.6g}; "
+                f"spent {self.spent:.6g} of rho_total = {self.rho_total:.6g}: refused before the release")
+        release = GaussianRelease(label, float(sensitivity), float(sigma), cost)
+        self.releases.append(release)
+        return release
+
+    def epsilon(self, delta: float) -> float:
+        """ε at δ of the recorded composition from its exact GDP curve (:func:`gdp_epsilon` at :attr:`mu`)."""
+        mu = self.mu
+        return 0.0 if mu == 0.0 else gdp_epsilon(mu, delta)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rho_total": self.rho_total, "spent": self.spent, "mu": self.mu,
+                "releases": [r.to_dict() for r in self.releases]}
