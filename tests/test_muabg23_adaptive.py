@@ -1,0 +1,263 @@
+"""Menart et al. (2023), arXiv:2311.13447 v2: Algorithm 3 (adaptive noisy GD, fully adaptive filter, Theorem 3)
+and the Theorem 5 variant (exponential-mechanism selection) — parameters by hand, the filter never overshoots
+(hypothesis, adversarial data), the exact ρ of every release on the worst replace-one pair vs its cost, the
+exponential mechanism's exact selection probabilities, and the planted bugs each refuted by the same check."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dpsco.reference.muabg23.adaptive import (FilterOverflow, PrivacyFilter, adaptive_gd, adaptive_gd_em,
+                                              em_epsilon_bounded_range, em_log_probabilities, exact_rule,
+                                              gaussian_renyi_divergence, iteration_cap_theorem3, printed_rule,
+                                              replace_one_sensitivity)
+from dpsco.verification.mutants.muabg23_adaptive import (adaptive_gd_cost_from_noisy_norm,
+                                                         adaptive_gd_em_temperature_without_2,
+                                                         adaptive_gd_paper_units, adaptive_gd_sigma_from_exact_norm)
+
+
+def linear_oracle(X):
+    """f(w; x) = ⟨w, x⟩: per-sample gradient x (the worst replace-one pair for the clipped mean is exact)."""
+    X = np.asarray(X, dtype=np.float64)
+    return lambda w: X
+
+
+def pseudo_huber_oracle(X):
+    """f(w; x) = √(1 + ‖w − x‖²) − 1: 1-Lipschitz, 1-smooth per sample."""
+    X = np.asarray(X, dtype=np.float64)
+
+    def grad(w):
+        diff = w - X
+        return diff / np.sqrt(1.0 + np.sum(diff * diff, axis=1))[:, None]
+    return grad
+
+
+# ---- parameters, by hand -----------------------------------------------------------------------------------
+
+def test_exact_and_printed_parameters_by_hand():
+    # n = 100, ρ = 0.25, L0 = 1: Δ = 2/100 = 0.02, c_N = √ρ/n = 0.005, σ̂ = Δ/√(2c_N) = 0.02/0.1 = 0.2,
+    # c_max = ρ/2 − c_N = 0.12, σ_min = 0.02/√0.24; η = 1/(2L1) = 0.25 at L1 = 2.
+    r = exact_rule(100, 3, 0.25, 0.1, 1.0, 2.0)
+    assert r.sigma_hat == pytest.approx(0.2) and r.sigma_min == pytest.approx(0.02 / math.sqrt(0.24))
+    assert r.eta == 0.25 and r.claim_rho == 0.25 and r.guard == 0.125
+    # ψ = 2(√3 + √(2 log(2(50 + 2)/0.1)))
+    assert r.psi == pytest.approx(2 * (math.sqrt(3) + math.sqrt(2 * math.log(1040.0))))
+    assert r.step_cost(r.sigma_min, -5.0) == pytest.approx(0.125)      # a floor step costs ρ/2 in total
+    assert r.step_sigma(-1.0, 0.0) == r.sigma_min                      # negative N_t: the floor
+    # printed: σ̂ = L0/(√n ρ^{1/4}) = 1/(10·√0.5), σ_min = √2/(n√ρ) = √2/50, ψ = √(d log(n√ρ/β)) = √(3 log 500);
+    # charged cost of a floor step (L0/(nσ̂))² + (L0/(nσ_min))² = √ρ/n + ρ/2 = 0.005 + 0.125; claim 2ρ + 2√ρ/n
+    p = printed_rule(100, 3, 0.25, 0.1, 1.0, 2.0)
+    assert p.sigma_hat == pytest.approx(1 / (10 * math.sqrt(0.5))) and p.sigma_min == pytest.approx(math.sqrt(2) / 50)
+    assert p.psi == pytest.approx(math.sqrt(3 * math.log(500.0)))
+    assert p.step_cost(p.sigma_min, 1.0) == pytest.approx(0.13) and p.claim_rho == pytest.approx(0.51)
+    assert iteration_cap_theorem3(100, 0.25) == 26                       # ⌊n√ρ/2⌋ + 1 = 25 + 1
+
+
+@pytest.mark.parametrize("kwargs, name", [({"rho": 0.0}, "rho"), ({"beta": 1.5}, "beta"), ({"L0": -1.0}, "L0"),
+                                          ({"L1": "a"}, "L1"), ({"calibration": "paper"}, "calibration"),
+                                          ({"rho": 1e-6}, "rho"), ({"w0": np.zeros((2, 2))}, "w0"),
+                                          ({"rng": 3}, "rng"), ({"grad": 3}, "grad")])
+def test_bad_input_names_the_parameter(kwargs, name):
+    args = {"grad": linear_oracle(np.ones((50, 2))), "w0": np.zeros(2), "rho": 0.5, "beta": 0.1, "L0": 1.0,
+            "L1": 1.0, "rng": np.random.default_rng(0)}
+    args.update(kwargs)
+    grad, w0 = args.pop("grad"), args.pop("w0")
+    with pytest.raises((TypeError, ValueError), match=name):
+        adaptive_gd(grad, w0, **args)
+
+
+def test_filter_refuses_a_release_past_its_budget():
+    f = PrivacyFilter(1.0)
+    f.admit(0.6)
+    with pytest.raises(FilterOverflow):
+        f.admit(0.5)
+    with pytest.raises(FilterOverflow):
+        f.admit(-0.1)                                  # a cost read from a noisy statistic can be negative
+    assert f.spent == 0.6
+
+
+# ---- the filter never overshoots ---------------------------------------------------------------------------
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(20, 300), d=st.integers(1, 3), rho=st.floats(0.02, 2.0), start=st.sampled_from(["mean", "far"]),
+       spread=st.floats(0.0, 3.0), seed=st.integers(0, 2 ** 31), calibration=st.sampled_from(["exact", "printed"]))
+def test_filter_never_overshoots(n, d, rho, start, spread, seed, calibration):
+    # Deterministic (almost-sure) property: Σ of the exact replace-one costs Δ²/(2σ²) of the releases made is
+    # ≤ the claim's ρ at every prefix, whatever the data (adversarial start at the mean: ‖∇F‖ = 0, so N_t is
+    # negative half the time).  False-failure probability 0.
+    if n * math.sqrt(rho) <= 2.0:
+        rho = (3.0 / n) ** 2
+    rng = np.random.default_rng(seed)
+    X = spread * rng.standard_normal((n, d))
+    w0 = X.mean(axis=0) if start == "mean" else X.mean(axis=0) + 10.0
+    rel = adaptive_gd(pseudo_huber_oracle(X), w0, rho=rho, beta=0.1, L0=1.0, L1=1.0, rng=rng,
+                      calibration=calibration)
+    exact = np.cumsum(rel.diagnostics["exact_costs"])
+    assert np.all(exact <= rel.claim.rho * (1 + 1e-12))
+    steps = rel.parameters["steps"]
+    assert steps <= iteration_cap_theorem3(n, rho) and rel.gradient_evaluations == n * steps
+    assert rel.trajectory.shape == (steps + 1, d)
+    if calibration == "exact":
+        assert exact[-1] <= rho * (1 + 1e-12) and np.allclose(rel.diagnostics["exact_costs"],
+                                                              rel.parameters["charged_costs"])
+    else:   # the printed accounting charges half the replace-one cost: the 2× undercount
+        assert np.allclose(rel.diagnostics["exact_costs"], 2 * np.asarray(rel.parameters["charged_costs"]))
+
+
+def _worst_pair(n, d, L0=1.0):
+    """Linear loss: S = n copies of L0·e1, S' replaces one by −L0·e1: mean gradients L0·e1 and (1 − 2/n)L0·e1,
+    so the gradient gap and the norm gap are both exactly Δ = 2L0/n (the replace-one sensitivity)."""
+    e1 = np.zeros(d)
+    e1[0] = L0
+    S = np.tile(e1, (n, 1))
+    S2 = S.copy()
+    S2[0] = -e1
+    return S, S2
+
+
+def test_each_release_costs_exactly_its_charge_on_the_worst_pair():
+    # Exact: on the worst pair every release's Rényi divergence over α is D_α = α Δ_actual²/(2σ²) with the σ
+    # both neighbours use (σ_t is a function of the released N_t), so its zCDP equals its charged cost.
+    n, d, rho = 400, 2, 0.5
+    S, S2 = _worst_pair(n, d)
+    rel = adaptive_gd(linear_oracle(S), np.zeros(d), rho=rho, beta=0.1, L0=1.0, L1=1.0, rng=np.random.default_rng(3))
+    gap = np.linalg.norm(S.mean(0) - S2.mean(0))
+    norm_gap = abs(np.linalg.norm(S.mean(0)) - np.linalg.norm(S2.mean(0)))
+    assert gap == pytest.approx(replace_one_sensitivity(n, 1.0)) and norm_gap == pytest.approx(gap)
+    rule = exact_rule(n, d, rho, 0.1, 1.0, 1.0)
+    total = 0.0
+    for N, sigma, charged in zip(rel.parameters["N_t"], rel.parameters["sigma_t"], rel.parameters["charged_costs"]):
+        assert rule.step_sigma(N, 0.3) == rule.step_sigma(N, 0.9) == sigma        # σ_t does not read the data
+        per_alpha = [(gaussian_renyi_divergence(a, norm_gap, rule.sigma_hat, rule.sigma_hat)
+                      + gaussian_renyi_divergence(a, gap, sigma, sigma, d)) / a for a in (1.5, 4.0, 50.0)]
+        assert np.allclose(per_alpha, charged, rtol=1e-9)
+        total += charged
+    assert total <= rho and rel.parameters["steps"] >= 2
+
+
+# ---- planted bugs, refuted by the same exact checks --------------------------------------------------------
+
+def _zero_gradient_instance(n):
+    """Adversarial data for the filter: every point at w0 = 0, so ∇F(w0) = 0 and N_t = b̂_t (negative half the
+    time); d = 1 and a gradient oracle of cost O(n)."""
+    X = np.zeros((n, 1))
+    return pseudo_huber_oracle(X), np.zeros(1)
+
+
+def test_cost_from_noisy_norm_overshoots():
+    # Mutant: cost min{Δ²ψ²/(2N_t²), c_max} read from N_t, σ_t = max{N_t/ψ, σ_min}.  Adversarial data (∇F ≡ 0 at
+    # w0, n = 20000, ρ = 4): N_t = b̂_t ~ N(0, σ̂²).  A run is refuted (exact cost Σ Δ²/(2σ²) > ρ) whenever its
+    # first two N_t are ≤ −Δψ/√(2(ρ/4 − c_N)): each such step is charged ≤ ρ/4 yet releases at σ_min (exact cost
+    # c_N + c_max = ρ/2), so after two steps the exact cost is ρ, the charge ≤ ρ/2 admits a third step, and
+    # its c_N > 0 tips it over.  That event has probability q = Φ(−x/σ̂)² (computed below, ≈ 0.20), so all of
+    # 70 independent runs miss with probability ≤ (1 − q)^70 < 1e-6.  The correct algorithm on the same data
+    # never exceeds ρ (almost surely; false-failure probability 0).
+    from scipy import stats
+
+    n, rho = 20000, 4.0
+    grad, w0 = _zero_gradient_instance(n)
+    rule = exact_rule(n, 1, rho, 0.1, 1.0, 1.0)
+    x = rule.true_sensitivity * rule.psi / math.sqrt(2.0 * (rho / 4 - math.sqrt(rho) / n))
+    q = stats.norm.cdf(-x / rule.sigma_hat) ** 2
+    assert (1 - q) ** 70 < 1e-6
+    refuted = 0
+    for seed in range(70):
+        bad = adaptive_gd_cost_from_noisy_norm(grad, w0, rho=rho, beta=0.1, L0=1.0, L1=1.0,
+                                               rng=np.random.default_rng(seed))
+        assert sum(bad.parameters["charged_costs"]) <= bad.claim.rho        # the ledger itself looks fine
+        refuted += sum(bad.diagnostics["exact_costs"]) > bad.claim.rho
+    assert refuted >= 1
+    for seed in range(5):
+        good = adaptive_gd(grad, w0, rho=rho, beta=0.1, L0=1.0, L1=1.0, rng=np.random.default_rng(seed))
+        assert sum(good.diagnostics["exact_costs"]) <= good.claim.rho
+
+
+def test_paper_units_undercount_twice():
+    # Mutant: the paper's (L0/(nσ))² accounting under the ρ claim.  The loop stops only once the charged total
+    # exceeds ρ/2, and the exact cost is twice the charge: exact > ρ on every run (deterministic).
+    X = np.random.default_rng(1).standard_normal((500, 2))
+    for seed in range(3):
+        bad = adaptive_gd_paper_units(pseudo_huber_oracle(X), np.full(2, 4.0), rho=0.3, beta=0.1, L0=1.0, L1=1.0,
+                                      rng=np.random.default_rng(seed))
+        exact, charged = sum(bad.diagnostics["exact_costs"]), sum(bad.parameters["charged_costs"])
+        assert exact == pytest.approx(2 * charged) and exact > bad.claim.rho == 0.3
+
+
+def test_sigma_from_exact_norm_refuted():
+    # Mutant: σ_t from the exact ‖∇F(w_t)‖.  On the worst pair the first gradient release has σ ≠ σ' (the exact
+    # norms differ by Δ); two Gaussians of different variances have D_α = ∞ once α σ'² + (1 − α) σ² ≤ 0, so
+    # sup_α D_α/α = ∞ > ρ.  Exact (no sampling in the verdict).
+    n, d, rho = 2000, 2, 0.25
+    S, S2 = _worst_pair(n, d)
+    runs = [adaptive_gd_sigma_from_exact_norm(linear_oracle(Z), np.zeros(d), rho=rho, beta=0.1, L0=1.0, L1=1.0,
+                                              rng=np.random.default_rng(7)) for Z in (S, S2)]
+    s1, s2 = runs[0].parameters["sigma_t"][0], runs[1].parameters["sigma_t"][0]
+    assert s1 > s2
+    alpha = s1 ** 2 / (s1 ** 2 - s2 ** 2) + 1.0
+    assert gaussian_renyi_divergence(alpha, replace_one_sensitivity(n, 1.0), s1, s2, d) > rho * alpha
+    # the correct algorithm: the same N_0 gives the same σ_0 on both neighbours
+    good = [adaptive_gd(linear_oracle(Z), np.zeros(d), rho=rho, beta=0.1, L0=1.0, L1=1.0,
+                        rng=np.random.default_rng(7)) for Z in (S, S2)]
+    rule = exact_rule(n, d, rho, 0.1, 1.0, 1.0)
+    N0 = good[0].parameters["N_t"][0]
+    assert rule.step_sigma(N0, 1.0) == rule.step_sigma(N0, 1.0 - 2.0 / n)
+
+
+# ---- the exponential mechanism (Theorem 5) -----------------------------------------------------------------
+
+def _em_losses(u, u2, eps, sens):
+    lp, lq = em_log_probabilities(u, eps, sens), em_log_probabilities(u2, eps, sens)
+    loss = lp - lq
+    return float(np.max(np.abs(loss))), float(loss.max() - loss.min())
+
+
+@settings(max_examples=60, deadline=None)
+@given(u=st.lists(st.floats(0.0, 5.0), min_size=1, max_size=12), signs=st.lists(st.sampled_from([-1.0, 1.0]),
+       min_size=12, max_size=12), rho_em=st.floats(0.01, 2.0))
+def test_em_exact_selection_probabilities_within_epsilon(u, signs, rho_em):
+    # Exact: neighbouring scores move by ≤ Δ each; with P ∝ exp(−ε u/(2Δ)) the log-ratio of every outcome is
+    # ≤ ε and its range (bounded range, Cesar & Rogers 2021: ε²/8-zCDP) ≤ ε.  Hand derivation: the log-ratio of
+    # outcome t is −ε(u_t − u'_t)/(2Δ) + log(Z'/Z), each term ≤ ε/2 in size.  Probability of false failure 0.
+    u = np.array(u)
+    sens = 0.01
+    u2 = np.maximum(u + sens * np.array(signs[:u.size]), 0.0)
+    eps = em_epsilon_bounded_range(rho_em)
+    loss, rng_ = _em_losses(u, u2, eps, sens)
+    assert loss <= eps * (1 + 1e-9) and rng_ <= eps * (1 + 1e-9)
+
+
+def test_em_worst_pair_attains_epsilon_and_mutant_doubles_it():
+    # Two candidates, u = (Δ, Δ) vs u' = (2Δ, 0) (each score moved by Δ, opposite ways): the log-ratio
+    # range is ε/(2Δ)·(Δ + Δ) = ε exactly (bounded range attained); with the factor 2 dropped (the mutant's
+    # temperature, i.e. the mechanism at 2ε) it is 2ε > ε: refuted, exactly.
+    sens, eps = 0.01, em_epsilon_bounded_range(0.5)
+    u, u2 = np.array([sens, sens]), np.array([2 * sens, 0.0])
+    assert _em_losses(u, u2, eps, sens)[1] == pytest.approx(eps)
+    assert _em_losses(u, u2, 2 * eps, sens)[1] == pytest.approx(2 * eps) and 2 * eps > eps
+    # the mutant keeps the claim (ρ + ρ/2, ε = √(8·ρ/2)) while selecting at 2ε
+    X = np.random.default_rng(2).standard_normal((300, 2))
+    kw = dict(rho=0.5, beta=0.1, L0=1.0, L1=1.0)
+    bad = adaptive_gd_em_temperature_without_2(pseudo_huber_oracle(X), np.full(2, 3.0),
+                                               rng=np.random.default_rng(5), **kw)
+    claimed = em_epsilon_bounded_range(0.25)
+    assert bad.parameters["epsilon_em"] == pytest.approx(claimed) and bad.claim.rho == pytest.approx(0.75)
+    used = bad.parameters["epsilon_selection"]                   # the temperature the mutant actually samples at
+    assert _em_losses(u, u2, used, sens)[1] == pytest.approx(2 * claimed) and 2 * claimed > claimed
+
+
+def test_em_variant_claim_and_output():
+    # Theorem 5 composition: filter ρ + ρ_EM (default ρ/2, the printed temperature ε = 2√ρ): 1.5ρ.
+    X = np.random.default_rng(4).standard_normal((300, 2))
+    rel = adaptive_gd_em(pseudo_huber_oracle(X), np.full(2, 3.0), rho=0.5, beta=0.1, L0=1.0, L1=1.0,
+                         rng=np.random.default_rng(0))
+    assert rel.claim.rho == pytest.approx(0.75) and rel.parameters["epsilon_em"] == pytest.approx(2 * math.sqrt(0.5))
+    t = rel.parameters["t_star"]
+    assert 0 <= t < rel.parameters["steps"] and np.array_equal(rel.output, rel.trajectory[t])
+    printed = adaptive_gd_em(pseudo_huber_oracle(X), np.full(2, 3.0), rho=0.5, beta=0.1, L0=1.0, L1=1.0,
+                             rng=np.random.default_rng(0), calibration="printed")
+    assert printed.claim.rho == pytest.approx(2 * 0.5 + 2 * math.sqrt(0.5) / 300 + 0.25)
