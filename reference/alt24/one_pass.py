@@ -209,7 +209,7 @@ def _declared_smoothness(loss: HeavyTailedLoss, S: np.ndarray, radius: float, be
 
 def onepass_clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, domain: Ball, x0: Any, rho: float,
                            bounds: MomentBounds, rng: np.random.Generator, *, beta: float | None = None,
-                           delta: float = 1e-6, project: bool = True) -> Release:
+                           delta: float = 1e-6, project: bool = True, white_box: bool = False) -> Release:
     """Algorithm 8, OnePass-Clipped-DP-SGD(D, n, X, x_0, ρ) (Asi, Liu & Tian 2024, Section 6, Theorem 4).
 
     Records s_1..s_n (rows of S; the first 2^I are used, I = ⌊log₂ n⌋), a GLM loss f(x; s) = σ(⟨s, x⟩) every
@@ -226,7 +226,10 @@ def onepass_clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, domain: Ball, x0: Any,
     ``project=True`` (default) starts each phase at Π_X(x_{i−1}) and returns Π_X(x_I) (errata: the printed
     x_{i−1}, x_I can lie outside X); ``project=False`` follows the printed lines (Algorithm 5 still projects its
     own steps).  Returns a Release: output (d,), claim, parameters (η, C, β, phases), diagnostics
-    {"clipped_steps": per phase} (data-dependent, not covered by the claim).
+    {"clipped_steps": per phase} (data-dependent, not covered by the claim).  ``white_box=True`` also sets
+    ``Release.white_box`` (a verification record, never serialised) to the white-box view of the run: a dict
+    with "phase_starts" (I, d), the start of each phase (Π_X(x_{i−1}) when projecting), and "phase_releases"
+    (I, d), the noisy phase outputs x_i = x̄_i + N(0, σ_i² I) (lines 9–10), all covered by the claim.
     Raises ValueError / TypeError naming the parameter."""
     loss = _check_loss(loss)
     S, d = check_records(S, loss)
@@ -238,6 +241,8 @@ def onepass_clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, domain: Ball, x0: Any,
         raise ValueError(f"delta must be in (0, 1), got {delta}")
     if not isinstance(project, bool):
         raise TypeError(f"project must be a bool, got {type(project).__name__}")
+    if not isinstance(white_box, bool):
+        raise TypeError(f"white_box must be a bool, got {type(white_box).__name__}")
     if not loss.glm:
         raise ValueError(f"loss {loss.name} is not a GLM f(x; s) = σ(⟨s, x⟩): Algorithm 8's privacy proof "
                          "(Lemma 14) needs every gradient to be a multiple of its record")
@@ -256,11 +261,14 @@ def onepass_clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, domain: Ball, x0: Any,
                          "η_i ≤ 2/β (Fact 3); Theorem 4 requires β ≤ β_max = " f"{par['beta_max']}")
     x = x0.copy()
     clipped = []
+    starts, releases = [], []
     for ph in par["phases"]:                                 # Algorithm 8, lines 5–11
         start = x if not project else (x if np.linalg.norm(x) <= R else x * (R / np.linalg.norm(x)))
         xbar, _, c = _onepass(S[ph["start"]:ph["stop"]], loss, ph["C_i"], ph["eta_i"], R, start, None)  # line 8
         clipped.append(c)
         x = xbar + ph["sigma_i"] * rng.standard_normal(d)   # lines 9–10
+        starts.append(start.copy())
+        releases.append(x.copy())
     out = x if not project else (x if np.linalg.norm(x) <= R else x * (R / np.linalg.norm(x)))
     rho_claim = rho / 4.0
     from dp_accounting import dp_event
@@ -277,5 +285,6 @@ def onepass_clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, domain: Ball, x0: Any,
     params = {"I": par["I"], "n_eff": par["n_eff"], "eta": par["eta"], "C": par["C"], "beta": beta,
               "beta_max": par["beta_max"], "rho": rho, "radius": R, "project": project,
               "phases": [{k: v for k, v in ph.items()} for ph in par["phases"]]}
+    wb = {"phase_starts": np.array(starts), "phase_releases": np.array(releases)} if white_box else None
     return Release(output=out, claim=claim, gradient_evaluations=par["n_eff"] - 1, parameters=params,
-                   algorithm=ALG8, diagnostics={"clipped_steps": clipped})
+                   algorithm=ALG8, diagnostics={"clipped_steps": clipped}, white_box=wb)

@@ -39,26 +39,27 @@ from dpsco.reference.alt24.one_pass import (lemma_8_terms, onepass_clipped_dp_sg
                                             theorem_4_parameters)
 from dpsco.reference.alt24.theorems import theorem_4_bound
 from dpsco.reference.domains import Ball
-from dpsco.verification.auditing.audit import audit
-from dpsco.verification.auditing.family import p_value_of_counts
+from dpsco.verification.auditing.curve_audit import CurveAuditResult, audit_curve, curve_box, curve_refutes
+from dpsco.verification.auditing.events import Event
 from dpsco.verification.checks.stats import mean_bound_check
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.papers.alt24_data import load_randhie
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 
-__all__ = ["ENTRIES", "SIZES", "known_lip_audit", "known_lip_bounds", "known_lip_rate", "onepass_sgd_bounds",
-           "onepass_dp_audit", "onepass_dp_bounds"]
+__all__ = ["ENTRIES", "SIZES", "WhiteBoxAlg8", "curve_p_value", "known_lip_audit", "known_lip_bounds",
+           "known_lip_rate", "onepass_sgd_bounds", "onepass_dp_audit", "onepass_dp_bounds",
+           "onepass_dp_white_box_audit", "white_box_event"]
 
 PAPER = "Asi, Liu & Tian (2024)"
 
 # runs per task and budget: audit runs per side, χ² runs of the exact check, replicates of the bound checks,
 # rate grid and runs per grid point
 SIZES: dict[str, dict[str, Any]] = {
-    "quick": {"audit": 300, "randhie": 150, "chi2": 100, "reps": 8, "grid": (32, 64, 128), "rate_runs": 3,
+    "quick": {"audit": 300, "white_box": 300, "randhie": 150, "chi2": 100, "reps": 8, "grid": (32, 64, 128), "rate_runs": 3,
               "n_bound": 128, "n_onepass": 512, "n_dp": 1024},
-    "standard": {"audit": 2000, "randhie": 1000, "chi2": 300, "reps": 30, "grid": (64, 128, 256, 512),
+    "standard": {"audit": 2000, "white_box": 2000, "randhie": 1000, "chi2": 300, "reps": 30, "grid": (64, 128, 256, 512),
                  "rate_runs": 6, "n_bound": 256, "n_onepass": 2048, "n_dp": 4096},
-    "paper": {"audit": 20000, "randhie": 10000, "chi2": 1000, "reps": 100, "grid": (64, 128, 256, 512, 1024),
+    "paper": {"audit": 20000, "white_box": 20000, "randhie": 10000, "chi2": 1000, "reps": 100, "grid": (64, 128, 256, 512, 1024),
               "rate_runs": 20, "n_bound": 512, "n_dp": 16384, "n_onepass": 8192},
 }
 
@@ -115,15 +116,36 @@ def _gaussian_pair_check(name: str, run: Any, S: np.ndarray, S2: np.ndarray, mu_
                   shift=delta, runs=runs, max_output_norm=float(np.linalg.norm(outs, axis=1).max()))
 
 
-def _audit_dict(res: Any) -> dict[str, Any]:
+def curve_p_value(k_p: int, n_p: int, k_q: int, n_q: int, tradeoff: Any) -> float:
+    """The p-value of a curve audit's verdict from its test counts: inf{a : the box of confidence 1 − a lies
+    below ``tradeoff``} (``curve_audit.curve_box``/``curve_refutes``; the boxes widen as a shrinks), by bisection
+    on log a, the upper end returned (conservative); 1.0 if even a → 1 does not refute, 1e-15 at the floor.
+    Under a true claim P(p ≤ a) ≤ a (docs/derivations.md#soundness-of-the-box-below-curve-test)."""
+    def refutes(conf: float) -> bool:
+        a_hi, b_hi, _, _ = curve_box(k_p, n_p, k_q, n_q, conf)
+        return curve_refutes(a_hi, b_hi, tradeoff)
+
+    if not refutes(1e-12):
+        return 1.0
+    if refutes(1.0 - 1e-15):
+        return 1e-15
+    lo, hi = math.log(1e-15), math.log(1.0 - 1e-12)
+    while hi - lo > 1e-6:
+        mid = 0.5 * (lo + hi)
+        if refutes(1.0 - math.exp(mid)):
+            hi = mid
+        else:
+            lo = mid
+    return math.exp(hi)
+
+
+def _audit_dict(res: CurveAuditResult) -> dict[str, Any]:
+    """A curve audit's record with the p-value of its verdict (:func:`curve_p_value` of its test counts)."""
     rec = res.to_dict()
-    det = rec.get("details") or {}
-    try:
-        p = p_value_of_counts(int(det["numerator_count"]), int(det["n_test"]), int(det["denominator_count"]),
-                              int(det["n_test"]), float(res.claim.epsilon), float(res.claim.delta))
-    except (KeyError, TypeError, ValueError):
-        p = 1.0
-    rec["p_value"] = float(p)
+    det = res.details
+    n = int(det["n_test"])
+    rec["p_value"] = curve_p_value(int(det["numerator_count"]), n, int(det["denominator_count"]), n,
+                                   res.claim.tradeoff)
     return rec
 
 
@@ -181,22 +203,24 @@ def known_lip_audit(inp: SuiteInputs) -> dict[str, Any]:
     S, S2 = _worst_pair(16, 2, 2.0)
     claim = known_lip_reduction(S, LinearLoss(), Ball(1.0), RHO_AUDIT, BOUNDS_ALIP, np.random.default_rng(0),
                                 C=2.0, delta=DELTA_AUDIT).claim
-    res = audit(_alg4_mechanism, {"S": S}, {"S": S2}, claim, sz["audit"], np.random.default_rng(s_audit),
-                confidence=inp.confidence)
+    res = audit_curve(_alg4_mechanism, {"S": S}, {"S": S2}, claim, sz["audit"], np.random.default_rng(s_audit),
+                      confidence=inp.confidence, power=False)
     exact = _gaussian_pair_check("exact_worst_pair", _alg4, S, S2, math.sqrt(2 * RHO_AUDIT), sz["chi2"],
                                  np.random.default_rng(s_exact))
     A, B, C = _randhie_pair()
     r = _randhie()
     claim_r = known_lip_reduction(A, r.losses["least_squares"], Ball(r.radius), RHO_AUDIT,
                                   r.moment_bounds["least_squares"], np.random.default_rng(0), delta=DELTA_AUDIT).claim
-    res_r = audit(_alg4_randhie, {"S": A}, {"S": B}, claim_r, sz["randhie"], np.random.default_rng(s_randhie),
-                  confidence=inp.confidence)
+    res_r = audit_curve(_alg4_randhie, {"S": A}, {"S": B}, claim_r, sz["randhie"], np.random.default_rng(s_randhie),
+                        confidence=inp.confidence, power=False)
     return {"record": {"pair": "linear loss, n = 16, records ±2e₁ at position 0 (phase 1), others 0; G_2 = 10³, "
                                "X = B(0, 1)",
-                       "rho": RHO_AUDIT, "claim_epsilon": claim.epsilon, "epsilon_lower": res.epsilon_lower,
+                       "rho": RHO_AUDIT, "claim_epsilon": claim.epsilon, "audit": "curve audits of the ρ-zCDP "
+                       "claim (box below the zCDP trade-off curve), replacing the (ε, δ) threshold audits (a point "
+                       "of the same curve)", "mu_lower": res.mu_lower, "rho_lower": res.rho_lower,
                        "randhie_pair": "randhie records 1..15 + (kept record of largest L̄ ≤ C | record of "
                                        "largest L̄, replaced) at position 0; least squares, B(0, 20)",
-                       "randhie_C": C, "randhie_epsilon_lower": res_r.epsilon_lower},
+                       "randhie_C": C, "randhie_mu_lower": res_r.mu_lower, "randhie_rho_lower": res_r.rho_lower},
             "checks": {"known_lip_exact_worst_pair": exact},
             "audits": {"known_lip_worst_pair": _audit_dict(res), "known_lip_randhie": _audit_dict(res_r)}}
 
@@ -290,23 +314,123 @@ def _alg8_mechanism(data: dict[str, Any], rng: np.random.Generator) -> np.ndarra
     return _alg8(np.asarray(data["S"]), rng)
 
 
+class WhiteBoxAlg8:
+    """The white-box adversary of Algorithm 8 on a fixed replace-one pair (S, S2), as a mechanism
+    ``f(data, rng) -> (1,)`` for :func:`~dpsco.verification.auditing.curve_audit.audit_curve`.
+
+    It runs ``algorithm`` (Algorithm 8's signature with ``white_box=True``: the reference or a planted bug) on
+    ``data["S"]`` and sees every noisy phase output x_i and its start (``Release.white_box``).  Knowing both
+    datasets, it recomputes each phase's noiseless average on either side from the observed start (Algorithm 5
+    is deterministic: ``onepass_clipped_sgd`` with the public C_i, η_i), m_i = x̄_i(S; start), m'_i =
+    x̄_i(S2; start), and returns the claimed-model log-likelihood ratio of the whole trace
+
+        Λ = Σ_i [b_i y_i − b_i²/2],   y_i = ⟨x_i − m_i, u_i⟩/σ_i,   b_i = ‖m'_i − m_i‖/σ_i,   u_i = (m'_i − m_i)/‖·‖,
+
+    with the public σ_i of the release's parameters (phases whose records agree on both sides add 0).  Under
+    the claim's model Λ ~ N(−B²/2, B²) on S and N(B²/2, B²) on S2, B² = Σ b_i²: a Gaussian shift of μ = B.
+    Λ is a post-processing of the white-box view, which the claim covers (Theorem 4's proof bounds every phase
+    output given the previous ones), so a curve audit of Λ against the claim is sound."""
+
+    def __init__(self, S: np.ndarray, S2: np.ndarray, algorithm: Any = onepass_clipped_dp_sgd) -> None:
+        self.S, self.S2, self.algorithm = np.asarray(S, dtype=float), np.asarray(S2, dtype=float), algorithm
+
+    def _means(self, ph: dict[str, Any], start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(x̄_i(S; start), x̄_i(S2; start)) of phase ``ph``, cached by (phase, start): deterministic."""
+        key = (ph["i"], np.asarray(start, dtype=float).tobytes())
+        cache = self.__dict__.setdefault("_cache", {})
+        if key not in cache:
+            a, b = ph["start"], ph["stop"]
+            if len(cache) > 64:
+                cache.clear()
+            cache[key] = tuple(onepass_clipped_sgd(D[a:b], LinearLoss(), ph["C_i"], ph["eta_i"], Ball(1e9),
+                                                   start).output for D in (self.S, self.S2))
+        return cache[key]
+
+    def run(self, S: np.ndarray, rng: np.random.Generator) -> Any:
+        return self.algorithm(S, LinearLoss(), Ball(1e9), np.zeros(S.shape[1]), RHO_AUDIT, BOUNDS_AUDIT, rng,
+                              delta=DELTA_AUDIT, white_box=True)
+
+    def __call__(self, data: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
+        rel = self.run(np.asarray(data["S"], dtype=float), rng)
+        wb = rel.white_box
+        lam = 0.0
+        for i, ph in enumerate(rel.parameters["phases"]):
+            a, b = ph["start"], ph["stop"]
+            if np.array_equal(self.S[a:b], self.S2[a:b]):
+                continue
+            m, m2 = self._means(ph, wb["phase_starts"][i])
+            diff = m2 - m
+            norm = float(np.linalg.norm(diff))
+            if norm == 0.0:
+                continue
+            y = float((wb["phase_releases"][i] - m) @ diff) / (norm * ph["sigma_i"])
+            bi = norm / ph["sigma_i"]
+            lam += bi * y - 0.5 * bi * bi
+        return np.array([lam])
+
+    def exact_mu(self) -> float:
+        """B = ‖(b_i)‖ from one run on S (the shifts do not depend on the run for the linear loss): the μ of Λ's
+        Gaussian shift if the noise is as claimed."""
+        rel = self.run(self.S, np.random.default_rng(0))
+        tot = 0.0
+        for i, ph in enumerate(rel.parameters["phases"]):
+            m, m2 = self._means(ph, rel.white_box["phase_starts"][i])
+            tot += float(np.sum((m2 - m) ** 2)) / ph["sigma_i"] ** 2
+        return math.sqrt(tot)
+
+
+def white_box_event(b: float) -> Event:
+    """The white-box audit's event, placed from the claimed model only (no run): E = {Λ ≥ τ} with the
+    neighbour as numerator, τ = 0.75·b² (i.e. y ≥ 1.25·b in the one differing phase), b = the pair's μ under the
+    claimed noise (:meth:`WhiteBoxAlg8.exact_mu`).  Fixed in advance, so every run is a test run."""
+    return Event(threshold=0.75 * b * b, tail="ge", numerator="neighbour")
+
+
+def onepass_dp_white_box_audit(runs: int, rng: np.random.Generator, *, confidence: float = 0.95,
+                               algorithm: Any = onepass_clipped_dp_sgd) -> dict[str, Any]:
+    """White-box curve audit of Algorithm 8's ρ/4-zCDP claim (``algorithm``: the reference or a planted bug with
+    its signature and ``white_box``) on the worst pair (:func:`_worst_pair`, n = 64, ±10⁶e₁ first in phase 1):
+    the statistic Λ of :class:`WhiteBoxAlg8`, ``runs`` per side, all of them testing :func:`white_box_event`.  Returns the audit record with its p-value and
+    the pair's exact white-box μ under the claimed noise."""
+    S, S2 = _worst_pair(64, 2, 1e6)
+    mech = WhiteBoxAlg8(S, S2, algorithm)
+    claim = onepass_clipped_dp_sgd(S, LinearLoss(), Ball(1e9), np.zeros(2), RHO_AUDIT, BOUNDS_AUDIT,
+                                   np.random.default_rng(0), delta=DELTA_AUDIT).claim
+    b = mech.exact_mu()
+    event = white_box_event(b)
+    res = audit_curve(mech, {"S": S}, {"S": S2}, claim, runs, rng, confidence=confidence, power=False,
+                      statistic="coordinate:0", event=event)
+    rec = _audit_dict(res)
+    rec["white_box"] = {"view": "every phase's noisy output x_i = x̄_i + N(0, σ_i² I) and its start",
+                        "statistic": "claimed-model log-likelihood ratio Λ of the phase outputs",
+                        "mu_claimed": math.sqrt(2.0 * claim.rho), "mu_exact_claimed_noise": mech.exact_mu(),
+                        "algorithm": getattr(algorithm, "__name__", str(algorithm))}
+    return rec
+
+
 def onepass_dp_audit(inp: SuiteInputs) -> dict[str, Any]:
-    """Audit of Algorithm 8 on the worst pair (linear GLM, n = 64, ±10⁶e₁ first in phase 1: clipped to ±C_1e₁);
-    the claim is ρ/4-zCDP (μ = √(ρ/2))."""
+    """Audits of Algorithm 8 on the worst pair (linear GLM, n = 64, ±10⁶e₁ first in phase 1: clipped to ±C_1e₁);
+    the claim is ρ/4-zCDP (μ = √(ρ/2)): a black-box curve audit of the output, a white-box curve audit of every
+    phase's noisy output (:class:`WhiteBoxAlg8`), and the exact Gaussian check."""
     sz = SIZES[inp.budget]
-    s_audit, s_exact = inp.seed.spawn(2)
+    s_audit, s_exact, s_wb = inp.seed.spawn(3)
     S, S2 = _worst_pair(64, 2, 1e6)
     claim = onepass_clipped_dp_sgd(S, LinearLoss(), Ball(1e9), np.zeros(2), RHO_AUDIT, BOUNDS_AUDIT,
                                    np.random.default_rng(0), delta=DELTA_AUDIT).claim
-    res = audit(_alg8_mechanism, {"S": S}, {"S": S2}, claim, sz["audit"], np.random.default_rng(s_audit),
-                confidence=inp.confidence)
+    res = audit_curve(_alg8_mechanism, {"S": S}, {"S": S2}, claim, sz["audit"], np.random.default_rng(s_audit),
+                      confidence=inp.confidence, power=False)
     exact = _gaussian_pair_check("exact_worst_pair", _alg8, S, S2, math.sqrt(RHO_AUDIT / 2), sz["chi2"],
                                  np.random.default_rng(s_exact))
+    wb = onepass_dp_white_box_audit(sz["white_box"], np.random.default_rng(s_wb), confidence=inp.confidence)
     return {"record": {"pair": "linear GLM, n = 64, records ±10⁶e₁ at position 0 (phase 1), others 0",
                        "rho_input": RHO_AUDIT, "rho_claimed": claim.rho, "claim_epsilon": claim.epsilon,
-                       "epsilon_lower": res.epsilon_lower},
+                       "audit": "curve audits of the ρ/4-zCDP claim (box below the zCDP trade-off curve): the "
+                                "output (black-box) and every phase's noisy output (white-box)",
+                       "mu_lower": res.mu_lower, "rho_lower": res.rho_lower,
+                       "white_box_mu_lower": wb["mu_lower"], "white_box_rho_lower": wb["rho_lower"],
+                       "white_box_mu_exact": wb["white_box"]["mu_exact_claimed_noise"]},
             "checks": {"onepass_dp_exact_worst_pair": exact},
-            "audits": {"onepass_dp_worst_pair": _audit_dict(res)}}
+            "audits": {"onepass_dp_worst_pair": _audit_dict(res), "onepass_dp_white_box": wb}}
 
 
 def onepass_dp_bounds(inp: SuiteInputs) -> dict[str, Any]:
