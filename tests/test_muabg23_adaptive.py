@@ -261,3 +261,30 @@ def test_em_variant_claim_and_output():
     printed = adaptive_gd_em(pseudo_huber_oracle(X), np.full(2, 3.0), rho=0.5, beta=0.1, L0=1.0, L1=1.0,
                              rng=np.random.default_rng(0), calibration="printed")
     assert printed.claim.rho == pytest.approx(2 * 0.5 + 2 * math.sqrt(0.5) / 300 + 0.25)
+
+
+# ---- the suite (dpsco verify) at the quick budget ----------------------------------------------------------
+
+@pytest.mark.parametrize("entry_index", [0, 1])
+def test_suite_tasks_at_quick_budget(entry_index):
+    # Privacy checks are exact (p-value 1/0, false-failure probability 0).  The rate check's p-value is the
+    # Hoeffding bound-family p-value of rate_check: given a constant ĉ for which the bound holds in mean,
+    # P(p ≤ 1e-6) ≤ 1e-6 (one rate check per test case).  ĉ is 3 × the pilot ratio at the smallest n (Theorem 4/5
+    # give no constant); that step has no finite-sample guarantee — the seeds are fixed, so the test is
+    # deterministic, and the measured margins are ≥ 2.6× at every grid point (quick and standard budgets).
+    import json
+
+    import dpsco.verification.mutants.muabg23_adaptive as mutants
+    from dpsco.verification.papers.muabg23_adaptive import ENTRIES
+    from dpsco.verification.papers.registry import SuiteInputs
+
+    entry = ENTRIES[entry_index]
+    assert entry.name in ("muabg23.adaptive_gd", "muabg23.adaptive_gd_em") and entry.paper == "Menart et al. (2023)"
+    assert all(callable(getattr(mutants, b)) for b in entry.planted_bugs)
+    for k, task in enumerate(entry.suite.tasks):
+        out = task.run(SuiteInputs("quick", np.random.SeedSequence([20231122, entry_index, k]), 0.95))
+        json.dumps(out)
+        assert set(out) == {"record", "checks", "audits"} and out["checks"]
+        for key, check in out["checks"].items():
+            assert {"name", "statement", "p_value", "verdict"} <= set(check) and check["verdict"] is None
+            assert check["p_value"] > 1e-6, (key, check)
