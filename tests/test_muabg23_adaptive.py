@@ -71,6 +71,20 @@ def test_bad_input_names_the_parameter(kwargs, name):
         adaptive_gd(grad, w0, **args)
 
 
+def test_runs_on_the_model_losses():
+    # the muabg23 model's LinearLoss (radius 1) on its worst pair: the exact gaps are Δ = 2/n, as in _worst_pair
+    from dpsco.reference.muabg23.adaptive import loss_oracle
+    from dpsco.reference.muabg23.model import LinearLoss
+
+    loss = LinearLoss(1.0)
+    S, S2 = _worst_pair(100, 2)
+    rel = adaptive_gd(loss_oracle(loss, S), np.zeros(2), rho=0.5, beta=0.1, L0=loss.lipschitz(), L1=1.0,
+                      rng=np.random.default_rng(0))
+    assert sum(rel.diagnostics["exact_costs"]) <= 0.5
+    with pytest.raises(ValueError, match="X"):
+        loss_oracle(loss, 2 * S)                                          # records outside the declared domain
+
+
 def test_filter_refuses_a_release_past_its_budget():
     f = PrivacyFilter(1.0)
     f.admit(0.6)
@@ -288,3 +302,22 @@ def test_suite_tasks_at_quick_budget(entry_index):
         for key, check in out["checks"].items():
             assert {"name", "statement", "p_value", "verdict"} <= set(check) and check["verdict"] is None
             assert check["p_value"] > 1e-6, (key, check)
+
+
+def test_lemma_10_gradient_error_within_n_t_over_c_sigma():
+    # Lemma 10 (exact calibration, c_σ = 2): ‖∇_t − ∇F(w_t)‖ = σ_t‖Z‖ ≤ σ_t ψ/2 whenever ‖Z‖ ≤ √d + √(2 log(1/b))
+    # (Gaussian-norm concentration, Lipschitz tail), b = β/(2(n√ρ + 2)) per step; so when σ_t = N_t/ψ the error is
+    # ≤ N_t/2.  Union bound over the ≤ n√ρ/2 + 1 steps: a run violates with probability ≤ β/2; β = 1e-7 and 5
+    # runs give a false-failure probability ≤ 2.5e-7.
+    X = np.random.default_rng(8).standard_normal((400, 3))
+    grad, beta = pseudo_huber_oracle(X), 1e-7
+    for seed in range(5):
+        rel = adaptive_gd(grad, np.full(3, 3.0), rho=1.0, beta=beta, L0=1.0, L1=1.0, rng=np.random.default_rng(seed))
+        rule = exact_rule(400, 3, 1.0, beta, 1.0, 1.0)
+        traj = rel.trajectory
+        for t, (N, sigma) in enumerate(zip(rel.parameters["N_t"], rel.parameters["sigma_t"])):
+            noisy = (traj[t] - traj[t + 1]) / rule.eta
+            err = np.linalg.norm(noisy - grad(traj[t]).mean(axis=0))     # no clipping active: ‖∇f‖ < 1
+            assert err <= sigma * rule.psi / 2
+            if sigma > rule.sigma_min:
+                assert err <= N / 2

@@ -40,6 +40,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from dpsco.reference.muabg23.model import check_loss
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import check_choice, check_delta, check_positive, check_rng
 
@@ -47,7 +48,7 @@ __all__ = ["CALIBRATIONS", "AdaptiveRule", "FilterOverflow", "PrivacyFilter", "r
            "norm_query_cost_line6", "norm_noise_line3", "gradient_cost_cap_line6", "noise_floor_line4",
            "noise_divisor_line4", "gaussian_zcdp_cost", "iteration_cap_theorem3", "step_size_line1",
            "exact_rule", "printed_rule", "adaptive_gd_run", "adaptive_gd", "em_epsilon_bounded_range",
-           "em_log_probabilities", "em_select", "adaptive_gd_em", "zcdp_to_epsilon", "gaussian_renyi_divergence"]
+           "em_log_probabilities", "em_select", "adaptive_gd_em", "zcdp_to_epsilon", "gaussian_renyi_divergence", "loss_oracle"]
 
 CALIBRATIONS = ("exact", "printed")
 GradientOracle = Callable[[np.ndarray], np.ndarray]  # w (d,) -> per-sample gradients (n, d) on the private data
@@ -75,6 +76,15 @@ class PrivacyFilter:
         if self.spent + cost > self.budget * (1.0 + 1e-12):
             raise FilterOverflow(f"cost {cost:.6g} on top of {self.spent:.6g} exceeds the budget {self.budget:.6g}")
         self.costs.append(float(cost))
+
+
+def loss_oracle(loss: Any, X: Any) -> GradientOracle:
+    """The per-sample gradient oracle w -> loss.grads(w, X) (n, d) of a muabg23 ``NonconvexLoss`` on records X
+    (rows; checked against the loss's declared data domain, ValueError otherwise).  Pass L0 = loss.lipschitz()
+    to :func:`adaptive_gd` (or a smaller public clip)."""
+    loss = check_loss(loss)
+    X = loss.check_records(X)
+    return lambda w: loss.grads(np.asarray(w, dtype=np.float64), X)
 
 
 def replace_one_sensitivity(n: int, L0: float) -> float:
