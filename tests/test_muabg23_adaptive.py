@@ -321,3 +321,30 @@ def test_lemma_10_gradient_error_within_n_t_over_c_sigma():
             assert err <= sigma * rule.psi / 2
             if sigma > rule.sigma_min:
                 assert err <= N / 2
+
+
+def test_lemma_12_descent_inequality_with_c_sigma_2():
+    # Lemma 12's (9) under the exact calibration.  Hand derivation (η = 1/(2L_1), g = ∇F(w_t), e = ∇_t − g,
+    # descent lemma): F(w_t) − F(w_{t+1}) ≥ (3‖g‖² + 2⟨g, e⟩ − ‖e‖²)/(8L_1).  On Lemma 10's event ‖e‖ ≤ N_t/2 ≤
+    # (‖g‖ + s)/2 with s = |b̂_t|, so the decrease is ≥ (7a² − 6as − s²)/(32L_1) ≥ a²/(8L_1) − s²/(8L_1) (a = ‖g‖;
+    # min of 3a² − 6as at a = s).  With c_σ = 1 (printed) the same algebra leaves no a²/(8L_1) term: (9) does not
+    # follow.  s ≤ σ̂√(2 log(2(n√ρ+2)/β)) per step with probability ≥ 1 − β/(n√ρ+2); with Lemma 10's event and
+    # the union over ≤ n√ρ/2 + 1 steps a run fails with probability ≤ β; β = 1e-7, 5 runs: ≤ 5e-7.
+    X = np.random.default_rng(9).standard_normal((400, 3)) * 0.5
+    grad, beta, n, rho = pseudo_huber_oracle(X), 1e-7, 400, 1.0
+
+    def risk(w):
+        diff = w - X
+        return float(np.mean(np.sqrt(1.0 + np.sum(diff * diff, axis=1)) - 1.0))
+    rule = exact_rule(n, 3, rho, beta, 1.0, 1.0)
+    s_max = rule.sigma_hat * math.sqrt(2 * math.log(2 * (n * math.sqrt(rho) + 2) / beta))
+    checked = 0
+    for seed in range(5):
+        rel = adaptive_gd(grad, np.full(3, 3.0), rho=rho, beta=beta, L0=1.0, L1=1.0, rng=np.random.default_rng(seed))
+        traj = rel.trajectory
+        for t, sigma in enumerate(rel.parameters["sigma_t"]):
+            if sigma > rule.sigma_min:                                    # (9) is stated for σ_t = N_t/ψ
+                a = np.linalg.norm(grad(traj[t]).mean(axis=0))
+                assert risk(traj[t]) - risk(traj[t + 1]) >= a * a / 8 - s_max ** 2 / 8 - 1e-12
+                checked += 1
+    assert checked >= 5
