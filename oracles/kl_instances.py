@@ -19,7 +19,13 @@ Instances: :class:`KarimiShift` (x² + 3 sin² x, non-convex PL; Karimi, Nutini 
 :class:`PseudoHuberShift` (globally Lipschitz and smooth, PL on balls), :class:`NonlinearLeastSquares`
 (over-parameterised, non-convex, global PL, F* = 0), :class:`LogisticLoss` (separable data: no minimiser, so no
 KL constant — see :func:`logistic_separable_ratio`), and :class:`Theorem8Pair` (the 1-D lower-bound pair of
-Theorem 8, App. C.3, reconstructed: the seed text lacks its formulas).
+Theorem 8, App. C.3, reconstructed: the seed text lacks its formulas); for the other algorithms' settings
+:class:`RingShift` (½(‖u‖² − 1)², KL* away from the centre, two valleys in 1-D), :class:`SharpRingShift`
+(|‖u‖² − 1|, weakly convex, κ ≥ 2 on annuli) and :class:`BoundedSquareShift` (smooth, Lipschitz, no KL).
+
+The module is one cohesive thing — the catalogue of the paper's test instances, each with its certificate —
+and is kept in one file (a little over 600 lines) because the instances share the shift-family base class, the
+identical-records convention and the certified-minimum interface.
 """
 
 from __future__ import annotations
@@ -36,11 +42,14 @@ from dpsco.reference.muabg23.model import KLConstants, NonconvexLoss, check_poin
 from dpsco.reference.validation import as_float_matrix, check_positive, check_positive_int
 
 __all__ = [
+    "BoundedSquareShift",
     "KarimiShift",
     "LogisticLoss",
     "NonlinearLeastSquares",
     "PowerShift",
     "PseudoHuberShift",
+    "RingShift",
+    "SharpRingShift",
     "ShiftLoss",
     "Theorem8Pair",
     "identical_records",
@@ -282,6 +291,138 @@ class PseudoHuberShift(ShiftLoss):
             raise ValueError(f"kappa must be 1 or 2 for pseudo-Huber, got {kappa}")
         s = math.sqrt(1.0 + (region.radius / self.delta) ** 2)
         return KLConstants(gamma=math.sqrt(s * s / (s + 1.0)), kappa=2.0)
+
+
+def _max_abs_t_sq_minus_1_times_2t(R: float) -> float:
+    """max_{0 ≤ t ≤ R} 2t|t² − 1| (the radial gradient of ½(t² − 1)²): 2R(1 − R²) up to the critical point 1/√3,
+    4/(3√3) from there until it is overtaken by 2R(R² − 1)."""
+    inner = 2.0 * R * (1.0 - R * R) if R < 1.0 / math.sqrt(3.0) else 4.0 / (3.0 * math.sqrt(3.0))
+    return max(inner, 2.0 * R * (R * R - 1.0))
+
+
+class RingShift(ShiftLoss):
+    """f(w; x) = φ(w − x), φ(u) = ½(‖u‖² − 1)²: non-convex, minimiser set = the unit sphere around c (identical
+    records), F* = 0, w* = c + (w0 − c)/‖w0 − c‖; u = 0 is a stationary non-minimiser (F = ½).
+
+    Derived: ∇φ = 2(‖u‖² − 1)u, so φ/‖∇φ‖² = 1/(8‖u‖²) exactly: (γ, 2)-KL* on {‖u‖ ≥ r_0} with γ² = 1/(8r_0²),
+    attained everywhere on the sphere ‖u‖ = r_0.  Hessian 2(‖u‖² − 1)I + 4uuᵀ ⪰ −2I: \tilde L_1 = 2; on ‖w‖ ≤ R,
+    L_1 = max(6R'² − 2, 2) and L_0 = max_{t ≤ R'} 2t|t² − 1| with R' = R + r.  1-D valley (Lemma 5 of the paper):
+    for α < ½ the sub-level valley {φ ≤ α} ∩ {u > 0} is [√(1 − √(2α)), √(1 + √(2α))] (:meth:`valley`).
+    """
+
+    name = "ring"
+
+    def phi(self, U: np.ndarray) -> np.ndarray:
+        return 0.5 * (np.sum(U * U, axis=1) - 1.0) ** 2
+
+    def dphi(self, U: np.ndarray) -> np.ndarray:
+        return 2.0 * (np.sum(U * U, axis=1, keepdims=True) - 1.0) * U
+
+    def lipschitz(self, region: Ball | None = None) -> float:
+        return _max_abs_t_sq_minus_1_times_2t(self._radius(region))
+
+    def smoothness(self) -> None:
+        return None
+
+    def smoothness_on(self, region: Ball) -> float:
+        R = self._radius(region)
+        return max(6.0 * R * R - 2.0, 2.0)
+
+    def weak_convexity(self) -> float:
+        return 2.0
+
+    def global_minimum(self, X: Any, w0: Any = None) -> tuple[float, np.ndarray]:
+        """(0, c + (w0 − c)/‖w0 − c‖) for identical records c; ValueError if ``w0`` = c (every sphere point ties)."""
+        X = self.check_records(X)
+        c = _common_record(X)
+        w0 = check_point(w0, X.shape[1], "w0")
+        gap = np.linalg.norm(w0 - c)
+        if gap == 0:
+            raise ValueError("w0 must differ from the centre c (all sphere points are then closest)")
+        return 0.0, c + (w0 - c) / gap
+
+    def kl_constants(self, region: Any = None, X: Any = None, r0: float = 0.5) -> KLConstants:
+        """(γ, 2) with γ² = 1/(8 r_0²) on {‖w − c‖ ≥ r_0}."""
+        r0 = check_positive(r0, "r0")
+        return KLConstants(gamma=1.0 / math.sqrt(8.0 * r0 * r0), kappa=2.0)
+
+    @staticmethod
+    def valley(alpha: float) -> tuple[float, float]:
+        """The 1-D valley {u > 0 : φ(u) ≤ α} = [√(1 − √(2α)), √(1 + √(2α))] for 0 < α < ½."""
+        alpha = check_positive(alpha, "alpha")
+        if alpha >= 0.5:
+            raise ValueError(f"alpha must be < 1/2 (below the barrier phi(0) = 1/2), got {alpha}")
+        return math.sqrt(1.0 - math.sqrt(2.0 * alpha)), math.sqrt(1.0 + math.sqrt(2.0 * alpha))
+
+
+class SharpRingShift(ShiftLoss):
+    """f(w; x) = φ(w − x), φ(u) = |‖u‖² − 1|: non-convex, non-smooth, weakly convex with \tilde L_1 = 2
+    (φ + ‖u‖² = max(2‖u‖² − 1, 1) is convex); L_0 = 2(R + r) on ‖w‖ ≤ R; minimiser set = the unit sphere.
+
+    KL* on the annulus {r_0 ≤ ‖u‖ ≤ R} for every κ ≥ 2 with γ^κ = max_t |t² − 1|/(2t)^κ over t ∈ [r_0, R]
+    (‖∇φ‖ = 2t off the sphere).  Closed form (derived): (1 − t²)/(2t)^κ decreases on (0, 1); on t > 1 the
+    derivative of (t² − 1)t^{−κ} has the sign of (2 − κ)t² + κ, so it increases up to t* = √(κ/(κ − 2)) (∞ for
+    κ = 2) and decreases after; the max is at r_0, at min(R, t*).
+    """
+
+    name = "sharp_ring"
+
+    def phi(self, U: np.ndarray) -> np.ndarray:
+        return np.abs(np.sum(U * U, axis=1) - 1.0)
+
+    def dphi(self, U: np.ndarray) -> np.ndarray:
+        return 2.0 * np.sign(np.sum(U * U, axis=1, keepdims=True) - 1.0) * U
+
+    def lipschitz(self, region: Ball | None = None) -> float:
+        return 2.0 * self._radius(region)
+
+    def smoothness(self) -> None:
+        return None
+
+    def weak_convexity(self) -> float:
+        return 2.0
+
+    def kl_constants(self, region: Any = None, X: Any = None, r0: float = 0.5, R: float = 2.0,
+                     kappa: float = 2.0) -> KLConstants:
+        r0, R = check_positive(r0, "r0"), check_positive(R, "R")
+        kappa = check_positive(kappa, "kappa")
+        if kappa < 2.0 or r0 >= R:
+            raise ValueError(f"need kappa >= 2 and r0 < R, got kappa = {kappa}, r0 = {r0}, R = {R}")
+        cands = [r0, R]
+        if kappa > 2.0:
+            t_star = math.sqrt(kappa / (kappa - 2.0))
+            if r0 < t_star < R:
+                cands.append(t_star)
+        worst = max(abs(t * t - 1.0) / (2.0 * t) ** kappa for t in cands)
+        return KLConstants(gamma=worst ** (1.0 / kappa), kappa=kappa)
+
+
+class BoundedSquareShift(ShiftLoss):
+    """f(w; x) = φ(w − x), φ(u) = Σ_j u_j²/(1 + u_j²): smooth, globally Lipschitz, no KL (plateaus).
+
+    Derived: ψ(t) = t²/(1 + t²) has ψ' = 2t/(1 + t²)² with max 3√3/8 at t = 1/√3, so L_0 = (3√3/8)√d; ψ'' =
+    (2 − 6t²)/(1 + t²)³ with |ψ''| ≤ 2 (at 0), so L_1 = 2 and \tilde L_1 = 2 (ψ'' ≥ −1/4 in fact).  The only
+    stationary point is u = 0, the global minimiser (F* = 0); ‖∇F‖ → 0 as ‖u‖ → ∞ while F → d, so no (γ, κ)-KL
+    holds globally (Theorem 5's setting: stationarity without KL).
+    """
+
+    name = "bounded_square"
+
+    def phi(self, U: np.ndarray) -> np.ndarray:
+        return np.sum(U * U / (1.0 + U * U), axis=1)
+
+    def dphi(self, U: np.ndarray) -> np.ndarray:
+        return 2.0 * U / (1.0 + U * U) ** 2
+
+    def lipschitz(self, region: Ball | None = None, d: int = 1) -> float:
+        check_region(region)
+        return 3.0 * math.sqrt(3.0) / 8.0 * math.sqrt(check_positive_int(d, "d"))
+
+    def smoothness(self) -> float:
+        return 2.0
+
+    def weak_convexity(self) -> float:
+        return 2.0
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpsco.oracles.kl_instances import (KarimiShift, LogisticLoss, NonlinearLeastSquares, PowerShift,
-                                        PseudoHuberShift, Theorem8Pair, identical_records, karimi_pl_certificate,
-                                        logistic_separable_ratio)
+from dpsco.oracles.kl_instances import (BoundedSquareShift, KarimiShift, LogisticLoss, NonlinearLeastSquares,
+                                        PowerShift, PseudoHuberShift, RingShift, SharpRingShift, Theorem8Pair,
+                                        identical_records, karimi_pl_certificate, logistic_separable_ratio)
 from dpsco.reference.domains import Ball
 from dpsco.reference.muabg23.model import KLConstants, LinearLoss, NonconvexLoss, check_kl_constants, check_loss
 
@@ -294,3 +294,66 @@ def test_theorem8_pair_refuses():
         Theorem8Pair(n=10, k=2, kappa=1.5)
     with pytest.raises(ValueError, match="k"):
         Theorem8Pair(n=10, k=3, kappa=2.0)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# ring, sharp ring, bounded square
+
+@SETTINGS
+@given(u=st.lists(COORD, min_size=1, max_size=3))
+def test_ring_kl_exact_and_minimiser(u):
+    """φ/‖∇φ‖² = 1/(8‖u‖²) exactly, so with r0 = ‖u‖ the KL bound is attained; w* is the sphere point closest to
+    w0 (distance |‖w0 − c‖ − 1|, and F(w*) = 0); L0 on ‖w‖ ≤ R bounds every per-sample gradient."""
+    loss = RingShift(1.0)
+    c = np.zeros(len(u))
+    X = identical_records(c, 2)
+    w = np.asarray(u)
+    t = float(np.linalg.norm(w))
+    if t < 1e-3 or abs(t - 1) < 1e-3:
+        return
+    kl = loss.kl_constants(r0=t)
+    assert loss.value(w, X) == pytest.approx(kl.gap_bound(loss.gradient_norm(w, X)), rel=1e-9)
+    fstar, wstar = loss.global_minimum(X, w)
+    assert loss.value(wstar, X) < 1e-28 and np.linalg.norm(w - wstar) == pytest.approx(abs(t - 1))
+    assert np.linalg.norm(loss.grads(w, X), axis=1).max() <= loss.lipschitz(Ball(t)) * (1 + 1e-12)
+
+
+def test_ring_valley_and_lipschitz_by_hand():
+    """α = 1/8: √(2α) = ½, valley = [√½, √1.5]; φ at both ends = ½(½)² = 1/8.  L0(R' = 0.5) = 2·0.5·0.75 = 0.75;
+    L0(R' = 1) = 4/(3√3) = 0.7698 (critical point 1/√3); L0(R' = 2) = 2·2·3 = 12."""
+    lo, hi = RingShift.valley(0.125)
+    assert (lo, hi) == pytest.approx((math.sqrt(0.5), math.sqrt(1.5)))
+    loss = RingShift(1e-9)
+    assert loss.lipschitz(Ball(0.5)) == pytest.approx(0.75, rel=1e-6)
+    assert loss.lipschitz(Ball(1.0)) == pytest.approx(4 / (3 * math.sqrt(3)), rel=1e-6)
+    assert loss.lipschitz(Ball(2.0)) == pytest.approx(12.0, rel=1e-6)
+    with pytest.raises(ValueError, match="alpha"):
+        RingShift.valley(0.5)
+
+
+@pytest.mark.parametrize("kappa", [2.0, 3.0, 4.0])
+def test_sharp_ring_kl_on_annulus(kappa):
+    """The closed-form γ(κ) on r0 = 0.5 ≤ t ≤ R = 3 bounds |t² − 1|/(2t)^κ on a dense grid, and is attained
+    (grid max within 1e-6 relative); hand value κ = 2: max(0.75/1, 8/36) = 0.75 at r0."""
+    loss = SharpRingShift(1.0)
+    kl = loss.kl_constants(r0=0.5, R=3.0, kappa=kappa)
+    t = np.linspace(0.5, 3.0, 500_001)
+    ratio = np.abs(t * t - 1) / (2 * t) ** kappa
+    assert ratio.max() <= kl.gamma ** kappa * (1 + 1e-12)
+    assert ratio.max() >= kl.gamma ** kappa * (1 - 1e-6)
+    if kappa == 2.0:
+        assert kl.gamma ** 2 == pytest.approx(0.75)
+
+
+def test_bounded_square_constants_by_hand():
+    """ψ' max = 3√3/8 = 0.6495 at 1/√3, |ψ''| ≤ 2 — checked on a dense grid; F → d far away while ‖∇F‖ → 0
+    (no KL): at u = 100 in 1-D, F = 10^4/10001 and F' = 200/10001² ≈ 2e-6."""
+    t = np.linspace(-50, 50, 1_000_001)
+    d1 = 2 * t / (1 + t * t) ** 2
+    d2 = (2 - 6 * t * t) / (1 + t * t) ** 3
+    loss = BoundedSquareShift(1.0)
+    assert np.abs(d1).max() <= loss.lipschitz(None, d=1) * (1 + 1e-12)
+    assert np.abs(d2).max() <= loss.smoothness()
+    X = identical_records([0.0], 1)
+    assert loss.value(np.array([100.0]), X) == pytest.approx(1e4 / 10001)
+    assert loss.gradient_norm(np.array([100.0]), X) == pytest.approx(200 / 10001 ** 2)
