@@ -357,3 +357,17 @@ def test_bounded_square_constants_by_hand():
     X = identical_records([0.0], 1)
     assert loss.value(np.array([100.0]), X) == pytest.approx(1e4 / 10001)
     assert loss.gradient_norm(np.array([100.0]), X) == pytest.approx(200 / 10001 ** 2)
+
+
+def test_theorem8_pair_growth_constant_is_below_one_on_the_line():
+    """"(1, τ)-growth over all of R" (as the construction is usually quoted) fails: on S with κ = 2 (τ = 2),
+    F − F* = ½(1 + r)(a − w) + ½(1 − r)(w + a)² − (1 − r)a at w = −10 is ≈ 0.51·10.0 + 0.49·100.0 = 54.1 (a, F* ≈ 1e-2),
+    so the ratio to |w − a|² ≈ 100.0 is ≈ 0.54 < 1; near the minimiser (|w − a| ≤ 2a) it holds,
+    because there F − F* ≥ r|w − a| ≥ |w − a|² iff |w − a| ≤ r = 2a (τ = 2: r^{1/(τ−1)} = 2a)."""
+    pair = Theorem8Pair(n=100, k=2, kappa=2.0)
+    S, _ = pair.datasets()
+    a = pair.a
+    far = (pair.risk(np.array([-10.0]), S) - pair.minimum()) / (10.0 + a) ** 2
+    assert far[0] < 0.6
+    w = np.linspace(-a, a - 1e-9, 10_001)
+    assert np.all(pair.risk(w, S) - pair.minimum() >= (a - w) ** 2 * (1 - 1e-9))
