@@ -171,3 +171,7 @@ def test_theorem8_check_passes_private_and_refutes_non_private(kappa):
     assert _sign_mechanism_excess(pair, sigma) >= bound
     assert _sign_mechanism_excess(pair, sigma / 100) < bound  # planted bug: refuted
     assert _sign_mechanism_excess(pair, 0.0) < bound  # non-private: refuted
+    # the same verdicts through the suites' helper (the sign mechanism is symmetric: E_S = E_S')
+    for sig, bug in ((sigma, False), (sigma / 100, True), (0.0, True)):
+        e = _sign_mechanism_excess(pair, sig)
+        assert th.theorem8_violated(e, e, n, k, kappa) is bug

@@ -42,6 +42,7 @@ __all__ = [
     "theorem8_conditions",
     "theorem8_lower_bound",
     "theorem8_pair_lower_bound",
+    "theorem8_violated",
     "theorem9_bound",
     "zcdp_from_epsilon",
     "zcdp_from_epsilon_sufficient",
@@ -296,3 +297,14 @@ def theorem8_pair_lower_bound(n: int, k: int, kappa: float) -> float:
     on both datasets proves a privacy bug."""
     n, k, kappa = check_positive_int(n, "n"), check_positive_int(k, "k"), _kappa(kappa, 2.0)
     return 0.25 * (k / n) ** kappa
+
+
+def theorem8_violated(excess_S: float, excess_S_prime: float, n: int, k: int, kappa: float) -> bool:
+    """True iff max(E_S, E_S')[excess] < :func:`theorem8_pair_lower_bound` (n, k, κ): the algorithm beat the
+    Theorem 8 lower bound on the pair with k differing records, which no (ε, δ)-DP algorithm with kε ≤ 1 (and
+    Theorem 8's δ condition) can do — a privacy bug.  The excesses are expectations (pass exact values or
+    lower confidence bounds of Monte Carlo means).  The theorem asserts the bound for *some* dataset, so the
+    maximum (not the average) is compared."""
+    e1 = check_positive(excess_S, "excess_S", allow_zero=True)
+    e2 = check_positive(excess_S_prime, "excess_S_prime", allow_zero=True)
+    return max(e1, e2) < theorem8_pair_lower_bound(n, k, kappa)
