@@ -79,7 +79,8 @@ def _instances(rng):
     return [(KarimiShift(1.0), identical_records(c, 4)), (PowerShift(0.7, 3.0, 1.0), identical_records(c, 3)),
             (PowerShift(1.0, 1.5, 1.0), identical_records(c, 3)),
             (PseudoHuberShift(0.5, 1.0), rng.uniform(-.5, .5, (4, d))),
-            (NonlinearLeastSquares(1.0, 1.0), np.hstack([A, b[:, None]])), (LogisticLoss(1.0), Xlog)]
+            (NonlinearLeastSquares(1.0, 1.0), np.hstack([A, b[:, None]])), (LogisticLoss(1.0), Xlog),
+            (RingShift(1.0), rng.uniform(-.5, .5, (3, d))), (BoundedSquareShift(1.0), rng.uniform(-.5, .5, (3, d)))]
 
 
 @SETTINGS
