@@ -408,15 +408,21 @@ class BoundedSquareShift(ShiftLoss):
 
     name = "bounded_square"
 
+    def __init__(self, data_radius: float, dimension: int) -> None:
+        """``dimension`` = d (= p) is fixed here because L_0 = (3√3/8)√d depends on it: records with another
+        number of columns are refused by :meth:`check_records`."""
+        super().__init__(data_radius)
+        self.record_dimension = check_positive_int(dimension, "dimension")
+
     def phi(self, U: np.ndarray) -> np.ndarray:
         return np.sum(U * U / (1.0 + U * U), axis=1)
 
     def dphi(self, U: np.ndarray) -> np.ndarray:
         return 2.0 * U / (1.0 + U * U) ** 2
 
-    def lipschitz(self, region: Ball | None = None, d: int = 1) -> float:
+    def lipschitz(self, region: Ball | None = None) -> float:
         check_region(region)
-        return 3.0 * math.sqrt(3.0) / 8.0 * math.sqrt(check_positive_int(d, "d"))
+        return 3.0 * math.sqrt(3.0) / 8.0 * math.sqrt(self.record_dimension)
 
     def smoothness(self) -> float:
         return 2.0

@@ -80,7 +80,7 @@ def _instances(rng):
             (PowerShift(1.0, 1.5, 1.0), identical_records(c, 3)),
             (PseudoHuberShift(0.5, 1.0), rng.uniform(-.5, .5, (4, d))),
             (NonlinearLeastSquares(1.0, 1.0), np.hstack([A, b[:, None]])), (LogisticLoss(1.0), Xlog),
-            (RingShift(1.0), rng.uniform(-.5, .5, (3, d))), (BoundedSquareShift(1.0), rng.uniform(-.5, .5, (3, d)))]
+            (RingShift(1.0), rng.uniform(-.5, .5, (3, d))), (BoundedSquareShift(1.0, d), rng.uniform(-.5, .5, (3, d)))]
 
 
 @SETTINGS
@@ -352,8 +352,11 @@ def test_bounded_square_constants_by_hand():
     t = np.linspace(-50, 50, 1_000_001)
     d1 = 2 * t / (1 + t * t) ** 2
     d2 = (2 - 6 * t * t) / (1 + t * t) ** 3
-    loss = BoundedSquareShift(1.0)
-    assert np.abs(d1).max() <= loss.lipschitz(None, d=1) * (1 + 1e-12)
+    loss = BoundedSquareShift(1.0, 1)
+    assert np.abs(d1).max() <= loss.lipschitz(None) * (1 + 1e-12)
+    assert BoundedSquareShift(1.0, 4).lipschitz(None) == pytest.approx(2 * 3 * math.sqrt(3) / 8)  # √4 = 2
+    with pytest.raises(ValueError, match="X"):
+        BoundedSquareShift(1.0, 4).check_records(np.zeros((2, 3)))  # the declared L0 is for d = 4
     assert np.abs(d2).max() <= loss.smoothness()
     X = identical_records([0.0], 1)
     assert loss.value(np.array([100.0]), X) == pytest.approx(1e4 / 10001)
