@@ -121,7 +121,7 @@ ALT24_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
         "sparse_vector_plain_laplace", ms.sparse_vector_plain_laplace, svt.private_sparse_vector, "alt24",
         "Algorithm 6 with plain Laplace noise (τ = ∞)", "Section 5: bounded Laplace gives Algorithm 7's envelopes",
         "the adversarial streams; the recorded noise draws",
-        "private for SVT alone (Laplace SVT is (ε, δ/5)-DP); the envelope |noise| ≤ τ that Algorithm 7 needs fails",
+        "private for SVT alone (Laplace SVT is (ε, δ/5)-DP); the envelope (every noise draw within [−τ, τ]) that Algorithm 7 needs fails",
         "the envelope check on the recorded draws", (_S + "test_plain_laplace_svt_is_private_but_breaks_the_envelope",)),
     PaperTestBug(
         "localized_dp_sgd_overlapping_phases", ml.localized_dp_sgd_overlapping_phases,
@@ -132,7 +132,7 @@ ALT24_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
     PaperTestBug(
         "localized_dp_sgd_plain_laplace", ml.localized_dp_sgd_plain_laplace, localized.localized_clipped_dp_sgd,
         "alt24", "plain Laplace for Ĉ and ν (no truncation)", "Lemma 11's envelopes need bounded Laplace",
-        "traced runs under Lemma 12's conditions", "the envelopes Ĉ ∈ [7C/8, 9C/8], |ν| ≤ C/4 fail with positive "
+        "traced runs under Lemma 12's conditions", "the envelopes Ĉ ∈ [7C/8, 9C/8], ν ∈ [−C/4, C/4] fail with positive "
         "probability, and with them the 6Cη_i sensitivity bound", "the envelope check on traced runs",
         (_L + "test_plain_laplace_mutant_breaks_the_envelope",)),
     PaperTestBug(
