@@ -1,0 +1,377 @@
+"""Menart, Ullah, Arora, Bassily & Guzmán (2023), arXiv:2311.13447 v2: Algorithm 2 (the private proximal point
+method for κ ≥ 2, Section 4, Theorem 2) and Algorithm 4 (noisy projected gradient descent on the regularised,
+strongly convex objective, Appendix E, Theorem 9).
+
+The paper's algorithm boxes are not in our text of the paper; both boxes are **reconstructed** from the proofs
+(Theorem 2 / App. C.2 for Algorithm 2, Theorem 9 / App. E for Algorithm 4):
+
+Algorithm 4 (centre / first iterate w_c, public):
+    w_1 = w_c
+    for t = 1..T−1:  ĝ_t = (1/n) Σ_i clip_{L_0}(∇f(w_t; x_i)) + ξ_t,   ξ_t ~ N(0, σ² I_d)
+                     w_{t+1} = Π_{B(w_c, L_0/(2 L̃_1))}( w_t − η_t (ĝ_t + 2 L̃_1 (w_t − w_c)) ),  η_t = 1/(L̃_1 t)
+    return  w̄ = 2/(T(T+1)) Σ_{t=1..T} t·w_t
+on  F̃(w) = F(w; S) + L̃_1 ‖w − w_c‖² (L̃_1-strongly convex when f is L̃_1-weakly convex).  The printed update
+reads "∇F̃(w; S)" — a typo for ∇F̃(w_t; S).  The per-sample clip to L_0 is ours: a no-op when f(·; x) is
+L_0-Lipschitz for every x (the paper's assumption) and it makes the privacy claim unconditional, since the
+projection balls move with the (random) centres.
+
+Algorithm 2 (κ ≥ 2):  T = ⌈(1 + 32 F_0^{(κ−2)/κ} γ² L̃_1)(log F_0 + κ log(n√ρ/(γ L_0 √d)))⌉ (line 1, clamped
+to ≥ 1; γ, κ used but missing from the box's inputs), β' = β/T (line 2); for t = 1..T:
+w_t = Algorithm 4 on F(·) + L̃_1‖· − w_{t−1}‖², centre w_{t−1}, budget ρ/T, failure probability β' (lines 4–5);
+return w_T (line 7).
+
+Privacy (replace-one, n public).  Every noisy step releases a mean of per-sample vectors of norm ≤ L_0 plus
+N(0, σ² I): ℓ2-sensitivity Δ = 2L_0/n, exactly Δ²/(2σ²)-zCDP (Bun & Steinke 2016, Prop. 1.6), composed over
+the T−1 steps (Lemma 2.3 ibid.) and over the outer calls of Algorithm 2.  Theorem 9's printed noise
+σ² = 4L_0²T/(n²ρ) therefore costs (T−1)ρ/(2T) < ρ/2: conservative by a factor just over 2.  The default
+calibration ("exact") takes σ² = 2L_0²(T−1)/(n²ρ), exactly ρ; ``calibration="printed"`` keeps the printed σ and
+its claim states the exact ρ.  The schedule (T, η_t, σ, radius, outer T) is a function of public inputs only.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+
+from dpsco.reference.muabg23.ledger import PrivacyLedger, gaussian_zcdp, zcdp_epsilon
+from dpsco.reference.privacy import PrivacyClaim, Release
+from dpsco.reference.validation import (check_bool, check_choice, check_delta, check_positive, check_positive_int,
+                                        check_rng)
+from dpsco.reference.white_box import NoisyGradientTrace
+
+__all__ = ["PerSampleSubgradient", "CALIBRATIONS", "theorem_9_steps", "theorem_9_step_size", "theorem_9_sigma",
+           "theorem_9_sigma_printed", "theorem_9_sigma_exact", "theorem_9_radius", "algorithm_4_rho",
+           "algorithm_2_outer_steps", "theorem_2_bound", "theorem_9_bound", "noisy_regularised_gd",
+           "proximal_point", "clip_rows"]
+
+#: (W: (R, d) iterates, X: (n, d) records) -> (R, n, d): a (Clarke) subgradient of f(·; x_i) at each iterate
+PerSampleSubgradient = Callable[[np.ndarray, np.ndarray], np.ndarray]
+CALIBRATIONS: tuple[str, ...] = ("exact", "printed")
+_SOURCE = "Menart et al. (2023), arXiv:2311.13447 v2"
+
+
+# ---- Theorem 9's parameters (Algorithm 4) ---------------------------------------------------------------
+
+def theorem_9_steps(n: int, d: int, rho: float, beta: float) -> int:
+    """T = ⌈n² ρ log²(2/β) / d⌉, at least 2 (one noisy step).  Theorem 9 (reconstructed: the printed fraction is
+    garbled in our text; this is the choice that makes the three error terms of its proof equal eq. (17)).
+
+    Raises ValueError / TypeError naming ``n``, ``d``, ``rho`` or ``beta`` (β ∈ (0, 1))."""
+    n, d = check_positive_int(n, "n"), check_positive_int(d, "d")
+    rho, beta = check_positive(rho, "rho"), _check_beta(beta)
+    return max(2, math.ceil(n * n * rho * math.log(2.0 / beta) ** 2 / d))
+
+
+def theorem_9_step_size(t: int, l1_tilde: float) -> float:
+    """η_t = 1/(L̃_1 t), t ≥ 1 (Theorem 9).  Raises ValueError / TypeError naming ``t`` or ``l1_tilde``."""
+    return 1.0 / (check_positive(l1_tilde, "l1_tilde") * check_positive_int(t, "t"))
+
+
+def theorem_9_sigma_printed(n: int, rho: float, T: int, L0: float) -> float:
+    """σ = √(4 L_0² T / (n² ρ)) as printed in Theorem 9; exactly (T−1)ρ/(2T)-zCDP (see the module docstring)."""
+    n, T = check_positive_int(n, "n"), check_positive_int(T, "T")
+    return math.sqrt(4.0 * check_positive(L0, "L0") ** 2 * T / (n * n * check_positive(rho, "rho")))
+
+
+def theorem_9_sigma_exact(n: int, rho: float, T: int, L0: float) -> float:
+    """σ = √(2 L_0² (T−1) / (n² ρ)): the T−1 steps of sensitivity 2L_0/n cost (T−1)(2L_0/n)²/(2σ²) = ρ exactly.
+    Raises ValueError naming ``T`` if T < 2 (no noisy step)."""
+    n, T = check_positive_int(n, "n"), check_positive_int(T, "T")
+    if T < 2:
+        raise ValueError(f"T must be >= 2 (Algorithm 4 takes T-1 noisy steps), got {T}")
+    return math.sqrt(2.0 * check_positive(L0, "L0") ** 2 * (T - 1) / (n * n * check_positive(rho, "rho")))
+
+
+def theorem_9_sigma(n: int, rho: float, T: int, L0: float, calibration: str = "exact") -> float:
+    """σ of Algorithm 4 under ``calibration`` ("exact": :func:`theorem_9_sigma_exact`; "printed":
+    :func:`theorem_9_sigma_printed`).  Raises ValueError naming ``calibration``."""
+    cal = check_choice(calibration, "calibration", CALIBRATIONS)
+    return theorem_9_sigma_exact(n, rho, T, L0) if cal == "exact" else theorem_9_sigma_printed(n, rho, T, L0)
+
+
+def theorem_9_radius(L0: float, l1_tilde: float) -> float:
+    """L_0/(2L̃_1): the projection radius around the centre (App. E: 2L̃_1‖w* − w_c‖ = ‖∇F(w*)‖ ≤ L_0)."""
+    return check_positive(L0, "L0") / (2.0 * check_positive(l1_tilde, "l1_tilde"))
+
+
+def algorithm_4_rho(n: int, L0: float, sigma: float, noisy_steps: int) -> float:
+    """Exact zCDP ρ = k (2L_0/n)²/(2σ²) of k noisy full-batch steps (replace-one; Bun & Steinke 2016,
+    Prop. 1.6 and Lemma 2.3).  Raises ValueError / TypeError naming the parameter."""
+    k = check_positive_int(noisy_steps, "noisy_steps")
+    return k * gaussian_zcdp(2.0 * check_positive(L0, "L0") / check_positive_int(n, "n"), sigma)
+
+
+def theorem_9_bound(n: int, d: int, rho: float, beta: float, L0: float, l1_tilde: float,
+                    constant: float = 1.0) -> float:
+    """c · L_0² d log(n² log²(2/β)/(dβ)) / (L̃_1 n² ρ): eq. (17) of Theorem 9 with its unstated constant c
+    (``constant``).  Raises ValueError / TypeError naming the parameter."""
+    n, d = check_positive_int(n, "n"), check_positive_int(d, "d")
+    rho, beta = check_positive(rho, "rho"), _check_beta(beta)
+    log_term = max(1.0, math.log(n * n * math.log(2.0 / beta) ** 2 / (d * beta)))
+    return check_positive(constant, "constant") * check_positive(L0, "L0") ** 2 * d * log_term / (
+        check_positive(l1_tilde, "l1_tilde") * n * n * rho)
+
+
+# ---- Algorithm 2's schedule and Theorem 2 ---------------------------------------------------------------
+
+def algorithm_2_outer_steps(n: int, d: int, rho: float, F0: float, gamma: float, kappa: float, L0: float,
+                            l1_tilde: float) -> int:
+    """T = ⌈(1 + 32 F_0^{(κ−2)/κ} γ² L̃_1)(log F_0 + κ log(n√ρ/(γ L_0 √d)))⌉, clamped to ≥ 1 (Algorithm 2,
+    line 1, reconstructed; the box omits γ, κ from its inputs).  Public inputs only: F_0, γ must be family-level
+    bounds, never computed from the data.  Raises ValueError (κ < 2, or a bad value) naming the parameter."""
+    n, d = check_positive_int(n, "n"), check_positive_int(d, "d")
+    rho, F0, gamma = check_positive(rho, "rho"), check_positive(F0, "F0"), check_positive(gamma, "gamma")
+    kappa, L0, lt = check_positive(kappa, "kappa"), check_positive(L0, "L0"), check_positive(l1_tilde, "l1_tilde")
+    if kappa < 2.0:
+        raise ValueError(f"kappa must be >= 2 for Algorithm 2 (Section 4), got {kappa}")
+    factor = 1.0 + 32.0 * F0 ** ((kappa - 2.0) / kappa) * gamma ** 2 * lt
+    logs = math.log(F0) + kappa * math.log(n * math.sqrt(rho) / (gamma * L0 * math.sqrt(d)))
+    return max(1, math.ceil(factor * logs))
+
+
+def theorem_2_bound(n: int, d: int, rho: float, beta: float, gamma: float, kappa: float, L0: float, T: int,
+                    constant: float = 1.0) -> float:
+    """(a γ L_0 √(T d log(n² log²(1/β')/(dβ'))) / (n√ρ))^κ, β' = β/T: Theorem 2's excess-risk bound with its
+    universal constant a (``constant``; the paper leaves it unstated).  Raises ValueError naming the parameter."""
+    n, d, T = check_positive_int(n, "n"), check_positive_int(d, "d"), check_positive_int(T, "T")
+    rho, beta = check_positive(rho, "rho"), _check_beta(beta)
+    bp = beta / T
+    log_term = max(1.0, math.log(n * n * math.log(1.0 / bp) ** 2 / (d * bp)))
+    base = check_positive(constant, "constant") * check_positive(gamma, "gamma") * check_positive(L0, "L0") * \
+        math.sqrt(T * d * log_term) / (n * math.sqrt(rho))
+    return base ** check_positive(kappa, "kappa")
+
+
+# ---- the algorithms --------------------------------------------------------------------------------------
+
+def clip_rows(G: np.ndarray, bound: float) -> tuple[np.ndarray, int]:
+    """Scale every vector along the last axis of G to norm ≤ ``bound``; returns (clipped, number clipped)."""
+    norms = np.linalg.norm(G, axis=-1, keepdims=True)
+    over = norms > bound
+    scale = np.where(over, bound / np.where(over, norms, 1.0), 1.0)
+    return G * scale, int(np.count_nonzero(over))
+
+
+def _check_beta(beta: Any) -> float:
+    b = check_delta(beta, "beta")
+    if b <= 0.0:
+        raise ValueError(f"beta must be in (0, 1), got {beta!r}")
+    return b
+
+
+def _check_subgradient(subgradient: Any) -> PerSampleSubgradient:
+    if not callable(subgradient):
+        raise TypeError(f"subgradient must be callable (W: (R, d), X: (n, d)) -> (R, n, d), got "
+                        f"{type(subgradient).__name__}")
+    return subgradient
+
+
+def _as_data(X: Any) -> np.ndarray:
+    arr = np.asarray(X, dtype=np.float64)
+    if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
+        raise ValueError(f"X must be an (n, d) array with n, d >= 1, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("X must be finite")
+    return arr
+
+
+def _as_point(w: Any, d: int, R: int | None, name: str) -> np.ndarray:
+    arr = np.asarray(w, dtype=np.float64)
+    if arr.shape == (d,):
+        arr = np.tile(arr, (1 if R is None else R, 1))
+    elif R is None or arr.shape != (R, d):
+        raise ValueError(f"{name} must have shape ({d},){'' if R is None else f' or ({R}, {d})'}, got {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite")
+    return arr.copy()
+
+
+def _run_algorithm_4(X: np.ndarray, subgradient: PerSampleSubgradient, centre: np.ndarray, L0: float, lt: float,
+                     T: int, sigma: float, noisy_steps: int, rng: np.random.Generator,
+                     trace: list[tuple[np.ndarray, np.ndarray]] | None) -> tuple[np.ndarray, int]:
+    """R runs of Algorithm 4 from ``centre`` (R, d), ``noisy_steps`` noisy steps (T−1 in the algorithm; a
+    mutant may pass more).  Returns (w̄: (R, d), number of clipped per-sample subgradients)."""
+    R, d = centre.shape
+    radius = L0 / (2.0 * lt)
+    w = centre.copy()                                    # w_1 = w_c
+    weighted = w.copy()                                  # Σ_t t·w_t, t = 1
+    clipped = 0
+    for t in range(1, noisy_steps + 1):                  # Algorithm 4, loop t = 1..T−1
+        G, c = clip_rows(np.asarray(subgradient(w, X), dtype=np.float64), L0)
+        clipped += c
+        noisy = G.mean(axis=1) + rng.normal(0.0, sigma, size=(R, d))   # ĝ_t: mean clipped subgradient + ξ_t
+        if trace is not None:
+            trace.append((w.copy(), noisy))
+        step = w - theorem_9_step_size(t, lt) * (noisy + 2.0 * lt * (w - centre))   # ∇F̃(w_t) = ĝ_t + 2L̃_1(w_t − w_c)
+        off = step - centre
+        norm = np.linalg.norm(off, axis=1, keepdims=True)
+        w = centre + off * np.minimum(1.0, radius / np.where(norm > 0, norm, 1.0))     # Π onto B(w_c, L_0/(2L̃_1))
+        weighted += (t + 1) * w
+    K = noisy_steps + 1                                  # iterates w_1..w_K; K = T unless a mutant adds steps
+    return weighted * (2.0 / (K * (K + 1))), clipped    # w̄ = 2/(T(T+1)) Σ t·w_t
+
+
+def _claim(rho_exact: float, delta: float, sigma: float, n: int, L0: float, steps: int, source: str,
+           assumptions: dict[str, Any]) -> PrivacyClaim:
+    from dp_accounting import dp_event
+
+    # dp_accounting's REPLACE_ONE Gaussian has sensitivity 2 in noise-multiplier units: the multiplier of a step
+    # of sensitivity 2L_0/n and noise σ is σn/L_0 (μ_step = 2L_0/(nσ), as claimed_step of the white-box audit reads)
+    event = dp_event.SelfComposedDpEvent(dp_event.GaussianDpEvent(sigma * n / L0), steps)
+    return PrivacyClaim(notion="zCDP", epsilon=zcdp_epsilon(rho_exact, delta), delta=delta,
+                        neighbouring="replace-one", source=source, assumptions=assumptions, rho=rho_exact,
+                        mu=math.sqrt(2.0 * rho_exact), event=event, event_neighbouring="REPLACE_ONE")
+
+
+def _trace(X: np.ndarray, subgradient: PerSampleSubgradient, steps: list[tuple[np.ndarray, np.ndarray]], n: int,
+           sigma: float, L0: float, eta: float, name: str) -> NoisyGradientTrace:
+    def record_gradient(W: np.ndarray, x: np.ndarray, y: float) -> np.ndarray:
+        G, _ = clip_rows(np.asarray(subgradient(np.atleast_2d(W), np.atleast_2d(x)), dtype=np.float64), L0)
+        return G[:, 0, :]
+
+    iterates = np.stack([s[0] for s in steps], axis=1)
+    last = steps[-1][0]  # the trace's step function is white_box's; w_{T} itself is not needed by the audit
+    iterates = np.concatenate([iterates, last[:, None, :]], axis=1)
+    return NoisyGradientTrace(iterates=iterates, noisy_gradients=np.stack([s[1] for s in steps], axis=1),
+                              record_gradient=record_gradient, n=n, m=n, T=len(steps), sigma=sigma, clip_norm=L0,
+                              eta=eta, sampling="full-batch", algorithm=name)
+
+
+def noisy_regularised_gd(X: Any, subgradient: PerSampleSubgradient, w_c: Any, rho: float, beta: float, L0: float,
+                         l1_tilde: float, rng: np.random.Generator, *, delta: float = 1e-6,
+                         calibration: str = "exact", steps: int | None = None, replicates: int | None = None,
+                         white_box: bool = False, _extra_steps: int = 0) -> Release:
+    """Algorithm 4 of Menart et al. (2023), arXiv:2311.13447 v2 (App. E, reconstructed): noisy projected
+    gradient descent on F̃(w) = F(w; S) + L̃_1‖w − w_c‖², ρ-zCDP under replace-one (Theorem 9).
+
+    Parameters
+    ----------
+    X : (n, d) records (private).  subgradient : :data:`PerSampleSubgradient`; clipped to norm ``L0``.
+    w_c : (d,) public centre and first iterate (or (R, d) with ``replicates=R``, one centre per run).
+    rho : zCDP budget > 0.  beta : failure probability in (0, 1) (sets T).  L0 : > 0, Lipschitz bound.
+    l1_tilde : > 0, weak-convexity parameter L̃_1 (regularisation weight).  rng : numpy Generator.
+    delta : in (0, 1), the δ at which the claim's ε is stated.  calibration : "exact" (default, σ² =
+    2L_0²(T−1)/(n²ρ)) or "printed" (σ² = 4L_0²T/(n²ρ); claim = its exact ρ = (T−1)ρ/(2T)).
+    steps : T (default :func:`theorem_9_steps`; a public override, σ recalibrated).  replicates : R runs.
+    white_box : attach the :class:`NoisyGradientTrace` of the T−1 noisy gradients.
+
+    Returns a :class:`Release` with output (d,) (or (R, d)), gradient_evaluations = (T−1)·n per run.
+
+    Raises ValueError / TypeError naming the parameter.
+    """
+    X = _as_data(X)
+    n, d = X.shape
+    subgradient = _check_subgradient(subgradient)
+    rho, beta, L0 = check_positive(rho, "rho"), _check_beta(beta), check_positive(L0, "L0")
+    lt, rng, cal = check_positive(l1_tilde, "l1_tilde"), check_rng(rng), check_choice(calibration, "calibration",
+                                                                                       CALIBRATIONS)
+    delta = check_delta(delta)
+    if delta <= 0.0:
+        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+    R = None if replicates is None else check_positive_int(replicates, "replicates")
+    wb = check_bool(white_box, "white_box")
+    T = theorem_9_steps(n, d, rho, beta) if steps is None else check_positive_int(steps, "steps")
+    if T < 2:
+        raise ValueError(f"steps must be >= 2 (Algorithm 4 takes T-1 noisy steps), got {T}")
+    sigma = theorem_9_sigma(n, rho, T, L0, cal)
+    # the privacy filter: the T−1 identical releases compose to one Gaussian of sensitivity √(T−1)·2L_0/n,
+    # charged before any noise is drawn (PrivacyBudgetExceeded if the calibration overspends ρ)
+    ledger = PrivacyLedger(rho)
+    ledger.charge(f"Algorithm 4: {T - 1} noisy gradients", math.sqrt(T - 1) * 2.0 * L0 / n, sigma)
+    centre = _as_point(w_c, d, R, "w_c")
+    steps_trace: list[tuple[np.ndarray, np.ndarray]] | None = [] if wb else None
+    out, clipped = _run_algorithm_4(X, subgradient, centre, L0, lt, T, sigma, T - 1 + int(_extra_steps), rng,
+                                    steps_trace)
+    rho_exact = algorithm_4_rho(n, L0, sigma, T - 1)
+    claim = _claim(rho_exact, delta, sigma, n, L0, T - 1,
+                   f"{_SOURCE}, Theorem 9 (Algorithm 4, reconstructed; Gaussian steps of replace-one sensitivity "
+                   f"2L_0/n composed over T-1 = {T - 1} steps; {cal} calibration)",
+                   {"L0": L0, "l1_tilde": lt, "n": n, "clip": L0, "sigma": sigma, "T": T})
+    parameters = {"T": T, "noisy_steps": T - 1, "sigma": sigma, "eta_1": theorem_9_step_size(1, lt),
+                  "radius": theorem_9_radius(L0, lt), "beta": beta, "rho": rho, "calibration": cal,
+                  "rho_exact": rho_exact}
+    release = Release(output=out if R is not None else out[0], claim=claim,
+                      gradient_evaluations=(T - 1 + int(_extra_steps)) * n, parameters=parameters,
+                      algorithm="Algorithm 4 (Menart et al. 2023, App. E)", replicates=R,
+                      diagnostics={"clipped": clipped, "ledger": ledger.to_dict()})
+    if steps_trace:
+        release.white_box = _trace(X, subgradient, steps_trace, n, sigma, L0, theorem_9_step_size(1, lt),
+                                   "Algorithm 4 (Menart et al. 2023)")
+    return release
+
+
+def proximal_point(X: Any, subgradient: PerSampleSubgradient, w0: Any, rho: float, beta: float, L0: float,
+                   l1_tilde: float, F0: float, gamma: float, kappa: float, rng: np.random.Generator, *,
+                   delta: float = 1e-6, calibration: str = "exact", inner_steps: int | None = None,
+                   outer_steps: int | None = None, replicates: int | None = None, white_box: bool = False,
+                   _schedule_data: Any = None, _extra_steps: int = 0) -> Release:
+    """Algorithm 2 of Menart et al. (2023), arXiv:2311.13447 v2 (Section 4, reconstructed): the private proximal
+    point method for (γ, κ)-KL* objectives with κ ≥ 2 and L̃_1-weakly convex, L_0-Lipschitz losses, with
+    Algorithm 4 as the ρ/T-zCDP inner solver (Lemma 3 / Theorem 9).  ρ-zCDP under replace-one (Theorem 2).
+
+    Parameters
+    ----------
+    X : (n, d) records (private).  subgradient : :data:`PerSampleSubgradient` (clipped to ``L0``).
+    w0 : (d,) public start.  rho : > 0.  beta : in (0, 1).  L0, l1_tilde : > 0.
+    F0 : > 0, a public bound on F(w_0) − F(w*) (a family-level bound such as (γL_0)^κ; never from the data).
+    gamma : > 0, kappa : ≥ 2, the KL* constants.  rng : numpy Generator.  delta : (0, 1), for the claim's ε.
+    calibration : "exact" | "printed" (of every inner call).  inner_steps : public override of each call's T
+    (σ recalibrated).  outer_steps : public override of line 1's T.  replicates : R runs.
+    white_box : attach the trace of every noisy gradient of every call (the transcript Theorem 2 covers).
+
+    Returns a :class:`Release`, output w_T (d,) (or (R, d)); gradient_evaluations = T·(T_4 − 1)·n per run.
+
+    Raises ValueError / TypeError naming the parameter (κ < 2 included).
+    """
+    X = _as_data(X)
+    n, d = X.shape
+    subgradient = _check_subgradient(subgradient)
+    rho, beta, L0 = check_positive(rho, "rho"), _check_beta(beta), check_positive(L0, "L0")
+    lt, rng, cal = check_positive(l1_tilde, "l1_tilde"), check_rng(rng), check_choice(calibration, "calibration",
+                                                                                       CALIBRATIONS)
+    F0, gamma, kappa = check_positive(F0, "F0"), check_positive(gamma, "gamma"), check_positive(kappa, "kappa")
+    delta = check_delta(delta)
+    if delta <= 0.0:
+        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+    R = None if replicates is None else check_positive_int(replicates, "replicates")
+    wb = check_bool(white_box, "white_box")
+    if _schedule_data is not None:  # mutant hook only: a data-dependent F_0 (see verification.mutants)
+        F0 = float(_schedule_data(X))
+    T = (algorithm_2_outer_steps(n, d, rho, F0, gamma, kappa, L0, lt) if outer_steps is None
+         else check_positive_int(outer_steps, "outer_steps"))
+    if kappa < 2.0:
+        raise ValueError(f"kappa must be >= 2 for Algorithm 2 (Section 4), got {kappa}")
+    rho_inner, beta_inner = rho / T, beta / T                     # lines 2 and 5: ρ/T and β' = β/T per call
+    T4 = theorem_9_steps(n, d, rho_inner, beta_inner) if inner_steps is None else check_positive_int(
+        inner_steps, "inner_steps")
+    if T4 < 2:
+        raise ValueError(f"inner_steps must be >= 2, got {T4}")
+    sigma = theorem_9_sigma(n, rho_inner, T4, L0, cal)
+    ledger = PrivacyLedger(rho)
+    w = _as_point(w0, d, R, "w0")
+    steps_trace: list[tuple[np.ndarray, np.ndarray]] | None = [] if wb else None
+    clipped = 0
+    for t in range(1, T + 1):                                     # Algorithm 2, lines 3–6
+        ledger.charge(f"Algorithm 2, call {t}: {T4 - 1} noisy gradients", math.sqrt(T4 - 1) * 2.0 * L0 / n, sigma)
+        # line 4–5: w_t = A(F(·) + L̃_1‖· − w_{t−1}‖², init w_{t−1}, ρ/T, β/T) with A = Algorithm 4
+        w, c = _run_algorithm_4(X, subgradient, w, L0, lt, T4, sigma, T4 - 1 + int(_extra_steps), rng, steps_trace)
+        clipped += c
+    rho_exact = T * algorithm_4_rho(n, L0, sigma, T4 - 1)
+    claim = _claim(rho_exact, delta, sigma, n, L0, T * (T4 - 1),
+                   f"{_SOURCE}, Theorem 2 (Algorithm 2, reconstructed; composition of T = {T} calls of Algorithm 4, "
+                   f"Theorem 9, each of {T4 - 1} Gaussian steps of replace-one sensitivity 2L_0/n; {cal} "
+                   "calibration)",
+                   {"L0": L0, "l1_tilde": lt, "n": n, "clip": L0, "sigma": sigma, "T": T, "T4": T4, "F0": F0,
+                    "gamma": gamma, "kappa": kappa})
+    parameters = {"T": T, "T4": T4, "rho_inner": rho_inner, "beta_inner": beta_inner, "sigma": sigma,
+                  "radius": theorem_9_radius(L0, lt), "calibration": cal, "rho_exact": rho_exact, "F0": F0}
+    release = Release(output=w if R is not None else w[0], claim=claim,
+                      gradient_evaluations=T * (T4 - 1 + int(_extra_steps)) * n, parameters=parameters,
+                      algorithm="Algorithm 2 (Menart et al. 2023, Section 4)", replicates=R,
+                      diagnostics={"clipped": clipped, "ledger": ledger.to_dict()})
+    if steps_trace:
+        release.white_box = _trace(X, subgradient, steps_trace, n, sigma, L0, theorem_9_step_size(1, lt),
+                                   "Algorithm 2 (Menart et al. 2023)")
+    return release
