@@ -34,7 +34,7 @@ exactly √(2ρ)-GDP.  The exact calibration also replaces the concentration fac
 ψ = √d + √(2 log(1/β')) (a valid Gaussian-norm tail bound for every d), the floor constant 32 by 24 (from
 error ≤ ψ(σ̂ + √T_k σ_k) ≤ 3ψL_0√K/(n√ρ), T_k ≤ 2(F_0/Φ̂_k)^{(2−κ)/κ}), and takes β' so that
 β'·Σ_k(T_k + 1) ≤ β (the paper's union bound counts Σ_k T_k un-ceiled events; a round has T_k + 1).
-Derivations: docs/derivations.md is to carry them (see the module's tests for the numbers).
+(Derived here; the exact ρ and the golden schedules are checked in tests/test_muabg23_spider.py.)
 
 Privacy of the data-dependent stopping: the schedule (K, Φ̂_k, T_k, σ_k, s_k) is computed from public inputs
 only, before the data is read (:func:`kl_spider_schedule`); the guard reads only the noisy ∇_{k,t}; every
@@ -366,7 +366,8 @@ def _difference_releases(run: _Run) -> list[np.ndarray]:
     return out
 
 
-def _trace(runs: list[_Run], loss: Any, s: SpiderSchedule, d: int, clip: bool) -> NoisyGradientTrace:
+def _trace(runs: list[_Run], loss: Any, s: SpiderSchedule, d: int, clip: bool,
+           rng_pad: np.random.Generator) -> NoisyGradientTrace:
     """The white-box view in normalised units (each release divided by its σ_j: unit noise), padded with
     pure-noise steps (a release that did not happen is a data-independent draw: post-processing) to the
     K + Σ releases_per_round accounted releases.  Iterate rows encode (w_a, w_b, 1/σ_j, kind, clip_j)."""
@@ -375,7 +376,6 @@ def _trace(runs: list[_Run], loss: Any, s: SpiderSchedule, d: int, clip: bool) -
     D = 2 * d + 3
     it = np.zeros((R, N + 1, D))
     ng = np.zeros((R, N, D))
-    rng_pad = np.random.default_rng(0)
     for r, run in enumerate(runs):
         vals = _difference_releases(run)
         # order: per round, anchor then its differences, then padding up to the round's accounted count
@@ -521,7 +521,7 @@ def kl_spider(X: Any, loss: Any, rho: float, beta: float, F0: float, gamma: floa
         diagnostics={"steps_per_round": [r.steps for r in runs] if replicates else runs[0].steps,
                      "releases": [len(r.kinds) for r in runs]},
         replicates=replicates,
-        white_box=_trace(runs, loss, s, d, clip) if white_box else None)
+        white_box=_trace(runs, loss, s, d, clip, rng) if white_box else None)
 
 
 def gdp_mu_of_releases(schedule: SpiderSchedule) -> float:

@@ -72,8 +72,8 @@ def kl_spider_printed_noise_claiming_rho(X: Any, loss: Any, rho: float, beta: fl
                                          **kwargs: Any) -> Release:
     """Mutant: the printed noise (σ̂ = L_0√K/(n√ρ), σ_k = Φ̂_k^{1/κ}√(KT_k)/(γn√ρ)) with Theorem 1's claim ρ —
     the paper's accounting (b/(nσ))², half the exact replace-one cost.  True: 2.125ρ.  Refuted by the exact
-    worst-pair check and by the white-box audit (``test_printed_noise_mutant_refuted_exactly``,
-    ``test_white_box_audit_passes_exact_and_refutes_printed``)."""
+    worst-pair check (``test_printed_noise_mutant_refuted_exactly``) and by the white-box audit at 20,000 runs per
+    side (``test_white_box_audit_refutes_printed_noise``, campaign-marked)."""
     r = kl_spider(X, loss, rho, beta, F0, gamma, kappa, L0, L1, rng, calibration="printed", **kwargs)
     return dataclasses.replace(r, claim=theorem_1_claim(r, rho))
 

@@ -29,7 +29,7 @@ __all__ = ["ENTRIES", "AUDIT_PARAMS", "QuadraticLoss", "exact_worst_pair_rho", "
 
 PAPER = "Menart et al. (2023)"
 SIZES = {"quick": {"wb": 600, "reps": 6, "grid": (1000, 2000, 4000), "rate_runs": 2},
-         "standard": {"wb": 3000, "reps": 20, "grid": (1000, 2000, 4000, 8000), "rate_runs": 4},
+         "standard": {"wb": 8000, "reps": 20, "grid": (1000, 2000, 4000, 8000), "rate_runs": 4},
          "paper": {"wb": 20000, "reps": 100, "grid": (1000, 2000, 4000, 8000, 16000), "rate_runs": 10}}
 
 
