@@ -178,3 +178,19 @@ def test_exact_calibration_spends_rho_and_printed_under_half(n: int, d: int, rho
     cost = lambda s: (T - 1) * (2 * L0 / n) ** 2 / (2 * s * s)  # noqa: E731
     assert cost(theorem_9_sigma_exact(n, rho, T, L0)) == pytest.approx(rho, rel=1e-9)
     assert cost(theorem_9_sigma_printed(n, rho, T, L0)) < rho / 2
+
+
+def test_suite_tasks_at_quick_budget() -> None:
+    from dpsco.verification.papers.muabg23_proximal import ENTRIES
+    from dpsco.verification.papers.registry import SuiteInputs
+
+    assert [e.name for e in ENTRIES] == ["muabg23.proximal_point", "muabg23.noisy_gd"]
+    for i, entry in enumerate(ENTRIES):
+        for j, task in enumerate(entry.suite.tasks):
+            out = task.run(SuiteInputs("quick", np.random.SeedSequence([i, j]), 0.95))
+            assert set(out) == {"record", "checks", "audits"}
+            for key, check in out["checks"].items():
+                assert {"name", "statement", "p_value", "verdict"} <= set(check) and check["verdict"] is None
+                # exact checks: 1.0 holds; the rate check: Hoeffding bound-family p-value, whose false-failure
+                # probability at 1e-7 is ≤ 1e-7 when Theorem 9 holds with constant 1
+                assert check["p_value"] >= 1e-7, (key, check)
