@@ -30,7 +30,7 @@ from dpsco.oracles.privacy_curves import gaussian_epsilon, nsgd_one_step_canary_
 import dpsco.reference.bftt19 as o
 from dpsco.reference.accounting import nsgd_worst_pair_delta
 from dpsco.reference.solvers import certified_minimize
-from dpsco.verification.mutants import alt24_clipped, alt24_known_lip, alt24_localized, alt24_svt
+from dpsco.verification.mutants import alt24_clipped, alt24_known_lip, alt24_localized, alt24_svt, alt24_white_box
 from dpsco.verification.mutants import alt24_corpus
 from dpsco.verification.mutants import bftt19 as mu
 from dpsco.verification.mutants import corpus as pb
@@ -47,7 +47,7 @@ VISIBLE = [name for name, b in pb.CANARY_AUDITED.items() if b.visible]
 INVISIBLE = [name for name, b in pb.CANARY_AUDITED.items() if not b.visible]
 HELPERS = {"objp_linear_argmin", "objp_logistic_1d_argmin", "stochastic_eg",  # exact solvers, not mutants
            "MUTANTS", "mutant_loop"}  # a module's table of its mutants and a shared loop
-MUTANT_MODULES = (mu, mlr, mlr_app, alt24_clipped, alt24_known_lip, alt24_localized, alt24_svt)
+MUTANT_MODULES = (mu, mlr, mlr_app, alt24_clipped, alt24_known_lip, alt24_localized, alt24_svt, alt24_white_box)
 PAPER_BUGS = {**pb.PAPER_TEST_BUGS, **alt24_corpus.ALT24_BUGS}  # caught by their papers' own tests
 
 

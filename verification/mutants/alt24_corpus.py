@@ -1,6 +1,7 @@
 """Planted bugs of Asi, Liu & Tian (2024) in the corpus (``dpsco.verification.mutants.corpus.CORPUS``): each
 mutant of ``mutants.alt24_clipped`` (Algorithm 1, Theorem 1), ``mutants.alt24_known_lip`` (Algorithms 4, 5, 8),
-``mutants.alt24_svt`` (Lemma 9, Algorithm 6) and ``mutants.alt24_localized`` (Algorithm 7), with the instance on
+``mutants.alt24_svt`` (Lemma 9, Algorithm 6), ``mutants.alt24_localized`` (Algorithm 7) and
+``mutants.alt24_white_box`` (Algorithm 8 with its white-box trace), with the instance on
 which it shows, its true privacy there and the test that catches it (the mutants' docstrings give the
 derivations).  Most are refuted exactly — the privacy curve of the mechanism as implemented on the worst-case
 replace-one pair — rather than by sampling; the rest by audits with fixed events or with ⊥ as an outcome.
@@ -18,6 +19,7 @@ from dpsco.verification.mutants import alt24_clipped as mc
 from dpsco.verification.mutants import alt24_known_lip as mk
 from dpsco.verification.mutants import alt24_localized as ml
 from dpsco.verification.mutants import alt24_svt as ms
+from dpsco.verification.mutants import alt24_white_box as mw
 from dpsco.verification.mutants.planted import PaperTestBug
 
 __all__ = ["ALT24_BUGS"]
@@ -99,6 +101,14 @@ ALT24_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
         "linear GLM, the differing record first in phase 1, clipped gradients ±C₁e₁",
         "Gaussian shift μ ≈ 1.97√(ρ/2) against the claimed √(ρ/2)", "the exact worst-pair Gaussian check",
         (_O + "test_algorithm_8_exact_privacy_on_the_worst_pair_and_the_half_sigma_mutant",)),
+    PaperTestBug(
+        "onepass_dp_sgd_half_sigma_white_box", mw.onepass_dp_sgd_half_sigma_white_box, one_pass.onepass_clipped_dp_sgd,
+        "alt24", "Algorithm 8 with σ_i/2, recording its trace of noisy phase outputs",
+        "Theorem 4's privacy step: the phase average moves by ≤ 2η_iC_i",
+        "linear GLM, n = 64, the differing record ±10⁶e₁ first in phase 1; the adversary sees every noisy phase "
+        "output and its start", "white-box shift μ ≈ 2 × 0.484 against the claimed √(ρ/2) = 0.5",
+        "white-box curve audit of the likelihood-ratio statistic (2,500 runs per side; miss probability 3.1e-7)",
+        ("tests/test_alt24_white_box.py::test_white_box_audit_refutes_half_sigma",)),
     PaperTestBug(
         "onepass_sgd_two_passes", mk.onepass_sgd_two_passes, one_pass.onepass_clipped_sgd, "alt24",
         "Algorithm 5 making two passes (each record used twice)",

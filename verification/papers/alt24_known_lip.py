@@ -537,7 +537,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         name="alt24.onepass_dp_sgd_glm", title="OnePass-Clipped-DP-SGD for GLMs", paper=PAPER,
         algorithm_ref="Algorithm 8", privacy_theorem="Theorem 4 (claims ρ/4-zCDP, what the proof gives)",
         utility_theorem="Theorem 4 (corrected constants)", run=onepass_clipped_dp_sgd,
-        costs=_costs("onepass_dp_sgd_glm"), planted_bugs=("onepass_dp_sgd_half_sigma",), rate_exponent=None,
+        costs=_costs("onepass_dp_sgd_glm"), planted_bugs=("onepass_dp_sgd_half_sigma", "onepass_dp_sgd_half_sigma_white_box"), rate_exponent=None,
         notes=("Each phase starts at Π_X(x_{i−1}) and the output is Π_X(x_I) (errata).  Non-GLMs and β > 2/η are "
                "refused.  The white-box audit sees every noisy phase output (white_box=True); its planted bug is "
                "onepass_dp_sgd_half_sigma_white_box (σ_i/2 with the trace)."),
