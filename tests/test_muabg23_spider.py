@@ -22,8 +22,8 @@ from dpsco.reference.muabg23.spider import (kl_spider, kl_spider_schedule, lemma
 from dpsco.verification.mutants.muabg23_spider import (SignedCurvatureLoss, kl_spider_data_dependent_f0,
                                                        kl_spider_extra_difference_step,
                                                        kl_spider_printed_noise_claiming_rho)
-from dpsco.verification.papers.muabg23_spider import (AUDIT_PARAMS, exact_worst_pair_rho, quadratic_instance,
-                                                      schedules_differ, suite_tasks_quick)
+from dpsco.verification.papers.muabg23_spider import (AUDIT_PARAMS, cubic_instance, exact_worst_pair_rho,
+                                                      quadratic_instance, schedules_differ, suite_tasks_quick)
 
 # ---- the ledger ---------------------------------------------------------------------------------------------
 
@@ -225,6 +225,19 @@ def test_theorem_1_bound_on_pl_quadratic():
                                                    P["kappa"], P["L0"], P["L1"]))
         assert bound < P["F0"] / 2
         assert excess <= bound
+
+
+def test_theorem_1_bound_on_kappa_1_5_cubic():
+    # F(w) = (a/3)‖w‖³, (γ, 3/2)-KL (γ^{3/2} = √2/3 ≥ a^{-1/2}/3); F(w̄) ≤ Φ̂_K w.p. ≥ 1 − 1e-7 (false failure
+    # ≤ 1e-7); non-trivial: Φ̂_K < F(w0)/10 (asserted); the trajectory stays in the unit ball, where L0 = 3/2, L1 = 3
+    loss, X, P = cubic_instance(2000, 1e-7, np.random.default_rng(12))
+    r = kl_spider(X, loss, rng=np.random.default_rng(13), **P)
+    a = 1.0 + float(X.mean())
+    Q = {k: v for k, v in P.items() if k != "w0"}
+    bound = theorem_1_bound(kl_spider_schedule(2000, 2, **Q))
+    assert bound < a / 3 * 0.9 ** 3 / 10
+    assert a / 3 * np.linalg.norm(r.output) ** 3 <= bound
+    assert np.linalg.norm(r.trajectory, axis=1).max() <= 1.0
 
 
 def test_input_validation():
