@@ -289,3 +289,19 @@ def test_runs_on_the_shared_model_interface():
     assert r.claim.rho == pytest.approx(1.0, rel=1e-12) and r.output.shape == (3,)
     with pytest.raises(ValueError, match="X"):
         kl_spider(3 * X, LinearLoss(), 1.0, 0.1, 0.5, 1.0, 1.5, 1.0, 0.1, np.random.default_rng(1))
+
+
+def test_concentration_factor_exact_vs_printed():
+    # exact (scipy.stats.chi, the law of ‖N(0, I_d)‖): ψ = √d + √(2 log(1/β')) is a valid tail bound for every d
+    # and β'; the printed 2√(d log(1/β')) is valid once log(1/β') ≥ 1 on this grid but not for every β'
+    # (d = 100, β' = 0.9: P(‖Z‖ > 6.49) ≈ 1 > 0.9)
+    from scipy.stats import chi
+
+    from dpsco.reference.muabg23.spider import kl_spider_concentration
+
+    for d in (1, 2, 5, 20, 100):
+        for b in (0.9, 0.5, 1e-1, 1e-3, 1e-8):
+            assert chi.sf(kl_spider_concentration(d, b, "exact"), d) <= b
+            if math.log(1 / b) >= 1:
+                assert chi.sf(kl_spider_concentration(d, b, "printed"), d) <= b
+    assert chi.sf(kl_spider_concentration(100, 0.9, "printed"), 100) > 0.9
