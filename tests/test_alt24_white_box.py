@@ -24,6 +24,7 @@ from dpsco.verification.auditing.curves import CurveClaim
 from dpsco.verification.mutants.alt24_white_box import onepass_dp_sgd_half_sigma_white_box
 from dpsco.verification.papers import alt24_known_lip as kl
 from dpsco.verification.papers.registry import SuiteInputs
+from dpsco.verification.auditing.curve_audit import curve_p_value
 
 
 def test_white_box_trace_is_the_phase_outputs() -> None:
@@ -110,8 +111,8 @@ def test_suite_audit_tasks_quick() -> None:
 
 def test_curve_p_value_is_monotone_and_matches_the_verdict() -> None:
     f = CurveClaim.zcdp(0.125).tradeoff
-    assert kl.curve_p_value(500, 1000, 500, 1000, f) == 1.0
-    p = kl.curve_p_value(900, 1000, 100, 1000, f)
+    assert curve_p_value(500, 1000, 500, 1000, f) == 1.0
+    p = curve_p_value(900, 1000, 100, 1000, f)
     assert p < 1e-10
     a, bb, _, _ = curve_box(900, 1000, 100, 1000, 1 - 2 * p)
     assert curve_refutes(a, bb, f)

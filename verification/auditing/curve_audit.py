@@ -56,16 +56,9 @@ from dpsco.verification.auditing.results import AuditResult, ESTIMATOR_ASSUMPTIO
 from dpsco.verification.auditing.samples import Mechanism
 
 __all__ = [
-    "CurveAuditResult",
-    "as_curve_claim",
-    "audit_curve",
-    "curve_box",
-    "curve_refutes",
-    "epsilon_lower_from_box",
-    "minimum_detectable_mu",
-    "mu_lower_from_box",
-    "rho_lower_from_box",
-    "selection_score",
+    "CurveAuditResult", "as_curve_claim", "audit_curve", "curve_box", "curve_p_value", "curve_refutes",
+    "epsilon_lower_from_box", "minimum_detectable_mu", "mu_lower_from_box", "p_value_of_refutation",
+    "rho_lower_from_box", "selection_score",
 ]
 
 RHO_MAX = 1e4
@@ -93,6 +86,33 @@ def curve_refutes(alpha_hi: float, beta_hi: float, tradeoff: Callable[[Any], Any
     direction of the pair: β_hi < f(α_hi) or α_hi < f(β_hi)."""
     f = np.asarray(tradeoff(np.array([alpha_hi, beta_hi])), dtype=np.float64)
     return bool(beta_hi < f[0] or alpha_hi < f[1])
+
+
+def p_value_of_refutation(refutes: Callable[[float], bool]) -> float:
+    """inf{a : refutes(1 − a)} by bisection on log a ∈ [log 1e-15, 0) for a test whose confidence bounds widen as
+    a shrinks; the upper end is returned (conservative); 1.0 if even a → 1 does not refute, 1e-15 at the floor.
+    Under a true claim P(p ≤ a) ≤ a when each refutation at confidence 1 − a has probability ≤ a
+    (docs/derivations.md#soundness-of-the-box-below-curve-test)."""
+    if not refutes(1e-12):
+        return 1.0
+    if refutes(1.0 - 1e-15):
+        return 1e-15
+    lo, hi = math.log(1e-15), math.log(1.0 - 1e-12)
+    while hi - lo > 1e-6:
+        mid = 0.5 * (lo + hi)
+        if refutes(1.0 - math.exp(mid)):
+            hi = mid
+        else:
+            lo = mid
+    return math.exp(hi)
+
+
+def curve_p_value(k_p: int, n_p: int, k_q: int, n_q: int, tradeoff: Callable[[Any], Any]) -> float:
+    """The p-value of a curve audit's verdict from its test counts (k_p of n_p on the numerator side, k_q of n_q
+    on the other): the smallest a at which the box of confidence 1 − a (:func:`curve_box`) lies below
+    ``tradeoff`` (:func:`curve_refutes`)."""
+    return p_value_of_refutation(
+        lambda conf: curve_refutes(*curve_box(k_p, n_p, k_q, n_q, conf)[:2], tradeoff))
 
 
 def mu_lower_from_box(p_lo: float, q_hi: float) -> float:

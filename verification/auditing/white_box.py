@@ -75,7 +75,7 @@ from dpsco.reference.validation import check_positive_int, check_rng
 from dpsco.reference.white_box import NoisyGradientTrace
 from dpsco.verification.auditing.clopper_pearson import check_confidence, confidence_bounds, epsilon_lower_bound
 from dpsco.verification.auditing.curve_audit import (as_curve_claim, curve_box, curve_refutes, mu_lower_from_box,
-                                                     rho_lower_from_box)
+                                                     p_value_of_refutation, rho_lower_from_box)
 from dpsco.verification.auditing.family import p_value_of_counts
 from dpsco.verification.auditing.gdp import gdp_epsilon_lower_bound
 
@@ -377,23 +377,6 @@ class WhiteBoxAuditResult:
         }
 
 
-def _p_value(refutes: Callable[[float], bool]) -> float:
-    """inf{a : refutes(1 − a)} by bisection on log a ∈ [log 1e-15, 0) (the bounds widen as a shrinks), the
-    upper end returned (conservative); 1.0 if even a → 1 does not refute."""
-    if not refutes(1e-12):
-        return 1.0
-    lo, hi = math.log(1e-15), math.log(1.0 - 1e-12)
-    if refutes(1.0 - 1e-15):
-        return 1e-15
-    while hi - lo > 1e-6:
-        mid = 0.5 * (lo + hi)
-        if refutes(1.0 - math.exp(mid)):
-            hi = mid
-        else:
-            lo = mid
-    return math.exp(hi)
-
-
 def _observations(run: WhiteBoxRun, data: dict[str, np.ndarray], design: Any, step: ClaimedStep, n_runs: int,
                   chunk: int | None, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The pilot: (y, a, b) of ``n_runs`` runs, each (n_runs, T)."""
@@ -528,7 +511,7 @@ def white_box_audit(
             a_hi, b_hi, _, _ = curve_box(k_p, N, k_q, N, conf_)
             return curve_refutes(a_hi, b_hi, curve.tradeoff)
 
-        refuted, p_value = refutes(conf), _p_value(refutes)
+        refuted, p_value = refutes(conf), p_value_of_refutation(refutes)
         a_hi, b_hi, pl, qh = curve_box(k_p, N, k_q, N, conf)
         curve_info = {"notion": claim.notion, "mu_lower": mu_lower_from_box(pl, qh),
                       "rho_lower": rho_lower_from_box(a_hi, b_hi) if claim.notion == "zCDP" else None}

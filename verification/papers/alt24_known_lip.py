@@ -48,14 +48,14 @@ from dpsco.reference.alt24.one_pass import (lemma_8_terms, onepass_clipped_dp_sg
                                             theorem_4_parameters)
 from dpsco.reference.alt24.theorems import theorem_4_bound
 from dpsco.reference.domains import Ball
-from dpsco.verification.auditing.curve_audit import CurveAuditResult, audit_curve, curve_box, curve_refutes
+from dpsco.verification.auditing.curve_audit import CurveAuditResult, audit_curve, curve_p_value
 from dpsco.verification.auditing.events import Event
 from dpsco.verification.checks.stats import mean_bound_check
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.papers.alt24_data import load_randhie
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 
-__all__ = ["ENTRIES", "SIZES", "WhiteBoxAlg8", "curve_p_value", "known_lip_audit", "known_lip_bounds",
+__all__ = ["ENTRIES", "SIZES", "WhiteBoxAlg8", "known_lip_audit", "known_lip_bounds",
            "known_lip_rate", "onepass_sgd_bounds", "onepass_dp_audit", "onepass_dp_bounds",
            "onepass_dp_white_box_audit", "white_box_event"]
 
@@ -123,29 +123,6 @@ def _gaussian_pair_check(name: str, run: Any, S: np.ndarray, S2: np.ndarray, mu_
     return _check(name, f"the worst replace-one pair's Gaussian output has μ = ‖m − m'‖/s ≤ {mu_claim:.4g} "
                   "(exact χ² law of the sample variance; shift from a coupled run)", p, mu_hat, mu_claim,
                   shift=delta, runs=runs, max_output_norm=float(np.linalg.norm(outs, axis=1).max()))
-
-
-def curve_p_value(k_p: int, n_p: int, k_q: int, n_q: int, tradeoff: Any) -> float:
-    """The p-value of a curve audit's verdict from its test counts: inf{a : the box of confidence 1 − a lies
-    below ``tradeoff``} (``curve_audit.curve_box``/``curve_refutes``; the boxes widen as a shrinks), by bisection
-    on log a, the upper end returned (conservative); 1.0 if even a → 1 does not refute, 1e-15 at the floor.
-    Under a true claim P(p ≤ a) ≤ a (docs/derivations.md#soundness-of-the-box-below-curve-test)."""
-    def refutes(conf: float) -> bool:
-        a_hi, b_hi, _, _ = curve_box(k_p, n_p, k_q, n_q, conf)
-        return curve_refutes(a_hi, b_hi, tradeoff)
-
-    if not refutes(1e-12):
-        return 1.0
-    if refutes(1.0 - 1e-15):
-        return 1e-15
-    lo, hi = math.log(1e-15), math.log(1.0 - 1e-12)
-    while hi - lo > 1e-6:
-        mid = 0.5 * (lo + hi)
-        if refutes(1.0 - math.exp(mid)):
-            hi = mid
-        else:
-            lo = mid
-    return math.exp(hi)
 
 
 def _audit_dict(res: CurveAuditResult) -> dict[str, Any]:

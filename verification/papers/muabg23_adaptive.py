@@ -28,11 +28,11 @@ import numpy as np
 from dpsco.reference.muabg23.adaptive import (adaptive_gd, adaptive_gd_em, em_epsilon_bounded_range,
                                               em_log_probabilities, exact_rule, gaussian_renyi_divergence,
                                               replace_one_sensitivity)
-from dpsco.verification.auditing.curve_audit import audit_curve, curve_box, curve_refutes
+from dpsco.verification.auditing.curve_audit import audit_curve, curve_p_value
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 
-__all__ = ["ENTRIES", "SIZES", "curve_p_value", "adaptive_privacy", "adaptive_rate", "adaptive_em_privacy",
+__all__ = ["ENTRIES", "SIZES", "adaptive_privacy", "adaptive_rate", "adaptive_em_privacy",
            "adaptive_em_rate", "huber_instance"]
 
 PAPER = "Menart et al. (2023)"
@@ -137,25 +137,6 @@ def _privacy_checks(inp: SuiteInputs, em: bool) -> dict[str, Any]:
             rng_, eps)
         record["epsilon_em"] = eps
     return {"record": record, "checks": checks, "audits": {}}
-
-
-def curve_p_value(k_p: int, n_p: int, k_q: int, n_q: int, tradeoff: Any) -> float:
-    """The p-value of a curve audit's verdict from its test counts: inf{a : the box of confidence 1 − a lies
-    below ``tradeoff``}, by bisection on log a (upper end, conservative); 1.0 if even a → 1 does not refute
-    (docs/derivations.md#soundness-of-the-box-below-curve-test)."""
-    def refutes(conf: float) -> bool:
-        a_hi, b_hi, _, _ = curve_box(k_p, n_p, k_q, n_q, conf)
-        return curve_refutes(a_hi, b_hi, tradeoff)
-
-    if not refutes(1e-12):
-        return 1.0
-    if refutes(1.0 - 1e-15):
-        return 1e-15
-    lo, hi = math.log(1e-15), math.log(1.0 - 1e-12)
-    while hi - lo > 1e-6:
-        mid = 0.5 * (lo + hi)
-        lo, hi = (lo, mid) if refutes(1.0 - math.exp(mid)) else (mid, hi)
-    return math.exp(hi)
 
 
 def _audit_mechanism(data: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
