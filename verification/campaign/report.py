@@ -190,7 +190,7 @@ def row(r: dict[str, Any]) -> list[str]:
 
 
 #: the summary columns of an entry verified by its own suite of checks (``CatalogueEntry.suite``)
-SUITE_HEADER = ["algorithm", "audits (ε_lb / ε, verdict)", "checks passed", "failed checks"]
+SUITE_HEADER = ["algorithm", "audits (lower bound / claim, verdict)", "checks passed", "failed checks"]
 
 
 def _is_suite(r: dict[str, Any]) -> bool:
@@ -198,10 +198,15 @@ def _is_suite(r: dict[str, Any]) -> bool:
 
 
 def _audit_text(a: Any) -> str:
+    """An audit's lower bound against its claim, in the claim's notion (ρ for zCDP, μ for GDP curve audits)."""
     if not isinstance(a, dict):
         return "—"
     claim = a.get("claim") if isinstance(a.get("claim"), dict) else {}
-    return f"{fmt(a.get('epsilon_lower'))} / {fmt(claim.get('epsilon', a.get('claim_epsilon')))} ({a.get('verdict')})"
+    if a.get("epsilon_lower") is None and claim.get("rho") is not None:
+        return f"ρ_lb {fmt(a.get('rho_lower'))} / ρ {fmt(claim['rho'])} ({a.get('verdict')})"
+    if a.get("epsilon_lower") is None and claim.get("mu") is not None:
+        return f"μ_lb {fmt(a.get('mu_lower'))} / μ {fmt(claim['mu'])} ({a.get('verdict')})"
+    return f"ε_lb {fmt(a.get('epsilon_lower'))} / ε {fmt(claim.get('epsilon', a.get('claim_epsilon')))} ({a.get('verdict')})"
 
 
 def _suite_items(r: dict[str, Any], group: str) -> list[tuple[str, dict[str, Any]]]:
@@ -248,7 +253,7 @@ def _suite_markdown(r: dict[str, Any]) -> list[str]:
     md = [f"### {r['title']} — {r['paper']}, {r['algorithm']}", "", f"* privacy: {r['privacy_theorem']}",
           f"* tasks {suite.get('tasks')}; checks: {suite.get('description') or ''}"]
     md += ["  " + _suite_check_line(k, c) for k, c in _suite_items(r, "suite_checks")]
-    md += [f"* audit `{k}`: ε_lb / ε = {_audit_text(a)}, p = {fmt(a.get('p_value'))}"
+    md += [f"* audit `{k}`: {_audit_text(a)}, p = {fmt(a.get('p_value'))}"
            for k, a in _suite_items(r, "suite_audits")]
     return md + [""]
 
