@@ -27,6 +27,7 @@ _PUBLIC: dict[str, tuple[str, str | None]] = {
     "alt24": ("dpsco.reference.alt24", None),
     "bftt19": ("dpsco.reference.bftt19", None),
     "lr21": ("dpsco.reference.lr21", None),
+    "muabg23": ("dpsco.reference.muabg23", None),
     # the problem model
     "Ball": ("dpsco.reference.domains", "Ball"),
     "DataBounds": ("dpsco.reference.problem", "DataBounds"),
@@ -71,7 +72,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # for type checkers and IDEs, which do not run __getattr__
     from dpsco.oracles.minimizers import certified_oracle, excess_empirical_risk
-    from dpsco.reference import alt24, bftt19, lr21
+    from dpsco.reference import alt24, bftt19, lr21, muabg23
     from dpsco.reference.domains import Ball
     from dpsco.reference.losses import get_loss
     from dpsco.reference.privacy import PrivacyClaim, Release

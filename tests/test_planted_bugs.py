@@ -31,7 +31,7 @@ import dpsco.reference.bftt19 as o
 from dpsco.reference.accounting import nsgd_worst_pair_delta
 from dpsco.reference.solvers import certified_minimize
 from dpsco.verification.mutants import alt24_clipped, alt24_known_lip, alt24_localized, alt24_svt, alt24_white_box
-from dpsco.verification.mutants import alt24_corpus
+from dpsco.verification.mutants import alt24_corpus, muabg23_adaptive, muabg23_corpus, muabg23_proximal, muabg23_spider
 from dpsco.verification.mutants import bftt19 as mu
 from dpsco.verification.mutants import corpus as pb
 from dpsco.verification.mutants import lr21 as mlr
@@ -46,9 +46,12 @@ ROOT = Path(__file__).resolve().parents[1]
 VISIBLE = [name for name, b in pb.CANARY_AUDITED.items() if b.visible]
 INVISIBLE = [name for name, b in pb.CANARY_AUDITED.items() if not b.visible]
 HELPERS = {"objp_linear_argmin", "objp_logistic_1d_argmin", "stochastic_eg",  # exact solvers, not mutants
-           "MUTANTS", "mutant_loop"}  # a module's table of its mutants and a shared loop
-MUTANT_MODULES = (mu, mlr, mlr_app, alt24_clipped, alt24_known_lip, alt24_localized, alt24_svt, alt24_white_box)
-PAPER_BUGS = {**pb.PAPER_TEST_BUGS, **alt24_corpus.ALT24_BUGS}  # caught by their papers' own tests
+           "MUTANTS", "mutant_loop",  # a module's table of its mutants and a shared loop
+           "SignedCurvatureLoss", "theorem_1_claim"}  # the spider mutants' instance and claim
+MUTANT_MODULES = (mu, mlr, mlr_app, alt24_clipped, alt24_known_lip, alt24_localized, alt24_svt, alt24_white_box,
+                  muabg23_spider, muabg23_proximal, muabg23_adaptive)
+#: caught by their papers' own tests
+PAPER_BUGS = {**pb.PAPER_TEST_BUGS, **alt24_corpus.ALT24_BUGS, **muabg23_corpus.MUABG23_BUGS}
 
 
 def test_corpus_has_the_ten_bug_classes_of_issue_3():
@@ -62,10 +65,11 @@ def test_corpus_lists_every_mutant_once():
     mutants = {name for m in MUTANT_MODULES for name in m.__all__ if name not in HELPERS}
     assert set(pb.CORPUS) == mutants
     assert set(pb.CORPUS) == set(pb.CANARY_AUDITED) | set(PAPER_BUGS)
-    assert not set(pb.CANARY_AUDITED) & set(PAPER_BUGS) and not set(pb.PAPER_TEST_BUGS) & set(alt24_corpus.ALT24_BUGS)
+    assert not set(pb.CANARY_AUDITED) & set(PAPER_BUGS)
+    assert len(PAPER_BUGS) == len(pb.PAPER_TEST_BUGS) + len(alt24_corpus.ALT24_BUGS) + len(muabg23_corpus.MUABG23_BUGS)
     for name, b in pb.CORPUS.items():
         assert getattr(b.mutant, "func", b.mutant).__name__ == name
-        assert b.paper in ("bftt19", "lr21", "alt24") and b.bug and b.precedent and b.instance
+        assert b.paper in ("bftt19", "lr21", "alt24", "muabg23") and b.bug and b.precedent and b.instance
 
 
 def _functions(path: Path) -> dict[str, str]:

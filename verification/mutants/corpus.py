@@ -66,6 +66,7 @@ from dpsco.verification.auditing.neighbours import canary_pair
 from dpsco.verification.mutants.exact import (DEFAULT_CONFIDENCE, fixed_event_refutation_probability, release_delta,
                                               release_epsilon)
 from dpsco.verification.mutants.alt24_corpus import ALT24_BUGS
+from dpsco.verification.mutants.muabg23_corpus import MUABG23_BUGS
 from dpsco.verification.mutants.planted import (CANARY_AUDIT_TESTS, DEFAULT_SAMPLES, Dataset, Mechanism, PaperTestBug,
                                                 PlantedBug)
 from dpsco.verification.mutants.notions import NOTION_AUDITED
@@ -441,8 +442,8 @@ PAPER_TEST_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
 ]}
 
 #: every planted bug, by name: the canary-audited ones (this module), then those its papers' tests catch
-#: (Lowy & Razaviyayn here, Asi, Liu & Tian in ``mutants.alt24_corpus``)
-CORPUS: dict[str, PlantedBug | PaperTestBug] = {**CANARY_AUDITED, **PAPER_TEST_BUGS, **ALT24_BUGS}
+#: (Lowy & Razaviyayn here, Asi, Liu & Tian in ``mutants.alt24_corpus``, Menart et al. in ``mutants.muabg23_corpus``)
+CORPUS: dict[str, PlantedBug | PaperTestBug] = {**CANARY_AUDITED, **PAPER_TEST_BUGS, **ALT24_BUGS, **MUABG23_BUGS}
 
 
 # ---- detection rates ------------------------------------------------------------------------------------

@@ -1,0 +1,88 @@
+"""Planted bugs of Menart et al. (2023, arXiv:2311.13447 v2) in the corpus
+(``dpsco.verification.mutants.corpus.CORPUS``): the mutants of ``mutants.muabg23_spider`` (Algorithm 1),
+``mutants.muabg23_proximal`` (Algorithms 2 and 4) and ``mutants.muabg23_adaptive`` (Algorithm 3, Theorem 5),
+each with the instance on which it shows, its true privacy there and the test that refutes it.  All are refuted
+exactly — the zCDP of the mechanism as implemented on the worst-case replace-one pair (f = L₀⟨w, x⟩ with the
+replaced record at ±e₁), or the exponential mechanism's exact selection probabilities — and the noise-scale bugs
+also by white-box audits.
+"""
+
+from __future__ import annotations
+
+import dpsco.reference.muabg23.adaptive as adaptive
+import dpsco.reference.muabg23.proximal as proximal
+import dpsco.reference.muabg23.spider as spider
+from dpsco.verification.mutants import muabg23_adaptive as ma
+from dpsco.verification.mutants import muabg23_proximal as mp
+from dpsco.verification.mutants import muabg23_spider as msp
+from dpsco.verification.mutants.planted import PaperTestBug
+
+__all__ = ["MUABG23_BUGS"]
+
+_SP = "tests/test_muabg23_spider.py::"
+_PR = "tests/test_muabg23_proximal.py::"
+_AD = "tests/test_muabg23_adaptive.py::"
+_PAIR = "linear loss f = L₀⟨w, x⟩, the replaced record at +e₁ against −e₁ (every release at its full replace-one shift)"
+_PAPER_UNITS = "the paper's accounting (L₀/(nσ))² per release (sensitivity L₀/n), half the replace-one cost"
+
+MUABG23_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
+    PaperTestBug(
+        "kl_spider_printed_noise_claiming_rho", msp.kl_spider_printed_noise_claiming_rho, spider.kl_spider, "muabg23",
+        "Algorithm 1 with the printed noise scales σ̂, σ_k and Theorem 1's claim ρ", _PAPER_UNITS, _PAIR,
+        "exactly 2.125ρ-zCDP (2ρ from the K anchors, ρ/8 from the difference steps)",
+        "the exact worst-pair check (and a white-box audit at 20,000 runs per side, campaign-marked)",
+        (_SP + "test_printed_noise_mutant_refuted_exactly", _SP + "test_white_box_audit_refutes_printed_noise")),
+    PaperTestBug(
+        "kl_spider_data_dependent_f0", msp.kl_spider_data_dependent_f0, spider.kl_spider, "muabg23",
+        "F₀ tightened from the data, min{F₀, (γ‖∇F(w₀; S)‖)^κ}, so the whole schedule reads S",
+        "Algorithm 1's inputs must be public (the schedule is fixed before the data is touched)",
+        "a neighbouring pair whose gradients at w₀ differ", "no finite ρ: the schedules (noise scales, number of "
+        "releases) differ between neighbours", "the exact check of the schedules",
+        (_SP + "test_data_dependent_f0_mutant_refuted_exactly",)),
+    PaperTestBug(
+        "kl_spider_extra_difference_step", msp.kl_spider_extra_difference_step, spider.kl_spider, "muabg23",
+        "the loop guard t ≤ T_k (one difference release per round more than σ_k is calibrated for)",
+        "Algorithm 1's loop guard (reconstructed t < T_k, matching Lemma 8's count)", _PAIR,
+        "ρ/2 + Σ_k (T_k + 1)ρ/(2KT_k) > ρ", "the exact worst-pair check",
+        (_SP + "test_extra_step_mutant_refuted_exactly_and_loop_guard_confirmed",)),
+    PaperTestBug(
+        "noisy_gd_paper_accounting", mp.noisy_gd_paper_accounting, proximal.noisy_regularised_gd, "muabg23",
+        "Algorithm 4 with σ² = L₀²(T−1)/(n²ρ)", _PAPER_UNITS, _PAIR, "exactly 2ρ-zCDP",
+        "the exact worst-pair check and a white-box audit (200,000 runs per side, p ≈ 9e-10)",
+        (_PR + "test_algorithm_4_planted_bugs_refuted_by_the_same_check",
+         _PR + "test_white_box_audit_passes_algorithm_4_and_refutes_paper_accounting")),
+    PaperTestBug(
+        "noisy_gd_one_step_more", mp.noisy_gd_one_step_more, proximal.noisy_regularised_gd, "muabg23",
+        "Algorithm 4 running T noisy steps with σ and the claim for T − 1", "off-by-one in the step count", _PAIR,
+        "exactly ρT/(T − 1)-zCDP", "the exact worst-pair check",
+        (_PR + "test_algorithm_4_planted_bugs_refuted_by_the_same_check",)),
+    PaperTestBug(
+        "proximal_point_data_dependent_f0", mp.proximal_point_data_dependent_f0, proximal.proximal_point, "muabg23",
+        "Algorithm 2 with F₀ := L₀·max_i ‖w₀ − x_i‖ read from the data (sets line 1's T)",
+        "Algorithm 2's schedule must come from public inputs", "a neighbouring pair with a far record",
+        "no finite ρ: the number of outer steps differs between neighbours", "the exact check of the schedules",
+        (_PR + "test_algorithm_2_exact_rho_and_schedule_from_public_inputs",)),
+    PaperTestBug(
+        "adaptive_gd_cost_from_noisy_norm", ma.adaptive_gd_cost_from_noisy_norm, adaptive.adaptive_gd, "muabg23",
+        "Algorithm 3 charging the gradient release by the noisy norm N_t (line 6 as printed)",
+        "a privacy filter needs each cost fixed before its release (Whitehouse et al. 2022)",
+        "a dataset whose gradient vanishes at the start (N_t often ≤ 0)",
+        "the exact cost of the transcript exceeds ρ (the filter under-counts)",
+        "the exact replace-one cost of the transcript (at least one of 70 runs; miss probability ≤ 1e-6)",
+        (_AD + "test_cost_from_noisy_norm_overshoots",)),
+    PaperTestBug(
+        "adaptive_gd_paper_units", ma.adaptive_gd_paper_units, adaptive.adaptive_gd, "muabg23",
+        "Algorithm 3 with the exact noise but the paper's per-release charge", _PAPER_UNITS, _PAIR,
+        "≈ 2ρ: every charged cost is half the true one", "the exact replace-one cost of the transcript",
+        (_AD + "test_paper_units_undercount_twice",)),
+    PaperTestBug(
+        "adaptive_gd_sigma_from_exact_norm", ma.adaptive_gd_sigma_from_exact_norm, adaptive.adaptive_gd, "muabg23",
+        "Algorithm 3 setting σ_t from the exact gradient norm", "noise scales must not read the data",
+        "a replace-one pair whose gradient norms differ", "no finite ρ: the first release's variances differ",
+        "the exact Rényi divergence of the first release", (_AD + "test_sigma_from_exact_norm_refuted",)),
+    PaperTestBug(
+        "adaptive_gd_em_temperature_without_2", ma.adaptive_gd_em_temperature_without_2, adaptive.adaptive_gd_em,
+        "muabg23", "Theorem 5's exponential mechanism without its factor 2", "the exponential mechanism's ε/(2Δ)",
+        "the extremal score pair (Δ, Δ) vs (2Δ, 0)", "2ε-DP selection: 4× the claimed ε²/8-zCDP",
+        "the exact selection probabilities", (_AD + "test_em_worst_pair_attains_epsilon_and_mutant_doubles_it",)),
+]}
