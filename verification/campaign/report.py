@@ -219,7 +219,7 @@ def suite_row(r: dict[str, Any]) -> list[str]:
     checks, audits = _suite_items(r, "suite_checks"), _suite_items(r, "suite_audits")
     passed = sum(1 for _, c in checks if c.get("verdict") == "pass")
     failed = [k for k, c in checks if c.get("verdict") == "fail"]
-    audit_txt = "; ".join(f"{k}: {_audit_text(a)}" for k, a in audits) or "none (not private)"
+    audit_txt = "; ".join(f"{k}: {_audit_text(a)}" for k, a in audits) or "no audit task (see the checks)"
     return [str(r["title"]), audit_txt, f"{passed}/{len(checks)}", ", ".join(failed) or "—"]
 
 
