@@ -22,7 +22,7 @@ import numpy as np
 
 from dpsco.verification.checks.theorem_checks import hoeffding_p_value
 
-__all__ = ["BoundCheck", "add_reference_bound", "hoeffding_radius", "mean_bound_check"]
+__all__ = ["BoundCheck", "add_reference_bound", "exact_check", "hoeffding_radius", "mean_bound_check", "suite_check"]
 
 
 def hoeffding_radius(value_range: float, replicates: int, alpha: float) -> float:
@@ -99,3 +99,26 @@ def mean_bound_check(name: str, samples: Sequence[float] | np.ndarray, bound: fl
                       value_range=(float(lo), float(hi)), detectable_excess=2 * r,
                       verdict="pass" if lcb <= bound else "fail",
                       p_value=hoeffding_p_value(mean, float(bound), hi - lo, int(x.size)))
+
+
+def suite_check(name: str, statement: str, p_value: float | bool, estimate: float | None = None,
+                bound: float | None = None, **details: Any) -> dict[str, Any]:
+    """A check of an entry's own suite as the campaign reads it (``CatalogueEntry.suite``): ``p_value`` in [0, 1]
+    — the smallest level at which the data refute ``statement`` — or a bool for an exact check (True: holds,
+    p = 1; False: fails, p = 0); ``verdict`` None until the campaign's Holm procedure sets it; the measured
+    ``estimate`` and the ``bound`` where they apply; any JSON-ready ``details``."""
+    p = (1.0 if p_value else 0.0) if isinstance(p_value, (bool, np.bool_)) else float(p_value)
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"p_value must lie in [0, 1], got {p_value!r}")
+    out: dict[str, Any] = {"name": name, "statement": statement, "p_value": p, "verdict": None}
+    if estimate is not None:
+        out["estimate"] = float(estimate)
+    if bound is not None:
+        out["bound"] = float(bound)
+    out.update(details)
+    return out
+
+
+def exact_check(name: str, statement: str, holds: bool, estimate: float, bound: float) -> dict[str, Any]:
+    """:func:`suite_check` of a statement decided exactly (no sampling): p = 1 if it holds, 0 if not."""
+    return suite_check(name, statement, bool(holds), estimate, bound, method="exact")

@@ -50,7 +50,7 @@ from dpsco.reference.alt24.theorems import theorem_4_bound
 from dpsco.reference.domains import Ball
 from dpsco.verification.auditing.curve_audit import CurveAuditResult, audit_curve, curve_p_value
 from dpsco.verification.auditing.events import Event
-from dpsco.verification.checks.stats import mean_bound_check
+from dpsco.verification.checks.stats import mean_bound_check, suite_check
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.papers.alt24_data import load_randhie
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
@@ -83,17 +83,6 @@ def _instance() -> LinearInstance:
     return LinearInstance(RadialVector(ParetoRadius(3.5, 1.0), 3, mu=[1.0, 0.0, 0.0]), 1.0, 3)
 
 
-def _check(name: str, statement: str, p_value: float, estimate: float | None = None,
-           bound: float | None = None, **extra: Any) -> dict[str, Any]:
-    out = {"name": name, "statement": statement, "p_value": float(p_value), "verdict": None}
-    if estimate is not None:
-        out["estimate"] = float(estimate)
-    if bound is not None:
-        out["bound"] = float(bound)
-    out.update(extra)
-    return out
-
-
 def _from(check: Any, statement: str) -> dict[str, Any]:
     d = check.to_dict()
     d["statement"] = statement
@@ -120,7 +109,7 @@ def _gaussian_pair_check(name: str, run: Any, S: np.ndarray, S2: np.ndarray, mu_
     dof = outs.shape[1] * (runs - 1)
     p = 1.0 if delta == 0.0 else float(stats.chi2.cdf(ss * mu_claim**2 / delta**2, dof))
     mu_hat = delta / math.sqrt(ss / dof) if ss > 0 else math.inf
-    return _check(name, f"the worst replace-one pair's Gaussian output has μ = ‖m − m'‖/s ≤ {mu_claim:.4g} "
+    return suite_check(name, f"the worst replace-one pair's Gaussian output has μ = ‖m − m'‖/s ≤ {mu_claim:.4g} "
                   "(exact χ² law of the sample variance; shift from a coupled run)", p, mu_hat, mu_claim,
                   shift=delta, runs=runs, max_output_norm=float(np.linalg.norm(outs, axis=1).max()))
 
@@ -225,7 +214,7 @@ def known_lip_bounds(inp: SuiteInputs) -> dict[str, Any]:
     ok = total == expected and total <= cap
     return {"record": {"n": n, "real": rel.gradient_evaluations, "dummy": rel.diagnostics["dummy_gradient_evaluations"],
                        "replaced": rel.diagnostics["replaced"], "C": rel.parameters["C"]},
-            "checks": {"known_lip_count": _check(
+            "checks": {"known_lip_count": suite_check(
                 "known_lip_count", "real + dummy gradient evaluations = Σ_i n_iT_i ≤ max(n², n³ρ/d) "
                 "(Proposition 4's count with C_Lip = 1; exact)", 1.0 if ok else 0.0, total, min(expected, cap))},
             "audits": {}}
@@ -284,7 +273,7 @@ def onepass_sgd_bounds(inp: SuiteInputs) -> dict[str, Any]:
     return {"record": {"T": T, "eta": eta, "C": C, "lemma_8_terms": terms, "mean_excess": float(np.mean(vals))},
             "checks": {"onepass_sgd_lemma_8": _from(check, "E[F_P(x̂) − F_P(x*)] ≤ ‖x_0 − x*‖²/(2ηT) + ηG_2²/2 + "
                                                             "G_k^kD/((k−1)C^{k−1}) (Lemma 8)"),
-                       "onepass_sgd_count": _check("onepass_sgd_count", "gradient evaluations = T exactly "
+                       "onepass_sgd_count": suite_check("onepass_sgd_count", "gradient evaluations = T exactly "
                                                    "(one per record)", 1.0 if ok else 0.0, max(counts), T)},
             "audits": {}}
 
@@ -464,9 +453,9 @@ def onepass_dp_bounds(inp: SuiteInputs) -> dict[str, Any]:
             "checks": {"onepass_dp_theorem_4": _from(check, "E[F_P(x_I) − F_P(x*)] ≤ G_2D√(8/n_eff) + (4·2^{2−3/k} "
                                                               "+ 2^{1+3(k−1)/k})G_kD(√d/(n_eff√ρ))^{1−1/k} + "
                                                               "5G_kD/n_eff² (Theorem 4, corrected constants)"),
-                       "onepass_dp_count": _check("onepass_dp_count", "gradient evaluations = 2^I − 1 ≤ n (exact)",
+                       "onepass_dp_count": suite_check("onepass_dp_count", "gradient evaluations = 2^I − 1 ≤ n (exact)",
                                                   1.0 if ok else 0.0, max(counts), n_eff - 1),
-                       "onepass_dp_stability": _check(
+                       "onepass_dp_stability": suite_check(
                            "onepass_dp_stability", "‖x̄_1 − x̄'_1‖ ≤ 2η_1C_1 on coupled logistic-GLM neighbours with "
                            "β = M²/4 ≤ 2/η (Theorem 4's privacy step; deterministic)", 1.0 if stab_ok else 0.0,
                            worst, 1.0)},

@@ -39,7 +39,7 @@ from dpsco.reference.alt24.model import MomentBounds
 from dpsco.reference.alt24.primitives import clip
 from dpsco.verification.auditing.curve_audit import audit_curve, curve_p_value
 from dpsco.verification.auditing.white_box import OneSidedCanary, white_box_audit
-from dpsco.verification.checks.stats import mean_bound_check
+from dpsco.verification.checks.stats import exact_check, mean_bound_check
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.papers.alt24_data import load_randhie
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
@@ -87,11 +87,6 @@ def _pair(n: int, M: float, index: int = -1) -> tuple[np.ndarray, np.ndarray]:
     Dp = D.copy()
     Dp[index, 0] = -M
     return D, Dp
-
-
-def _exact(name: str, statement: str, holds: bool, estimate: float, bound: float) -> dict[str, Any]:
-    return {"name": name, "statement": statement, "p_value": 1.0 if holds else 0.0, "verdict": None,
-            "estimate": float(estimate), "bound": float(bound), "method": "exact"}
 
 
 def _binomial_at_least(name: str, statement: str, wins: int, runs: int, p: float) -> dict[str, Any]:
@@ -182,10 +177,10 @@ def alg1_exact(inputs: SuiteInputs) -> dict[str, Any]:
     rho_exact = float(np.sum(shifts ** 2) / (2.0 * a.white_box.sigma ** 2))
     count_max = max(n * n, n ** 3 * RHO / d)
     checks = {
-        "alg1_exact_rho": _exact("Algorithm 1: exact ρ on the worst-case pair ≤ claimed ρ",
+        "alg1_exact_rho": exact_check("Algorithm 1: exact ρ on the worst-case pair ≤ claimed ρ",
                                  "Proposition 1: T Gaussian steps of sensitivity 2C/n compose to ρ-zCDP",
                                  rho_exact <= a.claim.rho * (1 + 1e-9), rho_exact, a.claim.rho),
-        "alg1_count": _exact("Algorithm 1: gradient count n·T ≤ max(n², n³ρ/d) + n",
+        "alg1_count": exact_check("Algorithm 1: gradient count n·T ≤ max(n², n³ρ/d) + n",
                              "Corollary 1: max(n², n³ρ/d) sample gradients (T rounded up)",
                              a.gradient_evaluations == n * p.T and a.gradient_evaluations <= count_max + n,
                              a.gradient_evaluations, count_max + n)}
@@ -280,7 +275,7 @@ def alg3_bounds(inputs: SuiteInputs) -> dict[str, Any]:
     T = corollary_1_parameters(n, d, RHO, m, lam).T
     checks = {"cor2_success": _binomial_at_least("Corollary 2: P(‖x̂ − x*_{λ,x̄}‖ ≤ C_rp(…)) ≥ 0.55",
                                                  "C_rp = 46 (derived)", wins, reps, 0.55),
-              "alg3_count": _exact("Algorithm 3: gradient count J·n·T", "J disjoint Corollary 2 calls",
+              "alg3_count": exact_check("Algorithm 3: gradient count J·n·T", "J disjoint Corollary 2 calls",
                                    rel.gradient_evaluations == 3 * n * T, rel.gradient_evaluations, 3 * n * T)}
     return {"record": {"cor2_success_rate": wins / reps, "cor2_radius": radius}, "checks": checks, "audits": {}}
 
@@ -372,11 +367,11 @@ def ht_bounds(inputs: SuiteInputs) -> dict[str, Any]:
                              "statement": "Proposition 2 (corrected) with (8) at every phase, w.p. ≥ 1 − δ",
                              "p_value": float(stats.binom.sf(viol - 1, reps, DELTA_FAIL)) if viol else 1.0,
                              "verdict": None, "estimate": float(ex.max()), "bound": bound},
-        "thm1_count": _exact("Theorem 1: gradient count Σ J·m_i·T_i ≤ max(n², n³ρ/d)",
+        "thm1_count": exact_check("Theorem 1: gradient count Σ J·m_i·T_i ≤ max(n², n³ρ/d)",
                              "Theorem 1: C_sco·max(n², n³ρ/d) sample gradients",
                              rel.gradient_evaluations == count and count <= max(n * n, n ** 3 * RHO / 2), count,
                              max(n * n, n ** 3 * RHO / 2)),
-        "thm1_disjoint": _exact("Theorem 1: every record in at most one block", "parallel composition premise",
+        "thm1_disjoint": exact_check("Theorem 1: every record in at most one block", "parallel composition premise",
                                 int(used.max()) <= 1, int(used.max()), 1)}
     return {"record": {"n": n, "I": p.I, "J": p.J, "mean_excess": float(ex.mean()), "proof_bound": bound,
                        "theorem_1_shape_C_sco_1": shape, "ratio_mean_to_shape": float(ex.mean() / shape),
@@ -448,9 +443,9 @@ def sc_bounds(inputs: SuiteInputs) -> dict[str, Any]:
         ok_disjoint &= all(a[1] <= b[0] for a, b in zip(r, r[1:]))
         ok_count &= rel.gradient_evaluations <= max(n * n, n ** 3 * RHO / 2)
     shape = th.corollary_3_bound(3.0, 3.0, 2, 1.0, 2, n, RHO, DELTA_FAIL, C_sco=1.0)
-    checks = {"cor3_disjoint": _exact("Corollary 3: epochs on disjoint batches", "parallel composition premise",
+    checks = {"cor3_disjoint": exact_check("Corollary 3: epochs on disjoint batches", "parallel composition premise",
                                       ok_disjoint, 1.0 if ok_disjoint else 0.0, 1.0),
-              "cor3_count": _exact("Corollary 3: gradient count ≤ max(n², n³ρ/d)", "Corollary 3's count",
+              "cor3_count": exact_check("Corollary 3: gradient count ≤ max(n², n³ρ/d)", "Corollary 3's count",
                                    ok_count, 1.0 if ok_count else 0.0, 1.0)}
     return {"record": {"n": n, "mean_excess": float(np.mean(ex)), "corollary_3_shape_C_sco_1": shape},
             "checks": checks, "audits": {}}
@@ -475,7 +470,7 @@ def highprob_bounds(inputs: SuiteInputs) -> dict[str, Any]:
     p = theorem_5_parameters(n, G, DELTA_FAIL, 2 * R_DOMAIN, J_scale=0.1)
     bound = th.proposition_2_bound(float(np.linalg.norm(MU)), p.Delta, p.lam, p.I, 2 * R_DOMAIN)
     viol = int(np.sum(np.array(ex) > bound))
-    checks = {"thm5_count": _exact("Theorem 5: n oracle queries (J·Σ T_i ≤ n)", "Theorem 5's count",
+    checks = {"thm5_count": exact_check("Theorem 5: n oracle queries (J·Σ T_i ≤ n)", "Theorem 5's count",
                                    all(c == p.J * sum(p.T_i) <= n for c in counts), max(counts), n),
               "thm5_proof_bound": {"name": "Theorem 5 (proof form): P(excess > Proposition 2 bound) ≤ δ",
                                    "statement": "Proposition 2 (corrected) with 3R_i ≤ Δ4^i/λ_i, w.p. ≥ 1 − δ",

@@ -22,6 +22,7 @@ from dpsco.verification.auditing.audit import audit
 from dpsco.verification.auditing.events import Event
 from dpsco.verification.auditing.family import p_value_of_counts
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
+from dpsco.verification.checks.stats import exact_check
 
 __all__ = ["BLAP_INSTANCE", "ENTRIES", "SVT_INSTANCE", "BlapMechanism", "SvtMechanism", "blap_audit",
            "blap_envelope", "blap_exact", "svt_audit", "svt_envelope", "svt_exact", "svt_event_statistic"]
@@ -41,11 +42,6 @@ SIZES = {"quick": {"bb": 4000, "env": 20000}, "standard": {"bb": 20000, "env": 2
 
 def _sizes(inputs: SuiteInputs) -> dict[str, int]:
     return SIZES.get(inputs.budget, SIZES["standard"])
-
-
-def _exact(name: str, statement: str, holds: bool, estimate: float, bound: float) -> dict[str, Any]:
-    return {"name": name, "statement": statement, "p_value": 1.0 if holds else 0.0, "verdict": None,
-            "estimate": float(estimate), "bound": float(bound), "method": "exact"}
 
 
 def _fixed_event_audit(mech: Any, D: dict, Dp: dict, claim: Any, runs: int, event: Event, statistic: Any,
@@ -100,7 +96,7 @@ def blap_exact(inputs: SuiteInputs) -> dict[str, Any]:
             d_exact = bounded_laplace_delta(eps, 1.0, R, tau)
             rows.append({"epsilon": eps, "delta": delta, "tau": tau, "delta_exact": d_exact,
                          "epsilon_exact": bounded_laplace_epsilon(delta, 1.0, R, tau)})
-            checks[f"blap_exact_e{eps}_d{delta:g}"] = _exact(
+            checks[f"blap_exact_e{eps}_d{delta:g}"] = exact_check(
                 f"Lemma 9: exact δ(ε) ≤ δ at ε = {eps}, δ = {delta:g}",
                 "Lemma 9: S + BLap(Δ/ε, (Δ/ε)log(4/δ)) is (ε, δ)-DP", d_exact <= delta, d_exact, delta)
     eps, delta = BLAP_INSTANCE["epsilon"], BLAP_INSTANCE["delta"]
@@ -133,7 +129,7 @@ def blap_envelope(inputs: SuiteInputs) -> dict[str, Any]:
     tau = lemma_9_tau(1.0, eps, delta)
     worst = float(np.max(np.abs(noise)))
     return {"record": {"draws": n, "max_abs_noise": worst, "tau": tau},
-            "checks": {"blap_envelope": _exact("Lemma 9: every noise draw satisfies |ξ| ≤ τ",
+            "checks": {"blap_envelope": exact_check("Lemma 9: every noise draw satisfies |ξ| ≤ τ",
                                                "BLap(R, τ) is supported on [−τ, τ] (Section 5)", worst <= tau,
                                                worst, tau)}, "audits": {}}
 
@@ -181,7 +177,7 @@ def svt_exact(inputs: SuiteInputs) -> dict[str, Any]:
                 d_exact = discrete_delta(eps, P, Q)
                 rows.append({"epsilon": eps, "delta": delta, "c": c, "stream": list(a), "neighbour": list(b),
                              "delta_exact": d_exact, "epsilon_exact_at_delta": discrete_epsilon(delta, P, Q)})
-                checks[f"svt_exact_e{eps}_c{c}_s{j}"] = _exact(
+                checks[f"svt_exact_e{eps}_c{c}_s{j}"] = exact_check(
                     f"Lemma 10: exact δ(ε) ≤ δ, ε = {eps}, δ = {delta:g}, c = {c}, streams {a} / {b}",
                     "Lemma 10: Algorithm 6 with R ≥ (6Δ/ε)√(c log(5/δ)), τ ≥ R log(10T/δ) is (ε, δ)-DP",
                     d_exact <= delta, d_exact, delta)
@@ -220,10 +216,10 @@ def svt_envelope(inputs: SuiteInputs) -> dict[str, Any]:
     ok = worst_z <= p["tau"] and worst_x <= 2 * p["tau"]
     return {"record": {"runs": runs, "max_abs_threshold_noise": worst_z, "max_abs_query_noise": worst_x,
                        "tau": p["tau"], "max_answers_top": max_tops},
-            "checks": {"svt_envelope": _exact("Algorithm 6: |threshold noise| ≤ τ and |query noise| ≤ 2τ on every draw",
+            "checks": {"svt_envelope": exact_check("Algorithm 6: |threshold noise| ≤ τ and |query noise| ≤ 2τ on every draw",
                                               "BLap(R, τ), BLap(2R, 2τ) supports (Lines 3, 5, 14)", ok,
                                               max(worst_z / p["tau"], worst_x / (2 * p["tau"])), 1.0),
-                       "svt_halting": _exact("Algorithm 6: at most c answers ⊤", "Line 4: halt once count = c",
+                       "svt_halting": exact_check("Algorithm 6: at most c answers ⊤", "Line 4: halt once count = c",
                                              max_tops <= i["c"], max_tops, i["c"])}, "audits": {}}
 
 

@@ -31,6 +31,7 @@ from dpsco.reference.muabg23.adaptive import (adaptive_gd, adaptive_gd_em, em_ep
 from dpsco.verification.auditing.curve_audit import audit_curve, curve_p_value
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
+from dpsco.verification.checks.stats import suite_check
 
 __all__ = ["ENTRIES", "SIZES", "adaptive_privacy", "adaptive_rate", "adaptive_em_privacy",
            "adaptive_em_rate", "huber_instance"]
@@ -44,18 +45,6 @@ SIZES: dict[str, dict[str, Any]] = {
 RHO, BETA, D = 1.0, 0.1, 2
 A_HUBER = 0.5   # records ±A·e_1
 W0_DIST = 3.0   # start at 3·(e_1 + e_2)/√2
-
-
-def _check(name: str, statement: str, ok_or_p: float | bool, estimate: float | None = None,
-           bound: float | None = None, **extra: Any) -> dict[str, Any]:
-    p = (1.0 if ok_or_p else 0.0) if isinstance(ok_or_p, (bool, np.bool_)) else float(ok_or_p)
-    out = {"name": name, "statement": statement, "p_value": p, "verdict": None}
-    if estimate is not None:
-        out["estimate"] = float(estimate)
-    if bound is not None:
-        out["bound"] = float(bound)
-    out.update(extra)
-    return out
 
 
 def _linear(X: np.ndarray) -> Any:
@@ -115,14 +104,14 @@ def _privacy_checks(inp: SuiteInputs, em: bool) -> dict[str, Any]:
                          calibration="printed")
         worst_printed = max(worst_printed, float(sum(pr.diagnostics["exact_costs"])) / pr.claim.rho)
     checks = {
-        "adaptive_release_costs" + ("_em" if em else ""): _check(
+        "adaptive_release_costs" + ("_em" if em else ""): suite_check(
             "adaptive_release_costs", "on the worst replace-one pair every release's exact D_α/α equals its "
             "charged cost Δ²/(2σ²) (σ_t a function of the released N_t; exact)", worst_rel_err < 1e-9,
             worst_rel_err, 1e-9),
-        "adaptive_filter_total" + ("_em" if em else ""): _check(
+        "adaptive_filter_total" + ("_em" if em else ""): suite_check(
             "adaptive_filter_total", f"the exact replace-one cost of every transcript is ≤ ρ = {rho} (worst pair "
             "and ∇F = 0 starts; exact)", worst_total <= rho * (1 + 1e-12), worst_total, rho),
-        "adaptive_printed_total" + ("_em" if em else ""): _check(
+        "adaptive_printed_total" + ("_em" if em else ""): suite_check(
             "adaptive_printed_total", "printed calibration: exact cost ≤ its claim 2ρ + 2√ρ/n (ratio; exact)",
             worst_printed <= 1 + 1e-12, worst_printed, 1.0)}
     record = {"n": n, "rho": rho, "runs": sz["runs"], "mean_steps": float(np.mean(steps)),
@@ -131,7 +120,7 @@ def _privacy_checks(inp: SuiteInputs, em: bool) -> dict[str, Any]:
         sens, eps = replace_one_sensitivity(n, 1.0), em_epsilon_bounded_range(rho / 2)
         lp = em_log_probabilities([sens, sens], eps, sens) - em_log_probabilities([2 * sens, 0.0], eps, sens)
         rng_ = float(lp.max() - lp.min())
-        checks["adaptive_em_bounded_range"] = _check(
+        checks["adaptive_em_bounded_range"] = suite_check(
             "adaptive_em_bounded_range", "the exponential mechanism's log-ratio range on the extremal score pair "
             "(Δ, Δ) vs (2Δ, 0) is ≤ ε = √(8ρ_EM) (bounded range ⇒ ε²/8-zCDP; exact)", rng_ <= eps * (1 + 1e-9),
             rng_, eps)

@@ -22,6 +22,7 @@ from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.mutants.muabg23_proximal import (noisy_gd_one_step_more, noisy_gd_paper_accounting,
                                                          proximal_point_data_dependent_f0)
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
+from dpsco.verification.checks.stats import exact_check
 
 __all__ = ["ENTRIES", "noisy_gd_privacy", "noisy_gd_rate", "proximal_point_privacy"]
 
@@ -32,11 +33,6 @@ SIZES: dict[str, dict[str, Any]] = {
     "standard": {"n": 10, "grid": (8, 16, 32), "rate_runs": 10},
     "paper": {"n": 16, "grid": (8, 16, 32, 64), "rate_runs": 40},
 }
-
-
-def _check(name: str, statement: str, holds: bool, estimate: float, bound: float) -> dict[str, Any]:
-    return {"name": name, "statement": statement, "p_value": 1.0 if holds else 0.0, "verdict": None,
-            "estimate": float(estimate), "bound": float(bound)}
 
 
 def _linear(W: np.ndarray, X: np.ndarray) -> np.ndarray:
@@ -79,20 +75,20 @@ def noisy_gd_privacy(inputs: SuiteInputs) -> dict[str, Any]:
     rho = {k: _worst_pair_rho(r, n) for k, r in runs.items()}
     tol = 1e-9
     checks = {
-        "noisy_gd_exact_privacy": _check("noisy_gd_exact_privacy", "exact worst-pair ρ of the run ≤ claimed ρ "
+        "noisy_gd_exact_privacy": exact_check("noisy_gd_exact_privacy", "exact worst-pair ρ of the run ≤ claimed ρ "
                                          "(Theorem 9, exact calibration; deterministic)",
                                          rho["exact"] <= runs["exact"].claim.rho * (1 + tol), rho["exact"],
                                          runs["exact"].claim.rho),
-        "noisy_gd_printed_privacy": _check("noisy_gd_printed_privacy", "printed σ² = 4L_0²T/(n²ρ): exact ρ = "
+        "noisy_gd_printed_privacy": exact_check("noisy_gd_printed_privacy", "printed σ² = 4L_0²T/(n²ρ): exact ρ = "
                                            "(T−1)ρ/(2T) ≤ claim (the printed noise spends < ρ/2)",
                                            rho["printed"] <= runs["printed"].claim.rho * (1 + tol)
                                            and rho["printed"] < RHO / 2, rho["printed"], runs["printed"].claim.rho),
-        "noisy_gd_mutants_refuted": _check("noisy_gd_mutants_refuted", "both planted bugs exceed their claimed ρ "
+        "noisy_gd_mutants_refuted": exact_check("noisy_gd_mutants_refuted", "both planted bugs exceed their claimed ρ "
                                            "on the worst pair (paper accounting: 2ρ; one step more: ρT/(T−1))",
                                            rho["paper_accounting"] > RHO * (1 + 1e-6)
                                            and rho["one_step_more"] > RHO * (1 + 1e-6),
                                            min(rho["paper_accounting"], rho["one_step_more"]), RHO),
-        "noisy_gd_count": _check("noisy_gd_count", "gradient evaluations = (T−1)·n (exact)",
+        "noisy_gd_count": exact_check("noisy_gd_count", "gradient evaluations = (T−1)·n (exact)",
                                  runs["exact"].gradient_evaluations == (runs["exact"].parameters["T"] - 1) * n,
                                  runs["exact"].gradient_evaluations, (runs["exact"].parameters["T"] - 1) * n)}
     return {"record": {"n": n, "rho": RHO, "rho_measured": rho, "T": runs["exact"].parameters["T"]},
@@ -133,14 +129,14 @@ def proximal_point_privacy(inputs: SuiteInputs) -> dict[str, Any]:
     rho = _worst_pair_rho(rel, n)
     T, T4 = rel.parameters["T"], rel.parameters["T4"]
     checks = {
-        "proximal_point_exact_privacy": _check("proximal_point_exact_privacy", "exact worst-pair ρ of the run ≤ "
+        "proximal_point_exact_privacy": exact_check("proximal_point_exact_privacy", "exact worst-pair ρ of the run ≤ "
                                                "claimed ρ (Theorem 2 with Algorithm 4 inside; deterministic)",
                                                rho <= rel.claim.rho * (1 + 1e-9), rho, rel.claim.rho),
-        "proximal_point_schedule": _check("proximal_point_schedule", "outer T equal on neighbours (public schedule)"
+        "proximal_point_schedule": exact_check("proximal_point_schedule", "outer T equal on neighbours (public schedule)"
                                           "; the data-dependent-F_0 bug's T differs (transcript lengths differ)",
                                           T == rel2.parameters["T"] and b1.parameters["T"] != b2.parameters["T"],
                                           abs(b1.parameters["T"] - b2.parameters["T"]), 0.0),
-        "proximal_point_count": _check("proximal_point_count", "gradient evaluations = T(T_4 − 1)n (exact)",
+        "proximal_point_count": exact_check("proximal_point_count", "gradient evaluations = T(T_4 − 1)n (exact)",
                                        rel.gradient_evaluations == T * (T4 - 1) * n, rel.gradient_evaluations,
                                        T * (T4 - 1) * n)}
     return {"record": {"n": n, "T": T, "T4": T4, "rho_measured": rho}, "checks": checks, "audits": {}}

@@ -23,6 +23,7 @@ from dpsco.verification.auditing.white_box import OneSidedCanary, white_box_audi
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.mutants.muabg23_spider import SignedCurvatureLoss
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
+from dpsco.verification.checks.stats import suite_check
 
 __all__ = ["ENTRIES", "AUDIT_PARAMS", "QuadraticLoss", "exact_worst_pair_rho", "schedules_differ",
            "quadratic_instance", "CubicLoss", "cubic_instance", "kl_spider_privacy", "kl_spider_bounds", "suite_tasks_quick"]
@@ -132,17 +133,6 @@ def _bound_cubic(n: int, beta: float = 0.05) -> float:
     return theorem_1_bound(kl_spider_schedule(int(n), 2, **P))
 
 
-def _check(name: str, statement: str, p_value: float, estimate: float | None = None,
-           bound: float | None = None, **extra: Any) -> dict[str, Any]:
-    out = {"name": name, "statement": statement, "p_value": float(p_value), "verdict": None}
-    if estimate is not None:
-        out["estimate"] = float(estimate)
-    if bound is not None:
-        out["bound"] = float(bound)
-    out.update(extra)
-    return out
-
-
 def kl_spider_privacy(inp: SuiteInputs) -> dict[str, Any]:
     """Exact worst-pair ρ vs the claim; white-box audit of the exact calibration on the one-sided canary."""
     sz = SIZES[inp.budget]
@@ -162,7 +152,7 @@ def kl_spider_privacy(inp: SuiteInputs) -> dict[str, Any]:
     audit["p_value"] = float(res.p_value)
     return {"record": {"rho_claim": rel.claim.rho, "rho_exact_worst_pair": rho_exact, "K": rel.parameters["K"],
                        "T": list(rel.parameters["T"]), "releases": rel.parameters["K"] + sum(rel.parameters["T"])},
-            "checks": {"kl_spider_exact_rho": _check(
+            "checks": {"kl_spider_exact_rho": suite_check(
                 "kl_spider_exact_rho", "the exact zCDP of the implemented mechanism on the worst-case replace-one "
                 "pair (Σ Δ_j²/(2σ_j²), full rounds) is at most the claimed ρ", 1.0 if holds else 0.0,
                 estimate=rho_exact, bound=rel.claim.rho)},
@@ -212,10 +202,10 @@ def kl_spider_bounds(inp: SuiteInputs) -> dict[str, Any]:
                               "(κ = 2, ρ = 100); slope in n reported", "verdict": None})
     return {"record": {"violations": violations, "runs": sz["reps"], "beta": beta,
                        "bounds": {int(m): _bound(int(m)) for m in sz["grid"]}},
-            "checks": {"kl_spider_theorem_1_whp": _check(
+            "checks": {"kl_spider_theorem_1_whp": suite_check(
                 "kl_spider_theorem_1_whp", f"P(F(w̄) − F* > Φ̂_K) ≤ β = {beta} (Theorem 1; binomial)", p_hp,
                 estimate=violations / sz["reps"], bound=beta),
-                "kl_spider_count": _check("kl_spider_count", "gradient evaluations = n·Σ_k(1 + steps_k)",
+                "kl_spider_count": suite_check("kl_spider_count", "gradient evaluations = n·Σ_k(1 + steps_k)",
                                           1.0 if counts_ok else 0.0),
                 "kl_spider_theorem_1_rate": rate, "kl_spider_theorem_1_rate_kappa_1_5": cubic},
             "audits": {}}
