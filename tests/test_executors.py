@@ -103,8 +103,12 @@ def test_verify_is_the_same_on_every_executor(tmp_path: Path, cluster) -> None:
 
 
 def _cli(*args: str) -> list[str]:
-    return [sys.executable, "-c", "import sys; from dpsco.verification.cli.main import main; sys.exit(main(sys.argv[1:]))",
-            *args]
+    # Ctrl-C's handler restored first: a process started from a background job of a non-interactive shell (as CI
+    # runners may start the suite) inherits SIGINT ignored, and Python then leaves it ignored (a fresh-clone run
+    # launched with `&` sent the signal, and the campaign finished with exit 0)
+    code = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+            "from dpsco.verification.cli.main import main; sys.exit(main(sys.argv[1:]))")
+    return [sys.executable, "-c", code, *args]
 
 
 #: a slow phase keeps the campaign running long after its first checkpoint (Katyusha's quick stability phase
