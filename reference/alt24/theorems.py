@@ -470,7 +470,8 @@ def lemma_18_drift_bounds(kinds: Sequence[str], C: float, zeta: float) -> np.nda
     c = ⌊C/ζ⌋ drifts)."""
     C = check_positive(C, "C")
     zeta = check_positive(zeta, "zeta")
-    c = math.floor(C / zeta)
+    # ⌊C/ζ⌋ up to rounding: with ζ = C/c computed in floating point, C/ζ can land one ulp below the integer c
+    c = math.floor(C / zeta * (1.0 + 4.0 * np.finfo(np.float64).eps))
     a = b = 0
     out = np.empty(len(kinds))
     for j, kind in enumerate(kinds):
