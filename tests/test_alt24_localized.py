@@ -420,7 +420,7 @@ def test_suite_tasks_quick() -> None:
     from dpsco.verification.papers.registry import SuiteInputs
 
     (entry,) = suite.ENTRIES
-    assert entry.name == "alt24.localized_dp_sgd" and set(entry.planted_bugs) == set(mut.MUTANTS)
+    assert entry.name == "alt24.localized_dp_sgd" and set(entry.planted_bugs) == {*mut.MUTANTS, "localized_dp_sgd_sigma_over_100"}
     assert entry.run is localized_clipped_dp_sgd
     for i, task in enumerate(entry.suite.tasks):
         out = task.run(SuiteInputs("quick", np.random.SeedSequence(100 + i), 0.95))

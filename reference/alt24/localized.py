@@ -370,6 +370,7 @@ def localized_clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, x0: Any, *, eta: flo
         x_prev = xbar + sigma_i * rng.standard_normal(d)        # Line 28
         if tr is not None:
             tr["xbar"] = xbar
+            tr["release"] = x_prev.copy()  # the phase's noisy output (what a white-box adversary sees)
             phase_trace.append(tr)
     out = proj(x_prev) if project else x_prev
     return _release(out, False, None, eps, dl, C, c, omega, eta, beta, radius, I, ranges, phases, lemma12, grads,

@@ -1,6 +1,6 @@
 """Planted bugs of Asi, Liu & Tian (2024) in the corpus (``dpsco.verification.mutants.corpus.CORPUS``): each
 mutant of ``mutants.alt24_clipped`` (Algorithm 1, Theorem 1), ``mutants.alt24_known_lip`` (Algorithms 4, 5, 8),
-``mutants.alt24_svt`` (Lemma 9, Algorithm 6), ``mutants.alt24_localized`` (Algorithm 7) and
+``mutants.alt24_svt`` (Lemma 9, Algorithm 6), ``mutants.alt24_localized`` (Algorithm 7, with its white-box trace) and
 ``mutants.alt24_white_box`` (Algorithm 8 with its white-box trace), with the instance on
 which it shows, its true privacy there and the test that catches it (the mutants' docstrings give the
 derivations).  Most are refuted exactly — the privacy curve of the mechanism as implemented on the worst-case
@@ -162,4 +162,13 @@ ALT24_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
         "Theorem 3's C is public", "the output-shift pair: one record M e₁ against 0, the rest 0",
         "not private: the neighbour's output is x₀ to 1e-8", "black-box audit",
         (_L + "test_audit_output_shift_pair_and_data_dependent_clip_mutant",)),
+    PaperTestBug(
+        "localized_dp_sgd_sigma_over_100", ml.localized_dp_sgd_sigma_over_100, localized.localized_clipped_dp_sgd,
+        "alt24", "Line 28's Gaussian noise at σ_i/100, the (ε, δ) claim unchanged",
+        "Algorithm 7, Line 28: σ_i = 30Cη_i√log(3/δ)/ε", "the output-shift pair at n = 16 (one record 5e₁ against 0, "
+        "the rest 0), phase 1's noisy output seen white-box",
+        "phase 1's shift is 0.0142σ_i under the claim, 1.42 noise scales under the bug: the event {Λ ≥ 0.75b²} has "
+        "probability 0.361 against 0.0376, beyond e^0.9·P + 0.1", "white-box audit of the phase outputs (Λ, fixed "
+        "event); miss probability 6.7e-9 at 3000 runs, computed exactly",
+        ("tests/test_alt24_localized_white_box.py::test_white_box_audit_refutes_sigma_over_100",)),
 ]}

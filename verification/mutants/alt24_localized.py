@@ -28,24 +28,28 @@ from dpsco.reference.alt24.localized import (LocalizedRelease, check_lemma_12, l
 from dpsco.reference.alt24.primitives import sample_bounded_laplace
 
 __all__ = ["MUTANTS", "localized_dp_sgd_data_dependent_clip", "localized_dp_sgd_fixed_cutoff",
+           "localized_dp_sgd_sigma_over_100",
            "localized_dp_sgd_overlapping_phases", "localized_dp_sgd_plain_laplace",
            "localized_dp_sgd_retry_on_bottom", "mutant_loop"]
 
 
 def mutant_loop(S: Any, loss: Any, x0: Any, *, eta: float, C: float, c: float, omega: float, beta: float,
                 epsilon: float, delta: float, radius: float, rng: np.random.Generator, plain_laplace: bool = False,
-                fixed_cutoff: bool = False, trace: bool = False) -> LocalizedRelease:
+                fixed_cutoff: bool = False, trace: bool = False, sigma_factor: float = 1.0) -> LocalizedRelease:
     """Algorithm 7 (disjoint phases, projected) re-written for the mutants, with the same draws in the same order
     as :func:`~dpsco.reference.alt24.localized.localized_clipped_dp_sgd`.  ``plain_laplace``: Ĉ and ν drawn from
     Lap(ω_i), Lap(2ω_i) (τ = inf); ``fixed_cutoff``: ĉ_i = c (the BLap draw is still made and discarded, so that
     the other draws stay aligned).  ``trace`` records the Ĉ values and ν draws per phase in
-    ``extra_trace`` of the diagnostics (max |Ĉ − C|, max |ν|)."""
+    ``extra_trace`` of the diagnostics (max |Ĉ − C|, max |ν|) and each phase's noisy output in
+    ``nonprivate_internals["phases"][i]["release"]`` (as the reference's trace does); ``sigma_factor`` scales
+    Line 28's σ_i (1: correct)."""
     S = np.asarray(S, dtype=np.float64)
     lemma12 = check_lemma_12(C, c, omega, eta, beta, S.shape[0], epsilon, delta)
     d = loss.dimension(S.shape[1])
     x_prev = np.asarray(x0, dtype=np.float64).copy()
     ranges = phase_record_ranges(S.shape[0])
     grads, counts, env = 0, [], []
+    releases: list[dict[str, np.ndarray]] = []
 
     def proj(y: np.ndarray) -> np.ndarray:
         nrm = math.sqrt(float(y @ y))
@@ -92,7 +96,8 @@ def mutant_loop(S: Any, loss: Any, x0: Any, *, eta: float, C: float, c: float, o
                     "max_abs_nu": float(np.max(np.abs(nus))) if n_i else 0.0})
         if halted:
             break
-        x_prev = total / n_i + sigma_i * rng.standard_normal(d)
+        x_prev = total / n_i + sigma_factor * sigma_i * rng.standard_normal(d)
+        releases.append({"release": x_prev.copy()})
     out = np.full(d, np.nan) if halted else proj(x_prev)
     diag = {"clip_counts": counts}
     if trace:
@@ -101,7 +106,8 @@ def mutant_loop(S: Any, loss: Any, x0: Any, *, eta: float, C: float, c: float, o
     return LocalizedRelease(output=out, claim=claim, gradient_evaluations=grads,
                             parameters={**reference.parameters, "I": len(ranges), "n_used": 1 << len(ranges),
                                         "phases": [list(r) for r in ranges]},
-                            algorithm="MUTANT: Algorithm 7 copy", diagnostics=diag, halted=halted, halted_phase=phase)
+                            algorithm="MUTANT: Algorithm 7 copy", diagnostics=diag, halted=halted, halted_phase=phase,
+                            nonprivate_internals={"phases": releases} if trace else {})
 
 
 def localized_dp_sgd_overlapping_phases(S: Any, loss: Any, x0: Any, **kw: Any) -> LocalizedRelease:
@@ -170,6 +176,14 @@ def localized_dp_sgd_data_dependent_clip(S: Any, loss: Any, x0: Any, **kw: Any) 
 
 
 #: name -> mutant, for the corpus
+def localized_dp_sgd_sigma_over_100(S: Any, loss: Any, x0: Any, **kw: Any) -> LocalizedRelease:
+    """BUG: Line 28's Gaussian noise at σ_i/100, the claim unchanged.  Algorithm 7's (ε, δ) claim is loose for its
+    Gaussian channel (on the output-shift pair the phase-1 shift is μ ≈ 0.016 noise scales), so only a large cut
+    shows: at σ_i/100 the shift is 1.58 scales.  Refuted by the white-box audit of the phase outputs
+    (``tests/test_alt24_localized_white_box.py::test_white_box_audit_refutes_sigma_over_100``)."""
+    return mutant_loop(S, loss, x0, sigma_factor=0.01, **kw)
+
+
 MUTANTS = {f.__name__: f for f in (localized_dp_sgd_overlapping_phases, localized_dp_sgd_plain_laplace,
                                    localized_dp_sgd_retry_on_bottom, localized_dp_sgd_fixed_cutoff,
                                    localized_dp_sgd_data_dependent_clip)}

@@ -6,7 +6,9 @@ What the suite checks, and how:
 * **audit** — black-box audits (``dpsco.verification.auditing.audit.audit``) of the (ε, δ) claim with ⊥ as an
   outcome (:func:`~dpsco.reference.alt24.localized.audit_outcome`): (i) the output-shift pair (linear loss,
   β = 0, the differing record first in phase 1: M·e_1 against 0, all other records 0); (ii) the ⊥ pair (phase 1
-  full of heavy records so that count ≈ c; the neighbour replaces one heavy record by 0, flipping one clip).
+  full of heavy records so that count ≈ c; the neighbour replaces one heavy record by 0, flipping one clip);
+  and a white-box audit of the Gaussian channel (:func:`localized_white_box_audit`: phase 1's noisy output on the
+  output-shift pair at n = 16, the claimed-model likelihood ratio against a fixed threshold).
 * **exact** — the ⊥ channel computed exactly.  With a linear loss and β = 0 (ω_i = 0: Ĉ = C and ν = 0 exactly)
   the clip count of phase i is the number K_i of its records with ‖s‖ ≥ C, whatever the iterates, so
   P(not ⊥) = Π_i P(ĉ_i > K_i), ĉ_i = c + BLap(3/ε, c/2) (scipy's Laplace distribution, truncated): the exact
@@ -33,15 +35,17 @@ from dpsco.reference.alt24.localized import (audit_outcome, lemma_12_conditions,
 from dpsco.reference.alt24.losses import LinearLoss
 from dpsco.reference.alt24.model import MomentBounds
 from dpsco.verification.auditing.audit import audit
+from dpsco.verification.auditing.events import Event
 from dpsco.verification.auditing.family import p_value_of_counts
 from dpsco.verification.checks.stats import mean_bound_check
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.mutants.alt24_localized import MUTANTS
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 
-__all__ = ["AUDIT_SETTING", "ENTRIES", "LocalizedMechanism", "SIZES", "task_audit", "task_bounds", "task_exact",
-           "task_rate", "bottom_channel_delta", "bottom_pair", "clip_counts",
-           "cutoff_survival", "heavy_tailed_linear_instance", "output_shift_pair", "prob_not_bottom"]
+__all__ = ["AUDIT_SETTING", "ENTRIES", "LocalizedMechanism", "SIZES", "WhiteBoxAlg7", "bottom_channel_delta",
+           "bottom_pair", "clip_counts", "cutoff_survival", "heavy_tailed_linear_instance",
+           "localized_white_box_audit", "output_shift_pair", "prob_not_bottom", "task_audit", "task_bounds",
+           "task_exact", "task_rate"]
 
 PAPER = "Asi, Liu & Tian (2024)"
 
@@ -188,15 +192,85 @@ def _audit_record(mech: LocalizedMechanism, pair: tuple[np.ndarray, np.ndarray],
     return rec
 
 
+class WhiteBoxAlg7:
+    """The white-box adversary of Algorithm 7's Gaussian output channel on the output-shift pair (D, D2), as a
+    mechanism ``f(data, rng) -> (1,)`` for ``audit``: it runs ``algorithm`` (Algorithm 7's signature with
+    ``trace``: the reference or a planted bug) on ``data["S"]`` with :data:`AUDIT_SETTING` (linear loss, β = 0,
+    so Ĉ = C and ν = 0: every clip decision, hence every phase mean given its start, is deterministic) and sees
+    phase 1's noisy output x_1 = x̄_1 + N(0, σ_1²) (the only phase whose records differ).  Knowing both datasets it
+    computes both noiseless means from the public start x_0 = 0 — with η_1 = η/4 and phase 1's n_1 records, x̄_1 =
+    x_0 − (η_1/n_1) Σ_l (n_1 − 1 − l) Π_C(s_l) — and returns the claimed-noise log-likelihood ratio
+    Λ = b·y − b²/2, y = ⟨x_1 − m, u⟩/σ_1, b = ‖m' − m‖/σ_1, u = (m' − m)/‖m' − m‖.  Lemma 12's proof covers every
+    phase output (the phases without the differing record are post-processing), so auditing Λ against the
+    (ε, δ) claim is sound; it covers the Gaussian channel only (⊥ and the clip tests: the black-box audits)."""
+
+    def __init__(self, D: np.ndarray, D2: np.ndarray, algorithm: Any = localized_clipped_dp_sgd) -> None:
+        self.D, self.D2, self.algorithm = np.asarray(D, dtype=float), np.asarray(D2, dtype=float), algorithm
+        n_used = 1 << int(math.floor(math.log2(self.D.shape[0])))
+        self.n1 = n_used // 2
+        self.eta1 = AUDIT_SETTING["eta"] / 4.0
+        self.sigma1 = 30.0 * AUDIT_SETTING["C"] * self.eta1 * math.sqrt(math.log(3.0 / AUDIT_SETTING["delta"])) \
+            / AUDIT_SETTING["epsilon"]                                    # Line 28, public
+        self.m, self.m2 = self._mean(self.D), self._mean(self.D2)
+
+    def _mean(self, S: np.ndarray) -> np.ndarray:
+        g = S[:self.n1]
+        norms = np.linalg.norm(g, axis=1, keepdims=True)
+        g = np.where(norms >= AUDIT_SETTING["C"], g * (AUDIT_SETTING["C"] / np.maximum(norms, 1e-300)), g)  # Line 10–12
+        weights = (self.n1 - 1 - np.arange(self.n1)) / self.n1
+        return -self.eta1 * (weights[:, None] * g).sum(axis=0)
+
+    @property
+    def b(self) -> float:
+        """The pair's white-box shift in units of the claimed σ_1 (μ of Λ's Gaussian shift under the claim)."""
+        return float(np.linalg.norm(self.m2 - self.m)) / self.sigma1
+
+    def __call__(self, data: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
+        S = np.asarray(data["S"], dtype=float)
+        rel = self.algorithm(S, LinearLoss(), np.zeros(S.shape[1]), rng=rng, trace=True, **AUDIT_SETTING)
+        x1 = np.asarray(rel.nonprivate_internals["phases"][0]["release"], dtype=float)
+        diff = self.m2 - self.m
+        u = diff / np.linalg.norm(diff)
+        y = float((x1 - self.m) @ u) / self.sigma1
+        return np.array([self.b * y - 0.5 * self.b ** 2])
+
+
+def localized_white_box_audit(runs: int, rng: np.random.Generator, *, confidence: float = 0.95,
+                              algorithm: Any = localized_clipped_dp_sgd, n: int = 16) -> dict[str, Any]:
+    """White-box audit of Algorithm 7's (ε, δ) claim on the output-shift pair (``n`` records, 16 by default: the
+    smallest pair is the cheapest, and the phase-1 shift C·η_1(n_1 − 1)/n_1 hardly depends on n): the statistic Λ of
+    :class:`WhiteBoxAlg7`, ``runs`` per side, every run testing the event {Λ ≥ 0.75 b²} (the neighbour as
+    numerator; placed from the claimed model alone, before any run).  Returns the audit record with its p-value,
+    the pair's b and what the audit covers."""
+    D, D2 = output_shift_pair(n)
+    mech = WhiteBoxAlg7(D, D2, algorithm)
+    claim = localized_clipped_dp_sgd(D, LinearLoss(), np.zeros(1), rng=np.random.default_rng(0),
+                                     **AUDIT_SETTING).claim
+    event = Event(threshold=0.75 * mech.b ** 2, tail="ge", numerator="neighbour")
+    res = audit(mech, {"S": D}, {"S": D2}, claim, runs, rng, confidence=confidence, statistic="coordinate:0",
+                event=event)
+    rec = res.to_dict()
+    det = rec.get("details") or {}
+    rec["p_value"] = float(p_value_of_counts(int(det["numerator_count"]), int(det["n_test"]),
+                                             int(det["denominator_count"]), int(det["n_test"]), float(claim.epsilon),
+                                             float(claim.delta)))
+    rec.update({"mode": "white-box", "white_box_b": mech.b,
+                "covers": "the Gaussian output of phase 1 (the only phase whose records differ); ⊥ and the clip "
+                          "tests are audited black-box"})
+    return rec
+
+
 def task_audit(inputs: SuiteInputs) -> dict[str, Any]:
     """Black-box audits of the (ε, δ) claim with ⊥ as an outcome: (i) the output-shift pair (statistic ‖outcome‖),
-    (ii) the ⊥ pair, count c = 32 in phase 1 against 31 (statistic: the ⊥ indicator)."""
+    (ii) the ⊥ pair, count c = 32 in phase 1 against 31 (statistic: the ⊥ indicator); (iii) the white-box audit
+    of phase 1's noisy output (:func:`localized_white_box_audit`)."""
     runs = SIZES[inputs.budget]["audit"]
-    s1, s2 = inputs.seed.spawn(2)
+    s1, s2, s3 = inputs.seed.spawn(3)
     c = int(AUDIT_SETTING["c"])
     audits = {
         "audit_output_shift_pair": _audit_record(LocalizedMechanism(), output_shift_pair(64), runs, inputs, s1, "norm"),
         "audit_bottom_pair": _audit_record(LocalizedMechanism(), bottom_pair(64, c), runs, inputs, s2, "coordinate:0"),
+        "localized_white_box": localized_white_box_audit(runs, np.random.default_rng(s3), confidence=inputs.confidence),
     }
     record = {"setting": AUDIT_SETTING, "runs_per_side": runs,
               "epsilon_lower": {k: a.get("epsilon_lower") for k, a in audits.items()}}
@@ -336,12 +410,14 @@ def _entries() -> tuple[CatalogueEntry, ...]:
     return (CatalogueEntry(
         name="alt24.localized_dp_sgd", title="Localized-Clipped-DP-SGD", paper=PAPER, algorithm_ref="Algorithm 7",
         privacy_theorem="Lemma 12, Theorem 3 ((ε, δ)-DP; ⊥ is an outcome)", utility_theorem="Theorem 3, Lemma 13",
-        run=localized_clipped_dp_sgd, costs=_costs(), planted_bugs=tuple(MUTANTS),
+        run=localized_clipped_dp_sgd, costs=_costs(),
+        planted_bugs=(*MUTANTS, "localized_dp_sgd_sigma_over_100"),
         notes="disjoint phases (Line 8 as printed overlaps: erratum); ĉ_i noise BLap(3/ε, c/2) (Appendix D's c: "
               "erratum); C, ω, β are arguments; phase starts and output projected (post-processing)",
         suite=EntrySuite(tasks=(SuiteTask("audit", task_audit, 1.0), SuiteTask("exact", task_exact, 0.3),
                                 SuiteTask("bounds", task_bounds, 0.5), SuiteTask("rate", task_rate, 0.5)),
-                         description="black-box audits with ⊥ as an outcome (output-shift and ⊥ pairs); the ⊥ "
+                         description="black-box audits with ⊥ as an outcome (output-shift and ⊥ pairs) and a "
+                                     "white-box audit of phase 1's noisy output; the ⊥ "
                                      "channel exactly; Lemma 12/13 conditions, the proof of Theorem 3's bound, "
                                      "gradient count ≤ n, ⊥ rate ≤ I/n²; rate in n")),)
 
