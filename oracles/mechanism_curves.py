@@ -216,7 +216,10 @@ def gaussian_epsilon(delta: float, sensitivity: float, sigma: float) -> float:
     log_target = math.log(d)
 
     def log_delta(e: float) -> float:
-        return float(_gaussian_log_delta(np.array([e]), mu)[0])
+        # feasible only where the public curve itself is <= d: exp of the log can round up by one ulp
+        # (a hypothesis draw: d = 1e-12, μ = 18.56 returned an ε with gaussian_delta = 1.000000000000001e-12)
+        ld = float(_gaussian_log_delta(np.array([e]), mu)[0])
+        return ld if gaussian_delta(e, delta_sens, s) <= d else math.inf
 
     # Upper bracket: δ(ε) <= Φ(μ/2 − ε/μ) <= d once ε >= μ²/2 + μ Φ⁻¹(1 − d).
     hi = max(mu * mu / 2.0 - mu * float(ndtri(d)), 1e-6)
@@ -253,7 +256,8 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> fl
     log_target = math.log(d)
 
     def log_delta_of_sigma(s: float) -> float:
-        return float(_gaussian_log_delta(np.array([e]), sens / s)[0])
+        ld = float(_gaussian_log_delta(np.array([e]), sens / s)[0])
+        return ld if gaussian_delta(e, sens, s) <= d else math.inf  # the public curve itself, not only its log
 
     # δ is decreasing in σ; start from a small σ and double.
     lo = sens * 1e-6
