@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpsco.verification.checks.stats import add_reference_bound, hoeffding_radius, mean_bound_check
-from dpsco.verification.checks.theorem_checks import apply_holm, hoeffding_p_value, rate_check, stability_check
+from dpsco.verification.checks.theorem_checks import (apply_holm, hoeffding_p_value, rate_check,
+                                                     rate_check_from_values, stability_check)
 
 
 @settings(max_examples=200, deadline=None)
@@ -142,3 +143,20 @@ def test_holm_matches_statsmodels_and_validates():
         rate_check("x", "t", -0.5, GRID, 3, _power_law(-0.5), np.random.SeedSequence(0), kind="both")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="differences"):
         stability_check("x", "t", np.zeros((1, 2)), 1.0)
+
+
+def test_rate_check_from_values_is_rate_check_on_the_same_draws():
+    # the vectorised route (values drawn beforehand) gives the record rate_check gives on the same values
+    def draw(n, rng):
+        return float(n ** -0.5 * (1.0 + 0.1 * rng.standard_normal()))
+
+    seed = np.random.SeedSequence(11)
+    a = rate_check("r", "T", -0.5, (10, 40, 160), 5, draw, seed, bounds=lambda n: 2 * n ** -0.5, value_range=(0, 2))
+    vals = [[draw(n, np.random.default_rng(c)) for c in s.spawn(5)]
+            for n, s in zip((10, 40, 160), np.random.SeedSequence(11).spawn(3))]
+    b = rate_check_from_values("r", "T", -0.5, (10, 40, 160), vals, bounds=lambda n: 2 * n ** -0.5, value_range=(0, 2))
+    assert a.to_dict() == b.to_dict()
+    with pytest.raises(ValueError, match="values"):
+        rate_check_from_values("r", "T", -0.5, (10, 40), [[1.0, 2.0]])
+    with pytest.raises(ValueError, match="replicates"):
+        rate_check_from_values("r", "T", -0.5, (10, 40), [[1.0], [2.0]])

@@ -40,6 +40,7 @@ __all__ = [
     "fit_log_slope",
     "hoeffding_p_value",
     "rate_check",
+    "rate_check_from_values",
     "stability_check",
 ]
 
@@ -133,11 +134,36 @@ def rate_check(name: str, theorem: str, exponent: float, n_grid: Sequence[float]
         raise ValueError(f"replicates must be >= 2, got {replicates}")
     grid = [int(x) if float(x).is_integer() else float(x) for x in n_grid]
     streams = seed.spawn(len(grid))
-    ns, ex, means = [], [], []
+    values = []
     for n, s in zip(grid, streams):
         if progress:
             progress(f"{name}: {variable} = {n}, {replicates} runs")
-        vals = [float(draw_excess(n, np.random.default_rng(c))) for c in s.spawn(replicates)]
+        values.append([float(draw_excess(n, np.random.default_rng(c))) for c in s.spawn(replicates)])
+    return rate_check_from_values(name, theorem, exponent, grid, values, tolerance=tolerance, kind=kind,
+                                  ci_level=ci_level, bound_constant=bound_constant, variable=variable, bounds=bounds,
+                                  value_range=value_range)
+
+
+def rate_check_from_values(name: str, theorem: str, exponent: float, n_grid: Sequence[float],
+                           values: Sequence[Sequence[float]], *, tolerance: float = 0.1,
+                           kind: Literal["upper", "lower", "tight"] = "upper", ci_level: float = 0.95,
+                           bound_constant: float | None = None, variable: str = "n",
+                           bounds: Sequence[float] | Callable[[Any], float] | None = None,
+                           value_range: tuple[float, float] | None = None) -> RateCheck:
+    """:func:`rate_check` on excess values already drawn: ``values[i]`` holds the independent runs at
+    ``n_grid[i]`` (the same number at every grid point, ≥ 2) — for algorithms that draw their replicates
+    together (vectorised).  Same tests, same record."""
+    if kind not in ("upper", "lower", "tight"):
+        raise ValueError(f"kind must be 'upper', 'lower' or 'tight', got {kind!r}")
+    grid = [int(x) if float(x).is_integer() else float(x) for x in n_grid]
+    if len(values) != len(grid) or len({len(v) for v in values}) != 1:
+        raise ValueError("values needs one sequence per grid point, all of the same length")
+    replicates = len(values[0])
+    if replicates < 2:
+        raise ValueError(f"replicates must be >= 2, got {replicates}")
+    ns, ex, means = [], [], []
+    for n, vals in zip(grid, values):
+        vals = [float(v) for v in vals]
         ns += [n] * replicates
         ex += vals
         means.append(float(np.mean(vals)))
