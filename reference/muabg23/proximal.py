@@ -35,6 +35,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from dpsco.reference.muabg23 import theorems
 from dpsco.reference.muabg23.ledger import PrivacyLedger, gaussian_zcdp, zcdp_epsilon
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import (check_bool, check_choice, check_delta, check_positive, check_positive_int,
@@ -61,7 +62,7 @@ def theorem_9_steps(n: int, d: int, rho: float, beta: float) -> int:
     Raises ValueError / TypeError naming ``n``, ``d``, ``rho`` or ``beta`` (β ∈ (0, 1))."""
     n, d = check_positive_int(n, "n"), check_positive_int(d, "d")
     rho, beta = check_positive(rho, "rho"), _check_beta(beta)
-    return max(2, math.ceil(n * n * rho * math.log(2.0 / beta) ** 2 / d))
+    return max(2, theorems.algorithm4_T(n, d, rho, beta))
 
 
 def theorem_9_step_size(t: int, l1_tilde: float) -> float:
@@ -106,12 +107,12 @@ def algorithm_4_rho(n: int, L0: float, sigma: float, noisy_steps: int) -> float:
 def theorem_9_bound(n: int, d: int, rho: float, beta: float, L0: float, l1_tilde: float,
                     constant: float = 1.0) -> float:
     """c · L_0² d log(n² log²(2/β)/(dβ)) / (L̃_1 n² ρ): eq. (17) of Theorem 9 with its unstated constant c
-    (``constant``).  Raises ValueError / TypeError naming the parameter."""
+    (``constant``), i.e. c × :func:`dpsco.reference.muabg23.theorems.theorem9_bound`.  Raises ValueError /
+    TypeError naming the parameter."""
     n, d = check_positive_int(n, "n"), check_positive_int(d, "d")
     rho, beta = check_positive(rho, "rho"), _check_beta(beta)
-    log_term = max(1.0, math.log(n * n * math.log(2.0 / beta) ** 2 / (d * beta)))
-    return check_positive(constant, "constant") * check_positive(L0, "L0") ** 2 * d * log_term / (
-        check_positive(l1_tilde, "l1_tilde") * n * n * rho)
+    return check_positive(constant, "constant") * theorems.theorem9_bound(
+        check_positive(L0, "L0"), check_positive(l1_tilde, "l1_tilde"), n, d, rho, beta)
 
 
 # ---- Algorithm 2's schedule and Theorem 2 ---------------------------------------------------------------
@@ -134,14 +135,13 @@ def algorithm_2_outer_steps(n: int, d: int, rho: float, F0: float, gamma: float,
 def theorem_2_bound(n: int, d: int, rho: float, beta: float, gamma: float, kappa: float, L0: float, T: int,
                     constant: float = 1.0) -> float:
     """(a γ L_0 √(T d log(n² log²(1/β')/(dβ'))) / (n√ρ))^κ, β' = β/T: Theorem 2's excess-risk bound with its
-    universal constant a (``constant``; the paper leaves it unstated).  Raises ValueError naming the parameter."""
+    universal constant a (``constant``; the paper leaves it unstated), i.e. a^κ ×
+    :func:`dpsco.reference.muabg23.theorems.theorem2_bound`.  Raises ValueError naming the parameter."""
     n, d, T = check_positive_int(n, "n"), check_positive_int(d, "d"), check_positive_int(T, "T")
     rho, beta = check_positive(rho, "rho"), _check_beta(beta)
-    bp = beta / T
-    log_term = max(1.0, math.log(n * n * math.log(1.0 / bp) ** 2 / (d * bp)))
-    base = check_positive(constant, "constant") * check_positive(gamma, "gamma") * check_positive(L0, "L0") * \
-        math.sqrt(T * d * log_term) / (n * math.sqrt(rho))
-    return base ** check_positive(kappa, "kappa")
+    kappa = check_positive(kappa, "kappa")
+    return check_positive(constant, "constant") ** kappa * theorems.theorem2_bound(
+        check_positive(gamma, "gamma"), kappa, check_positive(L0, "L0"), n, d, rho, beta, T)
 
 
 # ---- the algorithms --------------------------------------------------------------------------------------
