@@ -22,6 +22,7 @@ __all__ = ["MUABG23_BUGS"]
 _SP = "tests/test_muabg23_spider.py::"
 _PR = "tests/test_muabg23_proximal.py::"
 _AD = "tests/test_muabg23_adaptive.py::"
+_WB = "tests/test_muabg23_white_box.py::"
 _PAIR = "linear loss f = L₀⟨w, x⟩, the replaced record at +e₁ against −e₁ (every release at its full replace-one shift)"
 _PAPER_UNITS = "the paper's accounting (L₀/(nσ))² per release (sensitivity L₀/n), half the replace-one cost"
 
@@ -48,14 +49,23 @@ MUABG23_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
     PaperTestBug(
         "noisy_gd_paper_accounting", mp.noisy_gd_paper_accounting, proximal.noisy_regularised_gd, "muabg23",
         "Algorithm 4 with σ² = L₀²(T−1)/(n²ρ)", _PAPER_UNITS, _PAIR, "exactly 2ρ-zCDP",
-        "the exact worst-pair check and a white-box audit (200,000 runs per side, p ≈ 9e-10)",
+        "the exact worst-pair check and the suite's white-box curve audit (n = 4, fixed event; miss probability "
+        "3.0e-9 at 40,000 runs per side and confidence 1 − 1e-6, computed exactly)",
         (_PR + "test_algorithm_4_planted_bugs_refuted_by_the_same_check",
-         _PR + "test_white_box_audit_passes_algorithm_4_and_refutes_paper_accounting")),
+         _PR + "test_white_box_audit_passes_algorithm_4_and_refutes_paper_accounting",
+         _WB + "test_noisy_gd_white_box_refutes_paper_accounting")),
     PaperTestBug(
         "noisy_gd_one_step_more", mp.noisy_gd_one_step_more, proximal.noisy_regularised_gd, "muabg23",
         "Algorithm 4 running T noisy steps with σ and the claim for T − 1", "off-by-one in the step count", _PAIR,
         "exactly ρT/(T − 1)-zCDP", "the exact worst-pair check",
         (_PR + "test_algorithm_4_planted_bugs_refuted_by_the_same_check",)),
+    PaperTestBug(
+        "proximal_point_paper_accounting", mp.proximal_point_paper_accounting, proximal.proximal_point, "muabg23",
+        "Algorithm 2 with every inner call's σ² = L₀²(T₄−1)T/(n²ρ) (Algorithm 4's σ at the paper's charge)",
+        _PAPER_UNITS, _PAIR, "exactly 2ρ-zCDP",
+        "the suite's white-box curve audit of every noisy gradient (n = 4, fixed event; miss probability 3.0e-9 at "
+        "40,000 runs per side and confidence 1 − 1e-6, computed exactly)",
+        (_WB + "test_proximal_point_white_box_refutes_paper_accounting",)),
     PaperTestBug(
         "proximal_point_data_dependent_f0", mp.proximal_point_data_dependent_f0, proximal.proximal_point, "muabg23",
         "Algorithm 2 with F₀ := L₀·max_i ‖w₀ − x_i‖ read from the data (sets line 1's T)",
