@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from dpsco.reference.muabg23.adaptive import (FilterOverflow, PrivacyFilter, adaptive_gd, adaptive_gd_em,
                                               em_epsilon_bounded_range, em_log_probabilities, exact_rule,
-                                              gaussian_renyi_divergence, iteration_cap_theorem3, printed_rule,
-                                              replace_one_sensitivity)
+                                              gaussian_renyi_divergence, iteration_cap_theorem3, printed_rule)
+from dpsco.reference.muabg23.ledger import replace_one_sensitivity
 from dpsco.verification.mutants.muabg23_adaptive import (adaptive_gd_cost_from_noisy_norm,
                                                          adaptive_gd_em_temperature_without_2,
                                                          adaptive_gd_paper_units, adaptive_gd_sigma_from_exact_norm)
@@ -142,7 +142,7 @@ def test_each_release_costs_exactly_its_charge_on_the_worst_pair():
     rel = adaptive_gd(linear_oracle(S), np.zeros(d), rho=rho, beta=0.1, L0=1.0, L1=1.0, rng=np.random.default_rng(3))
     gap = np.linalg.norm(S.mean(0) - S2.mean(0))
     norm_gap = abs(np.linalg.norm(S.mean(0)) - np.linalg.norm(S2.mean(0)))
-    assert gap == pytest.approx(replace_one_sensitivity(n, 1.0)) and norm_gap == pytest.approx(gap)
+    assert gap == pytest.approx(replace_one_sensitivity(1.0, n)) and norm_gap == pytest.approx(gap)
     rule = exact_rule(n, d, rho, 0.1, 1.0, 1.0)
     total = 0.0
     for N, sigma, charged in zip(rel.parameters["N_t"], rel.parameters["sigma_t"], rel.parameters["charged_costs"]):
@@ -213,7 +213,7 @@ def test_sigma_from_exact_norm_refuted():
     s1, s2 = runs[0].parameters["sigma_t"][0], runs[1].parameters["sigma_t"][0]
     assert s1 > s2
     alpha = s1 ** 2 / (s1 ** 2 - s2 ** 2) + 1.0
-    assert gaussian_renyi_divergence(alpha, replace_one_sensitivity(n, 1.0), s1, s2, d) > rho * alpha
+    assert gaussian_renyi_divergence(alpha, replace_one_sensitivity(1.0, n), s1, s2, d) > rho * alpha
     # the correct algorithm: the same N_0 gives the same σ_0 on both neighbours
     good = [adaptive_gd(linear_oracle(Z), np.zeros(d), rho=rho, beta=0.1, L0=1.0, L1=1.0,
                         rng=np.random.default_rng(7)) for Z in (S, S2)]

@@ -40,15 +40,16 @@ from typing import Any, Callable
 
 import numpy as np
 
+from dpsco.reference.muabg23.ledger import gaussian_zcdp, replace_one_sensitivity, zcdp_epsilon
 from dpsco.reference.muabg23.model import check_loss
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import check_choice, check_delta, check_positive, check_rng
 
-__all__ = ["CALIBRATIONS", "AdaptiveRule", "FilterOverflow", "PrivacyFilter", "replace_one_sensitivity",
+__all__ = ["CALIBRATIONS", "AdaptiveRule", "FilterOverflow", "PrivacyFilter",
            "norm_query_cost_line6", "norm_noise_line3", "gradient_cost_cap_line6", "noise_floor_line4",
-           "noise_divisor_line4", "gaussian_zcdp_cost", "iteration_cap_theorem3", "step_size_line1",
+           "noise_divisor_line4", "iteration_cap_theorem3", "step_size_line1",
            "exact_rule", "printed_rule", "adaptive_gd_run", "adaptive_gd", "em_epsilon_bounded_range",
-           "em_log_probabilities", "em_select", "adaptive_gd_em", "zcdp_to_epsilon", "gaussian_renyi_divergence", "loss_oracle"]
+           "em_log_probabilities", "em_select", "adaptive_gd_em", "gaussian_renyi_divergence", "loss_oracle"]
 
 CALIBRATIONS = ("exact", "printed")
 GradientOracle = Callable[[np.ndarray], np.ndarray]  # w (d,) -> per-sample gradients (n, d) on the private data
@@ -87,11 +88,6 @@ def loss_oracle(loss: Any, X: Any) -> GradientOracle:
     return lambda w: loss.grads(np.asarray(w, dtype=np.float64), X)
 
 
-def replace_one_sensitivity(n: int, L0: float) -> float:
-    """ℓ2 sensitivity 2L_0/n of the mean of L_0-clipped per-sample gradients, and of its norm, under replace-one."""
-    return 2.0 * L0 / n
-
-
 def step_size_line1(L1: float) -> float:
     """Algorithm 3, line 1: η = 1/(2 L_1)."""
     return 1.0 / (2.0 * L1)
@@ -106,7 +102,7 @@ def norm_noise_line3(n: int, rho: float, L0: float, calibration: str = "exact") 
     """Algorithm 3, line 3: σ̂.  exact: Δ/√(2 c_N) = √2 L_0/(√n ρ^{1/4}); printed: L_0/(√n ρ^{1/4})."""
     if calibration == "printed":
         return L0 / (math.sqrt(n) * rho ** 0.25)
-    return replace_one_sensitivity(n, L0) / math.sqrt(2.0 * norm_query_cost_line6(n, rho))
+    return replace_one_sensitivity(L0, n) / math.sqrt(2.0 * norm_query_cost_line6(n, rho))
 
 
 def gradient_cost_cap_line6(n: int, rho: float, calibration: str = "exact") -> float:
@@ -122,7 +118,7 @@ def noise_floor_line4(n: int, rho: float, L0: float, calibration: str = "exact")
     (L_0/(nσ))² convention at the cap ρ/2) √2 L_0/(n√ρ) (reconstructed: the seed prints variants)."""
     if calibration == "printed":
         return math.sqrt(2.0) * L0 / (n * math.sqrt(rho))
-    return replace_one_sensitivity(n, L0) / math.sqrt(2.0 * gradient_cost_cap_line6(n, rho))
+    return replace_one_sensitivity(L0, n) / math.sqrt(2.0 * gradient_cost_cap_line6(n, rho))
 
 
 def noise_divisor_line4(d: int, n: int, rho: float, beta: float, calibration: str = "exact") -> float:
@@ -133,19 +129,9 @@ def noise_divisor_line4(d: int, n: int, rho: float, beta: float, calibration: st
     return 2.0 * (math.sqrt(d) + math.sqrt(2.0 * math.log(2.0 * (n * math.sqrt(rho) + 2.0) / beta)))
 
 
-def gaussian_zcdp_cost(sensitivity: float, sigma: float) -> float:
-    """Δ²/(2σ²): the Gaussian mechanism's zCDP (Bun & Steinke 2016, Prop. 1.6)."""
-    return sensitivity ** 2 / (2.0 * sigma ** 2)
-
-
 def iteration_cap_theorem3(n: int, rho: float) -> int:
     """Every step costs ≥ c_N = √ρ/n and steps run while spent ≤ ρ/2: at most ⌊n√ρ/2⌋ + 1 steps."""
     return int(math.floor(n * math.sqrt(rho) / 2.0 + 1e-9)) + 1
-
-
-def zcdp_to_epsilon(rho: float, delta: float) -> float:
-    """ε = ρ + 2√(ρ log(1/δ)) (Bun & Steinke 2016, Prop. 1.3)."""
-    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
 
 
 @dataclass(frozen=True)
@@ -172,14 +158,14 @@ def exact_rule(n: int, d: int, rho: float, beta: float, L0: float, L1: float) ->
     """The exact calibration (see the module text); raises ValueError unless n√ρ > 2 (c_max > 0)."""
     if n * math.sqrt(rho) <= 2.0:
         raise ValueError(f"rho: Algorithm 3 needs n*sqrt(rho) > 2, got n = {n}, rho = {rho}")
-    delta_s = replace_one_sensitivity(n, L0)
+    delta_s = replace_one_sensitivity(L0, n)
     c_n = norm_query_cost_line6(n, rho)
     psi, s_min = noise_divisor_line4(d, n, rho, beta), noise_floor_line4(n, rho, L0)
     return AdaptiveRule(
         name="exact", eta=step_size_line1(L1), sigma_hat=norm_noise_line3(n, rho, L0), sigma_min=s_min, psi=psi,
         guard=rho / 2.0, claim_rho=rho, true_sensitivity=delta_s,
         step_sigma=lambda N, _exact: max(max(N, 0.0) / psi, s_min),
-        step_cost=lambda sigma, _N: c_n + gaussian_zcdp_cost(delta_s, sigma))
+        step_cost=lambda sigma, _N: c_n + gaussian_zcdp(delta_s, sigma))
 
 
 def printed_rule(n: int, d: int, rho: float, beta: float, L0: float, L1: float) -> AdaptiveRule:
@@ -190,7 +176,7 @@ def printed_rule(n: int, d: int, rho: float, beta: float, L0: float, L1: float) 
     sigma_hat = norm_noise_line3(n, rho, L0, "printed")
     return AdaptiveRule(
         name="printed", eta=step_size_line1(L1), sigma_hat=sigma_hat, sigma_min=s_min, psi=psi, guard=rho / 2.0,
-        claim_rho=2.0 * rho + 2.0 * math.sqrt(rho) / n, true_sensitivity=replace_one_sensitivity(n, L0),
+        claim_rho=2.0 * rho + 2.0 * math.sqrt(rho) / n, true_sensitivity=replace_one_sensitivity(L0, n),
         step_sigma=lambda N, _exact: max(N / psi, s_min),
         step_cost=lambda sigma, _N: (L0 / (n * sigma_hat)) ** 2 + (L0 / (n * sigma)) ** 2)
 
@@ -244,8 +230,8 @@ def adaptive_gd_run(grad: GradientOracle, n: int, w0: np.ndarray, rule: Adaptive
         w = w - rule.eta * (g + sigma * rng.standard_normal(d))          # lines 4-5
         iterates.append(w.copy())
         Ns.append(N), sigmas.append(sigma), norms.append(exact_norm)
-        exact_costs.append(gaussian_zcdp_cost(rule.true_sensitivity, rule.sigma_hat)
-                           + gaussian_zcdp_cost(rule.true_sensitivity, sigma))
+        exact_costs.append(gaussian_zcdp(rule.true_sensitivity, rule.sigma_hat)
+                           + gaussian_zcdp(rule.true_sensitivity, sigma))
     return {"iterates": np.array(iterates), "N": np.array(Ns), "sigma": np.array(sigmas),
             "charged": np.array(filt.costs), "exact_costs": np.array(exact_costs), "exact_norms": np.array(norms),
             "gradient_evaluations": evaluations}
@@ -267,7 +253,7 @@ def _claim(rho_total: float, delta: float, source: str, assumptions: dict[str, A
     from dp_accounting import dp_event
 
     return PrivacyClaim(
-        notion="zCDP", epsilon=zcdp_to_epsilon(rho_total, delta), delta=delta, neighbouring="replace-one",
+        notion="zCDP", epsilon=zcdp_epsilon(rho_total, delta), delta=delta, neighbouring="replace-one",
         source=source, assumptions=assumptions, rho=rho_total, mu=math.sqrt(2.0 * rho_total),
         event=dp_event.GaussianDpEvent(1.0 / math.sqrt(2.0 * rho_total)), event_neighbouring="ADD_OR_REMOVE_ONE")
 
@@ -340,7 +326,7 @@ def adaptive_gd_em(grad: GradientOracle, w0: Any, *, rho: float, beta: float, L0
     n = base.claim.assumptions["n"]
     eps = em_epsilon_bounded_range(rho_em)
     norms = np.asarray(base.diagnostics["exact_norms"])  # ‖∇F(w_t)‖ for t = 0..T (the measured iterates)
-    t_star = em_select(norms, eps, replace_one_sensitivity(n, L0), rng)
+    t_star = em_select(norms, eps, replace_one_sensitivity(L0, n), rng)
     total = base.claim.rho + rho_em
     claim = _claim(total, delta, "Menart et al. (2023), arXiv:2311.13447 v2, Theorem 5 (Algorithm 3 + exponential "
                    "mechanism, ε²/8-zCDP by bounded range; composed with the filter)",

@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from dpsco.reference.muabg23.adaptive import (adaptive_gd, adaptive_gd_em, em_select, exact_rule,
-                                              norm_query_cost_line6, replace_one_sensitivity)
+                                              norm_query_cost_line6)
+from dpsco.reference.muabg23.ledger import replace_one_sensitivity
 from dpsco.reference.privacy import Release
 
 __all__ = ["adaptive_gd_cost_from_noisy_norm", "adaptive_gd_paper_units", "adaptive_gd_sigma_from_exact_norm",
@@ -79,7 +80,7 @@ def adaptive_gd_em_temperature_without_2(grad: Any, w0: Any, *, rho: float, beta
                          rho_em=rho_em, clip=clip, delta=delta)
     n = out.claim.assumptions["n"]
     eps = out.parameters["epsilon_em"]
-    t_star = em_select(out.diagnostics["exact_norms"], 2.0 * eps, replace_one_sensitivity(n, L0), rng)
+    t_star = em_select(out.diagnostics["exact_norms"], 2.0 * eps, replace_one_sensitivity(L0, n), rng)
     return Release(output=out.trajectory[t_star], claim=out.claim, gradient_evaluations=out.gradient_evaluations,
                    parameters={**out.parameters, "t_star": t_star, "epsilon_selection": 2.0 * eps},
                    algorithm=out.algorithm + " [mutant]",

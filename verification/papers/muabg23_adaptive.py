@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 
 from dpsco.reference.muabg23.adaptive import (adaptive_gd, adaptive_gd_em, em_epsilon_bounded_range,
-                                              em_log_probabilities, exact_rule, gaussian_renyi_divergence,
-                                              replace_one_sensitivity)
+                                              em_log_probabilities, exact_rule, gaussian_renyi_divergence)
+from dpsco.reference.muabg23.ledger import replace_one_sensitivity
 from dpsco.verification.auditing.curve_audit import audit_curve, curve_p_value
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
@@ -124,7 +124,7 @@ def _privacy_checks(inp: SuiteInputs, em: bool) -> dict[str, Any]:
     record = {"n": n, "rho": rho, "runs": sz["runs"], "mean_steps": float(np.mean(steps)),
               "worst_exact_total": worst_total, "printed_exact_over_claim": worst_printed}
     if em:
-        sens, eps = replace_one_sensitivity(n, 1.0), em_epsilon_bounded_range(rho / 2)
+        sens, eps = replace_one_sensitivity(1.0, n), em_epsilon_bounded_range(rho / 2)
         lp = em_log_probabilities([sens, sens], eps, sens) - em_log_probabilities([2 * sens, 0.0], eps, sens)
         rng_ = float(lp.max() - lp.min())
         checks["adaptive_em_bounded_range"] = suite_check(
