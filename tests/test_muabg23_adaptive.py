@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import stats
 
 from dpsco.reference.muabg23.adaptive import (FilterOverflow, PrivacyFilter, adaptive_gd, adaptive_gd_em,
                                               em_epsilon_bounded_range, em_log_probabilities, exact_rule,
@@ -348,3 +349,57 @@ def test_lemma_12_descent_inequality_with_c_sigma_2():
                 assert risk(traj[t]) - risk(traj[t + 1]) >= a * a / 8 - s_max ** 2 / 8 - 1e-12
                 checked += 1
     assert checked >= 5
+
+
+# ---- the black-box curve audit of Algorithm 3 and its planted bug ------------------------------------------
+
+
+def test_curve_audit_refutes_noise_over_1e6() -> None:
+    """The suite's curve audit of w_{T+1} (n = 8, records e_1 vs −e_1, ρ = 0.5) refutes Algorithm 3 with both
+    noises divided by 10⁶ (``adaptive_gd_noise_over_1e6``; same schedule, same claim).
+
+    Miss probability, derived: on the pair the gradient is constant (‖ḡ‖ = 1 on S, 6/8 = 0.75 on S'), the mutant's
+    norm noise has σ̂/10⁶ < 1e-6, so with probability ≥ 1 − 2·Φ(−100) per draw N_t lies within 1e-4 of the exact
+    norm, where (checked below from the rule's public functions) the filter stops after the same number T of steps;
+    then w_{T+1} = −ηTḡ ± ηΣσ_t|ξ_t|/10⁶ lies within 1e-4 of −ηT·1 on S and −ηT·0.75 on S': two clusters 0.25ηT
+    apart.  The selection half then scores the separating event (its count m_sel vs 0) best; its threshold is the
+    edge order statistic of the numerator cluster, which a fresh numerator draw falls inside with probability
+    F(τ) ~ Beta(m_sel, 1) ≥ 1/2 except with probability 2^(−m_sel).  The test half counts k_p ~ Bin(m, ≥ 1/2)
+    against 0, refuting once k_p ≥ k* (computed below).  Total miss ≤ 2^(−m_sel) + P(Bin(m, 1/2) < k*) +
+    (draws)·2Φ(−100), asserted ≤ 1e-6.
+    """
+    from dpsco.verification.auditing.curve_audit import curve_box, curve_refutes
+    from dpsco.verification.auditing.curves import CurveClaim
+    from dpsco.verification.mutants.muabg23_adaptive import adaptive_gd_noise_over_1e6
+    from dpsco.verification.papers import muabg23_adaptive as ma
+
+    n, rho, runs, conf = 8, ma.RHO_AUDIT, 2000, 1.0 - 1e-6
+    rule = exact_rule(n, 1, rho, ma.BETA, 1.0, 1.0)
+    assert rule.sigma_hat / 1e6 < 1e-6 and rule.eta == 0.5
+
+    def steps(norm: float) -> int:  # the filter's stopping step when every N_t equals ``norm``
+        spent, t = 0.0, 0
+        while spent <= rule.guard:
+            spent += rule.step_cost(rule.step_sigma(norm, norm), norm)
+            t += 1
+        return t
+
+    for g in (1.0, 0.75):
+        assert steps(g - 1e-4) == steps(g + 1e-4) == steps(g) == 2
+    rec = ma.adaptive_curve_audit(runs, np.random.default_rng(17), conf, algorithm=adaptive_gd_noise_over_1e6)
+    m, m_sel = int(rec["details"]["n_test"]), int(rec["details"]["n_selection"])
+    f = CurveClaim.zcdp(rho).tradeoff
+    k_star = next(k for k in range(m + 1) if curve_refutes(*curve_box(k, m, 0, m, conf)[:2], f))
+    draws = 2 * runs * 2 * 3                      # both sides, two Gaussian draws per step, ≤ 3 steps
+    miss = 2.0 ** -m_sel + stats.binom.cdf(k_star - 1, m, 0.5) + draws * 2 * stats.norm.cdf(-100.0)
+    assert miss <= 1e-6, (m, m_sel, k_star, miss)
+    assert rec["verdict"] == "refuted", rec["details"]
+    assert rec["p_value"] <= 1e-6
+
+
+def test_curve_audit_does_not_refute_algorithm_3() -> None:
+    # false-failure probability ≤ 1e-6: the curve audit's coverage at confidence 1 − 1e-6 (Algorithm 3 is ρ-zCDP)
+    from dpsco.verification.papers import muabg23_adaptive as ma
+
+    rec = ma.adaptive_curve_audit(1000, np.random.default_rng(18), 1.0 - 1e-6)
+    assert rec["verdict"] == "not refuted" and 0.0 <= rec["p_value"] <= 1.0

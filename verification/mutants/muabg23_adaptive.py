@@ -17,7 +17,7 @@ from dpsco.reference.muabg23.ledger import replace_one_sensitivity
 from dpsco.reference.privacy import Release
 
 __all__ = ["adaptive_gd_cost_from_noisy_norm", "adaptive_gd_paper_units", "adaptive_gd_sigma_from_exact_norm",
-           "adaptive_gd_em_temperature_without_2"]
+           "adaptive_gd_noise_over_1e6", "adaptive_gd_em_temperature_without_2"]
 
 
 def _n_d(grad: Any, w0: Any) -> tuple[int, int]:
@@ -66,6 +66,21 @@ def adaptive_gd_sigma_from_exact_norm(grad: Any, w0: Any, *, rho: float, beta: f
     base = exact_rule(n, d, rho, beta, L0, L1)
     psi, s_min = base.psi, base.sigma_min
     rule = replace(base, name="exact-sigma-from-exact-norm", step_sigma=lambda _N, exact: max(exact / psi, s_min))
+    return adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta, rule=rule)
+
+
+def adaptive_gd_noise_over_1e6(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
+                               rng: np.random.Generator, calibration: str = "exact", clip: bool = True,
+                               delta: float = 1e-6) -> Release:
+    """Algorithm 3 with both noises (σ̂ of the norm query, σ_t of the gradient) divided by 10⁶, each step charged
+    what the correct noise costs (σ_t computed from N_t as in line 4, then divided): the filter's schedule is the
+    correct one and the claim unchanged, but the release is almost deterministic.  Caught by the black-box curve
+    audit of w_{T+1} (``test_curve_audit_refutes_noise_over_1e6``)."""
+    n, d = _n_d(grad, w0)
+    base = exact_rule(n, d, rho, beta, L0, L1)
+    rule = replace(base, name="exact-noise-over-1e6", sigma_hat=base.sigma_hat / 1e6,
+                   step_sigma=lambda N, exact: base.step_sigma(N, exact) / 1e6,
+                   step_cost=lambda s, N: base.step_cost(s * 1e6, N))
     return adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta, rule=rule)
 
 

@@ -91,6 +91,14 @@ MUABG23_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
         "a replace-one pair whose gradient norms differ", "no finite ρ: the first release's variances differ",
         "the exact Rényi divergence of the first release", (_AD + "test_sigma_from_exact_norm_refuted",)),
     PaperTestBug(
+        "adaptive_gd_noise_over_1e6", ma.adaptive_gd_noise_over_1e6, adaptive.adaptive_gd, "muabg23",
+        "Algorithm 3 with both noises divided by 10⁶, each step charged what the correct noise costs",
+        "too little noise for the claimed ρ (a calibration off by a large factor)",
+        "linear loss, n = 8, d = 1, records e₁ vs −e₁ at position 0; output w_{T+1}",
+        "not private: the outputs on the two datasets are separated clusters",
+        "the suite's black-box curve audit of w_{T+1} (miss probability derived ≤ 1e-6 at 2,000 runs per side)",
+        (_AD + "test_curve_audit_refutes_noise_over_1e6",)),
+    PaperTestBug(
         "adaptive_gd_em_temperature_without_2", ma.adaptive_gd_em_temperature_without_2, adaptive.adaptive_gd_em,
         "muabg23", "Theorem 5's exponential mechanism without its factor 2", "the exponential mechanism's ε/(2Δ)",
         "the extremal score pair (Δ, Δ) vs (2Δ, 0)", "2ε-DP selection: 4× the claimed ε²/8-zCDP",

@@ -40,8 +40,8 @@ from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 from dpsco.verification.checks.stats import suite_check
 
-__all__ = ["ENTRIES", "SIZES", "adaptive_privacy", "adaptive_rate", "adaptive_em_privacy",
-           "adaptive_em_rate", "adaptive_em_curve_audit", "huber_instance"]
+__all__ = ["ENTRIES", "SIZES", "RHO_AUDIT", "adaptive_privacy", "adaptive_rate", "adaptive_em_privacy",
+           "adaptive_em_rate", "adaptive_curve_audit", "adaptive_em_curve_audit", "huber_instance"]
 
 PAPER = "Menart et al. (2023)"
 SIZES: dict[str, dict[str, Any]] = {
@@ -135,32 +135,49 @@ def _privacy_checks(inp: SuiteInputs, em: bool) -> dict[str, Any]:
     return {"record": record, "checks": checks, "audits": {}}
 
 
-def _audit_mechanism(data: dict[str, Any], rng: np.random.Generator) -> np.ndarray:
-    X = np.asarray(data["S"])
-    return adaptive_gd(_linear(X), np.zeros(X.shape[1]), rho=RHO_AUDIT, beta=BETA, L0=1.0, L1=1.0, rng=rng).output
-
-
 RHO_AUDIT = 0.5
 
 
-def adaptive_privacy(inp: SuiteInputs) -> dict[str, Any]:
-    """Exact privacy checks of Algorithm 3 (module docstring), and a black-box curve audit of its ρ-zCDP claim
-    on the worst pair at n = 8, d = 1 (linear loss, records e_1 vs −e_1 at position 0), output w_{T+1}."""
-    s_exact, s_audit = inp.seed.spawn(2)
-    out = _privacy_checks(SuiteInputs(inp.budget, s_exact, inp.confidence), em=False)
+def adaptive_curve_audit(runs: int, rng: np.random.Generator, confidence: float = 0.95, *,
+                         algorithm: Any = adaptive_gd) -> dict[str, Any]:
+    """Black-box curve audit of Theorem 3's ρ-zCDP claim (Algorithm 3) on the worst replace-one pair at n = 8,
+    d = 1 (linear loss f = ⟨w, x⟩, n copies of e_1 vs the first record −e_1), output w_{T+1}, ρ = ``RHO_AUDIT``.
+
+    ``algorithm`` : ``adaptive_gd`` or a mutant with its keyword signature; the claim audited is the one its
+    release on S carries.  runs : ≥ 1 per side (half select the event, half test it, as ``audit_curve``).
+    rng : numpy Generator.  confidence : in (0, 1).  Returns ``audit_curve``'s record plus "p_value" in [0, 1]
+    (``curve_p_value`` of the test counts).  Guarantee: if the output is ρ-zCDP as claimed, P(refuted) ≤
+    1 − confidence.  Raises ValueError / TypeError as ``audit_curve``.
+    """
     S, S2 = _worst_pair(8, 1)
-    claim = adaptive_gd(_linear(S), np.zeros(1), rho=RHO_AUDIT, beta=BETA, L0=1.0, L1=1.0,
-                        rng=np.random.default_rng(0)).claim
-    res = audit_curve(_audit_mechanism, {"S": S}, {"S": S2}, claim, SIZES[inp.budget]["audit"],
-                      np.random.default_rng(s_audit), confidence=inp.confidence, power=False)
+
+    def mechanism(data: dict[str, Any], gen: np.random.Generator) -> np.ndarray:
+        X = np.asarray(data["S"])
+        return algorithm(_linear(X), np.zeros(X.shape[1]), rho=RHO_AUDIT, beta=BETA, L0=1.0, L1=1.0, rng=gen).output
+
+    claim = algorithm(_linear(S), np.zeros(1), rho=RHO_AUDIT, beta=BETA, L0=1.0, L1=1.0,
+                      rng=np.random.default_rng(0)).claim
+    res = audit_curve(mechanism, {"S": S}, {"S": S2}, claim, runs, rng, confidence=confidence, power=False)
     rec = res.to_dict()
     det = res.details
     m = int(det["n_test"])
     rec["p_value"] = curve_p_value(int(det["numerator_count"]), m, int(det["denominator_count"]), m,
                                    res.claim.tradeoff)
+    rec["pair"] = "linear loss, n = 8, d = 1, records e_1 vs −e_1 at position 0; output w_{T+1}"
+    rec["algorithm"] = getattr(algorithm, "__name__", str(algorithm))
+    return rec
+
+
+def adaptive_privacy(inp: SuiteInputs) -> dict[str, Any]:
+    """Exact privacy checks of Algorithm 3 (module docstring), and the black-box curve audit
+    :func:`adaptive_curve_audit` of its ρ-zCDP claim (``SIZES[budget]["audit"]`` runs per side) under "audits" →
+    "adaptive_worst_pair_curve"."""
+    s_exact, s_audit = inp.seed.spawn(2)
+    out = _privacy_checks(SuiteInputs(inp.budget, s_exact, inp.confidence), em=False)
+    rec = adaptive_curve_audit(SIZES[inp.budget]["audit"], np.random.default_rng(s_audit), inp.confidence)
     out["audits"]["adaptive_worst_pair_curve"] = rec
-    out["record"].update({"audit_pair": "linear loss, n = 8, d = 1, records e_1 vs −e_1 at position 0",
-                          "audit_rho": RHO_AUDIT, "mu_lower": res.mu_lower, "rho_lower": res.rho_lower})
+    out["record"].update({"audit_pair": rec["pair"], "audit_rho": RHO_AUDIT, "mu_lower": rec.get("mu_lower"),
+                          "rho_lower": rec.get("rho_lower")})
     return out
 
 
