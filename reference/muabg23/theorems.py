@@ -302,8 +302,9 @@ def theorem8_pair_lower_bound(n: int, k: int, kappa: float) -> float:
 def theorem8_violated(excess_S: float, excess_S_prime: float, n: int, k: int, kappa: float) -> bool:
     """True iff max(E_S, E_S')[excess] < :func:`theorem8_pair_lower_bound` (n, k, κ): the algorithm beat the
     Theorem 8 lower bound on the pair with k differing records, which no (ε, δ)-DP algorithm with kε ≤ 1 (and
-    Theorem 8's δ condition) can do — a privacy bug.  The excesses are expectations (pass exact values or
-    lower confidence bounds of Monte Carlo means).  The theorem asserts the bound for *some* dataset, so the
+    Theorem 8's δ condition) can do — a privacy bug.  The excesses are expectations: pass exact values or
+    *upper* confidence bounds of Monte Carlo means (then a private algorithm is flagged only when a bound fails;
+    lower bounds would flag a private algorithm whose mean sits within a half-width of the bound).  The theorem asserts the bound for *some* dataset, so the
     maximum (not the average) is compared."""
     e1 = check_positive(excess_S, "excess_S", allow_zero=True)
     e2 = check_positive(excess_S_prime, "excess_S_prime", allow_zero=True)

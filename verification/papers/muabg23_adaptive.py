@@ -37,6 +37,7 @@ from dpsco.reference.muabg23.adaptive import (adaptive_gd, adaptive_gd_em, em_ep
 from dpsco.reference.muabg23.ledger import replace_one_sensitivity
 from dpsco.verification.auditing.curve_audit import audit_curve, curve_p_value
 from dpsco.verification.checks.theorem_checks import rate_check
+from dpsco.verification.papers.muabg23_lower_bound import lower_bound_task
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 from dpsco.verification.checks.stats import suite_check
 
@@ -299,13 +300,15 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         privacy_theorem="Theorem 3 (ρ-zCDP; exact calibration, costs from the realised σ_t)",
         utility_theorem="Theorem 4 (κ = 2, constant calibrated)", run=adaptive_gd, costs=_costs(),
         planted_bugs=("adaptive_gd_cost_from_noisy_norm", "adaptive_gd_paper_units",
-                      "adaptive_gd_sigma_from_exact_norm"), rate_exponent=None,
+                      "adaptive_gd_sigma_from_exact_norm", "adaptive_gd_noise_over_1e6"), rate_exponent=None,
         notes=("Exact calibration by default (each step ≤ ρ/2, total ≤ ρ a.s.); calibration='printed' keeps the "
                "paper's noise and claims its exact replace-one value 2ρ + 2√ρ/n."),
         audit_note=_AUDIT_NOTE,
-        suite=EntrySuite(tasks=(SuiteTask("privacy", adaptive_privacy, 1.0), SuiteTask("rate", adaptive_rate, 3.0)),
+        suite=EntrySuite(tasks=(SuiteTask("privacy", adaptive_privacy, 1.0), SuiteTask("rate", adaptive_rate, 3.0),
+                                SuiteTask("lower_bound", lower_bound_task("adaptive_gd"), 0.3)),
                          description=("exact per-release and total zCDP on the worst replace-one pair and on "
-                                      "∇F = 0 starts; Theorem 4's rate (κ = 2) at every grid n"))),
+                                      "∇F = 0 starts; black-box curve audit of w_{T+1} on the worst pair; Theorem 4's rate "
+                                      "(κ = 2) at every grid n; Theorem 8's lower bound as a privacy sanity check"))),
     CatalogueEntry(
         name="muabg23.adaptive_gd_em", title="Adaptive noisy GD + exponential-mechanism output", paper=PAPER,
         algorithm_ref="Theorem 5 (Algorithm 3 + exponential mechanism)",
@@ -315,8 +318,9 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         notes="The EM scores are the exact clipped-gradient norms already computed (0 extra gradients).",
         audit_note=_AUDIT_NOTE,
         suite=EntrySuite(tasks=(SuiteTask("privacy", adaptive_em_privacy, 1.0),
-                                SuiteTask("rate", adaptive_em_rate, 3.0)),
+                                SuiteTask("rate", adaptive_em_rate, 3.0),
+                                SuiteTask("lower_bound", lower_bound_task("adaptive_gd_em"), 0.4)),
                          description=("exact filter checks and the exponential mechanism's exact bounded range; "
                                       "black-box curve audit of w_{t*} on the worst pair; Theorem 5's "
-                                      "stationarity rate at every grid n"))),
+                                      "stationarity rate at every grid n; Theorem 8's lower bound as a privacy sanity check"))),
 )

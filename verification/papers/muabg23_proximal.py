@@ -40,6 +40,7 @@ from dpsco.verification.auditing.white_box import OneSidedCanary, PlacedEvent, w
 from dpsco.verification.checks.theorem_checks import rate_check, rate_check_from_values
 from dpsco.verification.mutants.muabg23_proximal import (noisy_gd_one_step_more, noisy_gd_paper_accounting,
                                                          proximal_point_data_dependent_f0)
+from dpsco.verification.papers.muabg23_lower_bound import lower_bound_task
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 from dpsco.verification.checks.stats import exact_check
 
@@ -335,17 +336,19 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         notes="Inner calls clip per-sample subgradients at L_0; the schedule depends on public inputs only.",
         audit_note=_AUDIT_NOTE,
         suite=EntrySuite(tasks=(SuiteTask("privacy", proximal_point_privacy, 1.0),
-                                SuiteTask("rate", proximal_point_rate, 4.0)),
+                                SuiteTask("rate", proximal_point_rate, 4.0),
+                                SuiteTask("lower_bound", lower_bound_task("proximal_point"), 0.3)),
                          description="exact worst-pair zCDP from the trace; white-box zCDP curve audit of every "
                                      "noisy gradient; schedule on neighbours; exact count; Theorem 2 (κ = 3) at "
-                                     "every grid n with slope")),
+                                     "every grid n with slope; Theorem 8's lower bound as a privacy sanity check")),
     CatalogueEntry(
         name="muabg23.noisy_gd", title="Noisy projected GD on the regularised problem", paper=PAPER,
         algorithm_ref="Algorithm 4 (reconstructed)", privacy_theorem="Theorem 9 (ρ-zCDP; exact calibration by "
         "default, printed σ spends (T−1)ρ/(2T))", utility_theorem="Theorem 9, eq. (17)", run=noisy_regularised_gd,
         costs=_costs(), planted_bugs=("noisy_gd_paper_accounting", "noisy_gd_one_step_more"), rate_exponent=None,
         notes="Per-sample clipping at L_0 (no-op under the paper's assumption).", audit_note=_AUDIT_NOTE,
-        suite=EntrySuite(tasks=(SuiteTask("privacy", noisy_gd_privacy, 1.0), SuiteTask("rate", noisy_gd_rate, 3.0)),
+        suite=EntrySuite(tasks=(SuiteTask("privacy", noisy_gd_privacy, 1.0), SuiteTask("rate", noisy_gd_rate, 3.0),
+                                SuiteTask("lower_bound", lower_bound_task("noisy_regularised_gd"), 0.3)),
                          description="exact worst-pair zCDP (both calibrations, two planted bugs); white-box zCDP "
-                                     "curve audit of every noisy gradient; Theorem 9 at every grid n with slope")),
+                                     "curve audit of every noisy gradient; Theorem 9 at every grid n with slope; Theorem 8's lower bound as a privacy sanity check")),
 )
