@@ -43,7 +43,7 @@ import numpy as np
 from dpsco.reference.muabg23.ledger import gaussian_zcdp, replace_one_sensitivity, zcdp_epsilon
 from dpsco.reference.muabg23.model import check_loss
 from dpsco.reference.privacy import PrivacyClaim, Release
-from dpsco.reference.validation import check_choice, check_delta, check_positive, check_rng
+from dpsco.reference.validation import check_bool, check_choice, check_delta, check_positive, check_rng
 
 __all__ = ["CALIBRATIONS", "AdaptiveRule", "FilterOverflow", "PrivacyFilter",
            "norm_query_cost_line6", "norm_noise_line3", "gradient_cost_cap_line6", "noise_floor_line4",
@@ -209,13 +209,14 @@ def _clipped_mean(grad: GradientOracle, w: np.ndarray, L0: float, clip: bool) ->
 def adaptive_gd_run(grad: GradientOracle, n: int, w0: np.ndarray, rule: AdaptiveRule, L0: float,
                     rng: np.random.Generator, *, clip: bool = True) -> dict[str, Any]:
     """Algorithm 3's loop under ``rule`` (lines 1-7).  Returns the transcript: ``iterates`` (T+2, d) w_0..w_{T+1},
-    ``N`` (T+1,), ``sigma`` (T+1,), ``charged`` (T+1,) costs, ``exact_costs`` (T+1,) = Δ²/(2σ̂²) + Δ²/(2σ_t²)
+    ``N`` (T+1,), ``sigma`` (T+1,), ``noisy_gradients`` (T+1, d) the released ∇F(w_t) + σ_t ζ_t (line 4),
+    ``charged`` (T+1,) costs, ``exact_costs`` (T+1,) = Δ²/(2σ̂²) + Δ²/(2σ_t²)
     with the true replace-one Δ, ``exact_norms`` (T+1,) ‖∇F(w_t)‖ (non-private), ``gradient_evaluations``.
     The charged cost of a step is admitted by a :class:`PrivacyFilter` of budget ``rule.claim_rho`` before the
     gradient release (Σ charged ≤ claimed ρ is asserted at every step; FilterOverflow otherwise)."""
     d = w0.size
     filt = PrivacyFilter(budget=rule.claim_rho)
-    iterates, Ns, sigmas, exact_costs, norms = [w0.copy()], [], [], [], []
+    iterates, Ns, sigmas, exact_costs, norms, noisy = [w0.copy()], [], [], [], [], []
     w, evaluations, cap = w0.copy(), 0, 10 * n + 10
     while filt.spent <= rule.guard:                                    # line 2
         if len(Ns) >= cap:
@@ -227,14 +228,16 @@ def adaptive_gd_run(grad: GradientOracle, n: int, w0: np.ndarray, rule: Adaptive
         sigma = rule.step_sigma(N, exact_norm)                          # line 4
         cost = rule.step_cost(sigma, N)                                 # line 6, fixed before the release
         filt.admit(cost)
-        w = w - rule.eta * (g + sigma * rng.standard_normal(d))          # lines 4-5
+        y = g + sigma * rng.standard_normal(d)                          # line 4: the released noisy gradient
+        w = w - rule.eta * y                                             # line 5
         iterates.append(w.copy())
+        noisy.append(y)
         Ns.append(N), sigmas.append(sigma), norms.append(exact_norm)
         exact_costs.append(gaussian_zcdp(rule.true_sensitivity, rule.sigma_hat)
                            + gaussian_zcdp(rule.true_sensitivity, sigma))
     return {"iterates": np.array(iterates), "N": np.array(Ns), "sigma": np.array(sigmas),
             "charged": np.array(filt.costs), "exact_costs": np.array(exact_costs), "exact_norms": np.array(norms),
-            "gradient_evaluations": evaluations}
+            "noisy_gradients": np.array(noisy).reshape(len(noisy), d), "gradient_evaluations": evaluations}
 
 
 def _rule(calibration: str, n: int, d: int, rho: float, beta: float, L0: float, L1: float) -> AdaptiveRule:
@@ -260,7 +263,7 @@ def _claim(rho_total: float, delta: float, source: str, assumptions: dict[str, A
 
 def adaptive_gd(grad: GradientOracle, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
                 rng: np.random.Generator, calibration: str = "exact", clip: bool = True, delta: float = 1e-6,
-                rule: AdaptiveRule | None = None) -> Release:
+                rule: AdaptiveRule | None = None, white_box: bool = False) -> Release:
     """Algorithm 3 of Menart et al. (2023), arXiv:2311.13447 v2 (box reconstructed; Theorem 3 privacy).
 
     grad: w (d,) -> per-sample gradients (n, d) on the private data (n public); w0: (d,) public start;
@@ -270,7 +273,15 @@ def adaptive_gd(grad: GradientOracle, w0: Any, *, rho: float, beta: float, L0: f
     Returns a Release: output w_{T+1} (d,), trajectory w_0..w_{T+1}, claim ρ-zCDP ("exact") or
     (2ρ + 2√ρ/n)-zCDP ("printed", its exact replace-one value), parameters (η, σ̂, σ_min, ψ, T+1, σ_t,
     charged costs), gradient_evaluations = n·(T+1).  Raises TypeError/ValueError naming a bad argument.
+
+    white_box : bool (default False; TypeError otherwise).  If True, ``release.white_box`` is the transcript
+    Theorem 3's claim covers (a verification record; the draws and outputs are bit-identical to
+    ``white_box=False``): a dict with "N" (T+1,) the released noisy norms N_t (line 3), "noisy_gradients"
+    (T+1, d) the released ∇F(w_t) + σ_t ζ_t (line 4), "sigma" (T+1,) σ_t, "sigma_hat" float σ̂ (line 3),
+    "iterates" (T+2, d) w_0..w_{T+1} (line 5; a deterministic function of the noisy gradients).  Here T+1 is
+    the number of steps the filter admitted.
     """
+    wb = check_bool(white_box, "white_box")
     w, rho, beta, L0, L1, delta = _check_common(grad, w0, rho, beta, L0, L1, rng, delta)
     n = _n_of(grad, w)
     rule = rule if rule is not None else _rule(calibration, n, w.size, rho, beta, L0, L1)
@@ -283,10 +294,15 @@ def adaptive_gd(grad: GradientOracle, w0: Any, *, rho: float, beta: float, L0: f
     params = {"calibration": rule.name, "eta": rule.eta, "sigma_hat": rule.sigma_hat, "sigma_min": rule.sigma_min,
               "psi": rule.psi, "steps": int(run["N"].size), "sigma_t": run["sigma"].tolist(),
               "charged_costs": run["charged"].tolist(), "N_t": run["N"].tolist(), "rho": rho, "beta": beta}
-    return Release(output=run["iterates"][-1], claim=claim, gradient_evaluations=run["gradient_evaluations"],
-                   parameters=params, algorithm="Adaptive noisy GD (Menart et al. 2023, Algorithm 3)",
-                   trajectory=run["iterates"],
-                   diagnostics={"exact_costs": run["exact_costs"].tolist(), "exact_norms": run["exact_norms"].tolist()})
+    release = Release(output=run["iterates"][-1], claim=claim, gradient_evaluations=run["gradient_evaluations"],
+                      parameters=params, algorithm="Adaptive noisy GD (Menart et al. 2023, Algorithm 3)",
+                      trajectory=run["iterates"], diagnostics={"exact_costs": run["exact_costs"].tolist(),
+                                                               "exact_norms": run["exact_norms"].tolist()})
+    if wb:
+        release.white_box = {"N": run["N"].copy(), "noisy_gradients": run["noisy_gradients"].copy(),
+                             "sigma": run["sigma"].copy(), "sigma_hat": float(rule.sigma_hat),
+                             "iterates": run["iterates"].copy()}
+    return release
 
 
 def em_epsilon_bounded_range(rho_em: float) -> float:

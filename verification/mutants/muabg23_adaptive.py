@@ -27,7 +27,7 @@ def _n_d(grad: Any, w0: Any) -> tuple[int, int]:
 
 def adaptive_gd_cost_from_noisy_norm(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
                                      rng: np.random.Generator, calibration: str = "exact", clip: bool = True,
-                                     delta: float = 1e-6) -> Release:
+                                     delta: float = 1e-6, white_box: bool = False) -> Release:
     """Algorithm 3 whose gradient cost is read from the noisy norm, min{Δ²ψ²/(2N_t²), c_max} (the printed line 6
     form), while σ_t = max{N_t/ψ, σ_min}: a negative N_t releases at the floor σ_min but is charged little, so
     the filter under-counts and the loop continues.  Caught by ``test_cost_from_noisy_norm_overshoots`` (the
@@ -38,26 +38,30 @@ def adaptive_gd_cost_from_noisy_norm(grad: Any, w0: Any, *, rho: float, beta: fl
     delta_s, psi = base.true_sensitivity, base.psi
     rule = replace(base, name="exact-cost-from-N", step_cost=lambda _s, N: c_n + min(
         delta_s ** 2 * psi ** 2 / (2.0 * max(N * N, 1e-300)), c_max))
-    return adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta, rule=rule)
+    return adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta, rule=rule,
+                       white_box=white_box)
 
 
 def adaptive_gd_paper_units(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
                             rng: np.random.Generator, calibration: str = "exact", clip: bool = True,
-                            delta: float = 1e-6) -> Release:
+                            delta: float = 1e-6, white_box: bool = False) -> Release:
     """Algorithm 3 with the exact noise scales but the paper's accounting (L_0/(nσ))² (sensitivity L_0/n, App.
     D.2): every charged cost is half the replace-one cost, so the run spends ≈ 2× its claim ρ.  Caught by
-    ``test_paper_units_undercount_twice`` (exact cost of the transcript > ρ on every run)."""
+    ``test_paper_units_undercount_twice`` (exact cost of the transcript > ρ on every run) and by the white-box
+    audit of the transcript (``tests/test_muabg23_adaptive_white_box.py::test_white_box_refutes_paper_units``).
+    ``white_box`` is passed through to ``adaptive_gd``."""
     n, d = _n_d(grad, w0)
     base = exact_rule(n, d, rho, beta, L0, L1)
     half = base.true_sensitivity / 2.0
     rule = replace(base, name="exact-paper-units", step_cost=lambda s, _N: (
         (half / base.sigma_hat) ** 2 + (half / s) ** 2))
-    return adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta, rule=rule)
+    return adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta, rule=rule,
+                       white_box=white_box)
 
 
 def adaptive_gd_sigma_from_exact_norm(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
                                       rng: np.random.Generator, calibration: str = "exact", clip: bool = True,
-                                      delta: float = 1e-6) -> Release:
+                                      delta: float = 1e-6, white_box: bool = False) -> Release:
     """Algorithm 3 that sets σ_t = max{‖∇F(w_t)‖/ψ, σ_min} from the *exact* norm (a data-dependent noise scale;
     the charged cost Δ²/(2σ_t²) still matches the noise, so a ledger check passes).  Caught by
     ``test_sigma_from_exact_norm_refuted``: on a replace-one pair whose norms differ, the first gradient release
@@ -66,12 +70,13 @@ def adaptive_gd_sigma_from_exact_norm(grad: Any, w0: Any, *, rho: float, beta: f
     base = exact_rule(n, d, rho, beta, L0, L1)
     psi, s_min = base.psi, base.sigma_min
     rule = replace(base, name="exact-sigma-from-exact-norm", step_sigma=lambda _N, exact: max(exact / psi, s_min))
-    return adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta, rule=rule)
+    return adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta, rule=rule,
+                       white_box=white_box)
 
 
 def adaptive_gd_noise_over_1e6(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
                                rng: np.random.Generator, calibration: str = "exact", clip: bool = True,
-                               delta: float = 1e-6) -> Release:
+                               delta: float = 1e-6, white_box: bool = False) -> Release:
     """Algorithm 3 with both noises (σ̂ of the norm query, σ_t of the gradient) divided by 10⁶, each step charged
     what the correct noise costs (σ_t computed from N_t as in line 4, then divided): the filter's schedule is the
     correct one and the claim unchanged, but the release is almost deterministic.  Caught by the black-box curve
@@ -81,7 +86,8 @@ def adaptive_gd_noise_over_1e6(grad: Any, w0: Any, *, rho: float, beta: float, L
     rule = replace(base, name="exact-noise-over-1e6", sigma_hat=base.sigma_hat / 1e6,
                    step_sigma=lambda N, exact: base.step_sigma(N, exact) / 1e6,
                    step_cost=lambda s, N: base.step_cost(s * 1e6, N))
-    return adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta, rule=rule)
+    return adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta, rule=rule,
+                       white_box=white_box)
 
 
 def adaptive_gd_em_temperature_without_2(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,

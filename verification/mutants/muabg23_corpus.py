@@ -83,8 +83,10 @@ MUABG23_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
     PaperTestBug(
         "adaptive_gd_paper_units", ma.adaptive_gd_paper_units, adaptive.adaptive_gd, "muabg23",
         "Algorithm 3 with the exact noise but the paper's per-release charge", _PAPER_UNITS, _PAIR,
-        "≈ 2ρ: every charged cost is half the true one", "the exact replace-one cost of the transcript",
-        (_AD + "test_paper_units_undercount_twice",)),
+        "≈ 2ρ: every charged cost is half the true one",
+        "the exact replace-one cost of the transcript; the white-box audit of the noisy steps (Λ of all releases)",
+        (_AD + "test_paper_units_undercount_twice",
+         "tests/test_muabg23_adaptive_white_box.py::test_white_box_refutes_paper_units")),
     PaperTestBug(
         "adaptive_gd_sigma_from_exact_norm", ma.adaptive_gd_sigma_from_exact_norm, adaptive.adaptive_gd, "muabg23",
         "Algorithm 3 setting σ_t from the exact gradient norm", "noise scales must not read the data",

@@ -15,14 +15,21 @@ output iterate chosen by the exponential mechanism).  Each entry is verified by 
   hides most of the transcript; on this pair the exponential mechanism's scores ‖∇F(w_t)‖ are all equal, so
   t* is uniform): it is a check of the implementation as run, and the planted bugs are refuted by the exact
   checks.  Measured power: a 100× under-accounting of ρ is refuted at 2,000 runs per side (p = 1.2e-5, one
-  seeded run), a 10× one is not.
+  seeded run), a 10× one is not.  Algorithm 3's task also runs a white-box audit of the noisy steps (``adaptive_white_box_audit``): on the
+  same pair every release (noisy norm N_t and noisy gradient) has mean 1 on S and 0.75 on S', so the
+  adversary computes the claimed-model log-likelihood ratio Λ of the whole transcript (the recorded σ̂, σ_t of
+  ``adaptive_gd(..., white_box=True)``) and tests the fixed event {Λ ≥ ρ/2} against the claim's √(2ρ)-GDP
+  curve (fully adaptive GDP composition, Smith & Thakurta 2022).  It refutes ``adaptive_gd_paper_units`` (exact
+  cost 1.5ρ on this pair) at 15,000 runs per side with miss ≤ 9.3e-7 (computed exactly in
+  tests/test_muabg23_adaptive_white_box.py); at the suite's runs it is a check of the implementation as run.
 * ``rate`` — Theorem 4 (κ = 2, F_P(w) − F* on a symmetric pseudo-Huber instance, minimiser 0 by symmetry) and
   Theorem 5 (‖∇F(w_{t*})‖ on the same instance) at every grid n, each with its Õ-constant calibrated on
   independent pilot runs at the smallest n (3 × the pilot ratio); slope reported.
 
 Budgets (both entries together, CPU seconds measured on the shared 2-core machine, steady state, with both
 curve audits): "quick" 1.8 s, "standard" 14.0 s; the first call in a fresh process adds ≈ 6 s of one-time
-imports/compilation.
+imports/compilation.  The white-box audit adds 0.3 CPU-s ("quick", 300 runs per side) and 1.7 CPU-s
+("standard", 2,000) to Algorithm 3's privacy task (measured on the same machine).
 """
 
 from __future__ import annotations
@@ -36,13 +43,16 @@ from dpsco.reference.muabg23.adaptive import (adaptive_gd, adaptive_gd_em, em_ep
                                               em_log_probabilities, exact_rule, gaussian_renyi_divergence)
 from dpsco.reference.muabg23.ledger import replace_one_sensitivity
 from dpsco.verification.auditing.curve_audit import audit_curve, curve_p_value
+from dpsco.verification.auditing.curves import CurveClaim
+from dpsco.verification.auditing.events import Event
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.papers.muabg23_lower_bound import lower_bound_task
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 from dpsco.verification.checks.stats import suite_check
 
 __all__ = ["ENTRIES", "SIZES", "RHO_AUDIT", "adaptive_privacy", "adaptive_rate", "adaptive_em_privacy",
-           "adaptive_em_rate", "adaptive_curve_audit", "adaptive_em_curve_audit", "huber_instance"]
+           "adaptive_em_rate", "adaptive_curve_audit", "adaptive_em_curve_audit", "huber_instance",
+           "adaptive_white_box_llr", "adaptive_white_box_audit", "white_box_threshold"]
 
 PAPER = "Menart et al. (2023)"
 SIZES: dict[str, dict[str, Any]] = {
@@ -169,14 +179,99 @@ def adaptive_curve_audit(runs: int, rng: np.random.Generator, confidence: float 
     return rec
 
 
+def adaptive_white_box_llr(white_box: dict[str, Any], m: float, m2: float) -> float:
+    """The claimed-model log-likelihood ratio log p_{S'}/p_S of Algorithm 3's transcript (Menart et al. (2023),
+    arXiv:2311.13447 v2, Algorithm 3 lines 3-4) on a pair where every release's mean is m (d = 1: the constant
+    clipped mean gradient and its norm) on S and m2 on S', whatever the iterate:
+    Λ = Σ_t [(y_t − m)(m2 − m)/s_t² − (m2 − m)²/(2 s_t²)] over the norm queries (y = N_t, s = σ̂) and the
+    gradient releases (y = noisy gradient, s = σ_t as recorded).  white_box: the dict ``adaptive_gd(...,
+    white_box=True)`` attaches ("N" (T,), "noisy_gradients" (T, 1), "sigma" (T,), "sigma_hat").  Returns a
+    float.  Since σ_t is a function of N_t and the stopping time of the past releases, Λ is exactly the
+    transcript's log-likelihood ratio on such a pair (the σ's and the stopping rule are the same function of the
+    transcript on both sides)."""
+    gap = float(m2) - float(m)
+    N = np.asarray(white_box["N"], dtype=np.float64)
+    Y = np.asarray(white_box["noisy_gradients"], dtype=np.float64)[:, 0]
+    sig = np.asarray(white_box["sigma"], dtype=np.float64)
+    sh = float(white_box["sigma_hat"])
+    lam = float(np.sum((N - m) * gap / sh ** 2 - gap ** 2 / (2.0 * sh ** 2)))
+    return lam + float(np.sum((Y - m) * gap / sig ** 2 - gap ** 2 / (2.0 * sig ** 2)))
+
+
+def white_box_threshold(rho: float) -> float:
+    """The fixed event threshold τ = μ²/4 = ρ/2 of :func:`adaptive_white_box_audit` (μ² = 2ρ), placed before any
+    run from the claimed model and the planted bug's: under a tight μ-GDP transcript Λ ~ N(∓μ²/2, μ²) on S / S',
+    τ = μ²/4 sits between the two means, and at the audit's ρ = 0.5 it is (to within the miss bound's flatness
+    in τ ∈ [0, 0.5], computed in tests/test_muabg23_adaptive_white_box.py) the best event against the ≈ 1.5ρ
+    transcript of ``adaptive_gd_paper_units``."""
+    return float(rho) / 2.0
+
+
+def adaptive_white_box_audit(runs: int, rng: np.random.Generator, confidence: float = 0.95, *,
+                             algorithm: Any = adaptive_gd) -> dict[str, Any]:
+    """White-box audit of Theorem 3's claim (Menart et al. (2023), arXiv:2311.13447 v2, Algorithm 3) on the
+    transcript of its noisy steps: the worst replace-one pair ``_worst_pair(8, 1)`` (linear loss, n copies of
+    e_1 vs the first record −e_1), ρ = ``RHO_AUDIT``.  On this pair the clipped mean gradient is the constant 1
+    on S and 0.75 on S' (and so is its norm): every release's mean differs by exactly Δ = 2/8 at every step,
+    whatever the iterate.  The statistic is Λ of :func:`adaptive_white_box_llr` (the claimed-model
+    log-likelihood ratio of all releases N_t, ∇F + σ_tζ_t, from the recorded σ̂, σ_t), the event the fixed
+    {Λ ≥ τ}, τ = :func:`white_box_threshold` (ρ/2), with S' as numerator; every run is a test run.
+
+    Claim audited: the μ-GDP curve, μ = √(2ρ) with ρ the claim the algorithm's release on S carries.  Algorithm
+    3's ρ-zCDP comes from fully adaptive composition (Whitehouse et al. 2022, Theorem 1); its Gaussian releases
+    with Σ_t (Δ/s_t)² ≤ 2ρ a.s. are also √(2ρ)-GDP by the fully adaptive GDP filter (Smith & Thakurta 2022),
+    the tighter curve.  Soundness: Λ is a post-processing of the transcript the claim covers (the iterates are a
+    function of the noisy gradients), so any fixed event's (α, β) lies above the claimed μ-GDP trade-off curve,
+    and the Clopper–Pearson box test refutes a true claim with probability ≤ 1 − confidence.
+
+    ``algorithm`` : ``adaptive_gd`` or a mutant with its keyword signature accepting ``white_box=True``.
+    runs : ≥ 1 per side.  rng : numpy Generator.  confidence : in (0, 1).  Returns ``audit_curve``'s record plus
+    "p_value" in [0, 1] (``curve_p_value`` of the counts), "mode": "white-box", "threshold", "pair", "algorithm".
+    Raises ValueError / TypeError as ``audit_curve``.
+    """
+    S, S2 = _worst_pair(8, 1)
+    m, m2 = float(S.mean()), float(S2.mean())
+
+    def mechanism(data: dict[str, Any], gen: np.random.Generator) -> np.ndarray:
+        X = np.asarray(data["S"])
+        rel = algorithm(_linear(X), np.zeros(X.shape[1]), rho=RHO_AUDIT, beta=BETA, L0=1.0, L1=1.0, rng=gen,
+                        white_box=True)
+        return np.array([adaptive_white_box_llr(rel.white_box, m, m2)])
+
+    claim = algorithm(_linear(S), np.zeros(1), rho=RHO_AUDIT, beta=BETA, L0=1.0, L1=1.0,
+                      rng=np.random.default_rng(0)).claim
+    mu = math.sqrt(2.0 * float(claim.rho))
+    curve = CurveClaim(notion="GDP", mu=mu, source=f"{claim.source}; √(2ρ)-GDP by fully adaptive GDP composition "
+                       "(Smith & Thakurta 2022)", neighbouring=claim.neighbouring)
+    tau = white_box_threshold(float(claim.rho))
+    res = audit_curve(mechanism, {"S": S}, {"S": S2}, curve, runs, rng, confidence=confidence,
+                      event=Event(threshold=tau, tail="ge", numerator="neighbour"), statistic="coordinate:0",
+                      power=False)
+    rec = res.to_dict()
+    det = res.details
+    k = int(det["n_test"])
+    rec["p_value"] = curve_p_value(int(det["numerator_count"]), k, int(det["denominator_count"]), k,
+                                   res.claim.tradeoff)
+    rec.update({"mode": "white-box", "threshold": tau, "mu_claim": mu, "claim_rho": float(claim.rho),
+                "pair": "linear loss, n = 8, d = 1, records e_1 vs −e_1 at position 0; statistic Λ, the "
+                        "log-likelihood ratio of all noisy norms and noisy gradients",
+                "covers": "the whole transcript (N_t, ∇F(w_t) + σ_tζ_t), t = 0..T, of Algorithm 3",
+                "algorithm": getattr(algorithm, "__name__", str(algorithm))})
+    return rec
+
+
 def adaptive_privacy(inp: SuiteInputs) -> dict[str, Any]:
-    """Exact privacy checks of Algorithm 3 (module docstring), and the black-box curve audit
+    """Exact privacy checks of Algorithm 3 (module docstring), the black-box curve audit
     :func:`adaptive_curve_audit` of its ρ-zCDP claim (``SIZES[budget]["audit"]`` runs per side) under "audits" →
-    "adaptive_worst_pair_curve"."""
-    s_exact, s_audit = inp.seed.spawn(2)
+    "adaptive_worst_pair_curve", and the white-box audit :func:`adaptive_white_box_audit` of the noisy steps
+    (same runs) under "audits" → "adaptive_white_box" (a third child stream: ``spawn(3)``'s first two children
+    are ``spawn(2)``'s, so the other numbers are unchanged)."""
+    s_exact, s_audit, s_white = inp.seed.spawn(3)
     out = _privacy_checks(SuiteInputs(inp.budget, s_exact, inp.confidence), em=False)
     rec = adaptive_curve_audit(SIZES[inp.budget]["audit"], np.random.default_rng(s_audit), inp.confidence)
     out["audits"]["adaptive_worst_pair_curve"] = rec
+    out["audits"]["adaptive_white_box"] = adaptive_white_box_audit(
+        SIZES[inp.budget]["audit"], np.random.default_rng(s_white), inp.confidence)
     out["record"].update({"audit_pair": rec["pair"], "audit_rho": RHO_AUDIT, "mu_lower": rec.get("mu_lower"),
                           "rho_lower": rec.get("rho_lower")})
     return out
@@ -291,7 +386,9 @@ def _costs() -> dict[str, BudgetCost]:
 
 _AUDIT_NOTE = ("exact checks on the worst replace-one pair decide the claim (every release's Rényi divergence "
                "equals its charged cost; the filter's total ≤ ρ); the suite's own black-box curve audit of the "
-               "output (w_{T+1} for Algorithm 3, w_{t*} for Theorem 5) runs SIZES[budget]['audit'] per side")
+               "output (w_{T+1} for Algorithm 3, w_{t*} for Theorem 5) runs SIZES[budget]['audit'] per side, and "
+               "for Algorithm 3 a white-box audit of the noisy steps (the transcript's log-likelihood ratio, fixed "
+               "event, against the √(2ρ)-GDP curve) runs as many")
 
 ENTRIES: tuple[CatalogueEntry, ...] = (
     CatalogueEntry(
@@ -307,7 +404,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         suite=EntrySuite(tasks=(SuiteTask("privacy", adaptive_privacy, 1.0), SuiteTask("rate", adaptive_rate, 3.0),
                                 SuiteTask("lower_bound", lower_bound_task("adaptive_gd"), 0.3)),
                          description=("exact per-release and total zCDP on the worst replace-one pair and on "
-                                      "∇F = 0 starts; black-box curve audit of w_{T+1} on the worst pair; Theorem 4's rate "
+                                      "∇F = 0 starts; black-box curve audit of w_{T+1} and white-box audit of the noisy steps "
+                                      "(transcript log-likelihood ratio) on the worst pair; Theorem 4's rate "
                                       "(κ = 2) at every grid n; Theorem 8's lower bound as a privacy sanity check"))),
     CatalogueEntry(
         name="muabg23.adaptive_gd_em", title="Adaptive noisy GD + exponential-mechanism output", paper=PAPER,
