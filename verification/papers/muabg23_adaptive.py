@@ -149,17 +149,11 @@ def _privacy_checks(inp: SuiteInputs, em: bool) -> dict[str, Any]:
 RHO_AUDIT = 0.5
 
 
-def adaptive_curve_audit(runs: int, rng: np.random.Generator, confidence: float = 0.95, *,
-                         algorithm: Any = adaptive_gd) -> dict[str, Any]:
-    """Black-box curve audit of Theorem 3's ρ-zCDP claim (Algorithm 3) on the worst replace-one pair at n = 8,
-    d = 1 (linear loss f = ⟨w, x⟩, n copies of e_1 vs the first record −e_1), output w_{T+1}, ρ = ``RHO_AUDIT``.
-
-    ``algorithm`` : ``adaptive_gd`` or a mutant with its keyword signature; the claim audited is the one its
-    release on S carries.  runs : ≥ 1 per side (half select the event, half test it, as ``audit_curve``).
-    rng : numpy Generator.  confidence : in (0, 1).  Returns ``audit_curve``'s record plus "p_value" in [0, 1]
-    (``curve_p_value`` of the test counts).  Guarantee: if the output is ρ-zCDP as claimed, P(refuted) ≤
-    1 − confidence.  Raises ValueError / TypeError as ``audit_curve``.
-    """
+def _output_curve_audit(algorithm: Any, output: str, runs: int, rng: np.random.Generator,
+                        confidence: float) -> dict[str, Any]:
+    """The black-box curve audit of ``algorithm``'s output on the worst pair (n = 8, d = 1, ρ = ``RHO_AUDIT``),
+    shared by :func:`adaptive_curve_audit` and :func:`adaptive_em_curve_audit`; ``output`` names the released
+    point in the record."""
     S, S2 = _worst_pair(8, 1)
 
     def mechanism(data: dict[str, Any], gen: np.random.Generator) -> np.ndarray:
@@ -174,9 +168,23 @@ def adaptive_curve_audit(runs: int, rng: np.random.Generator, confidence: float 
     m = int(det["n_test"])
     rec["p_value"] = curve_p_value(int(det["numerator_count"]), m, int(det["denominator_count"]), m,
                                    res.claim.tradeoff)
-    rec["pair"] = "linear loss, n = 8, d = 1, records e_1 vs −e_1 at position 0; output w_{T+1}"
+    rec["pair"] = "linear loss, n = 8, d = 1, records e_1 vs −e_1 at position 0; output " + output
     rec["algorithm"] = getattr(algorithm, "__name__", str(algorithm))
     return rec
+
+
+def adaptive_curve_audit(runs: int, rng: np.random.Generator, confidence: float = 0.95, *,
+                         algorithm: Any = adaptive_gd) -> dict[str, Any]:
+    """Black-box curve audit of Theorem 3's ρ-zCDP claim (Algorithm 3) on the worst replace-one pair at n = 8,
+    d = 1 (linear loss f = ⟨w, x⟩, n copies of e_1 vs the first record −e_1), output w_{T+1}, ρ = ``RHO_AUDIT``.
+
+    ``algorithm`` : ``adaptive_gd`` or a mutant with its keyword signature; the claim audited is the one its
+    release on S carries.  runs : ≥ 1 per side (half select the event, half test it, as ``audit_curve``).
+    rng : numpy Generator.  confidence : in (0, 1).  Returns ``audit_curve``'s record plus "p_value" in [0, 1]
+    (``curve_p_value`` of the test counts).  Guarantee: if the output is ρ-zCDP as claimed, P(refuted) ≤
+    1 − confidence.  Raises ValueError / TypeError as ``audit_curve``.
+    """
+    return _output_curve_audit(algorithm, "w_{T+1}", runs, rng, confidence)
 
 
 def adaptive_white_box_llr(white_box: dict[str, Any], m: float, m2: float) -> float:
@@ -289,23 +297,7 @@ def adaptive_em_curve_audit(runs: int, rng: np.random.Generator, confidence: flo
     (``curve_p_value`` of the test counts).  Guarantee: if the output is ρ-zCDP as claimed, P(refuted) ≤
     1 − confidence.  Raises ValueError / TypeError as ``audit_curve``.
     """
-    S, S2 = _worst_pair(8, 1)
-
-    def mechanism(data: dict[str, Any], gen: np.random.Generator) -> np.ndarray:
-        X = np.asarray(data["S"])
-        return algorithm(_linear(X), np.zeros(X.shape[1]), rho=RHO_AUDIT, beta=BETA, L0=1.0, L1=1.0, rng=gen).output
-
-    claim = algorithm(_linear(S), np.zeros(1), rho=RHO_AUDIT, beta=BETA, L0=1.0, L1=1.0,
-                      rng=np.random.default_rng(0)).claim
-    res = audit_curve(mechanism, {"S": S}, {"S": S2}, claim, runs, rng, confidence=confidence, power=False)
-    rec = res.to_dict()
-    det = res.details
-    m = int(det["n_test"])
-    rec["p_value"] = curve_p_value(int(det["numerator_count"]), m, int(det["denominator_count"]), m,
-                                   res.claim.tradeoff)
-    rec["pair"] = "linear loss, n = 8, d = 1, records e_1 vs −e_1 at position 0; output w_{t*}"
-    rec["algorithm"] = getattr(algorithm, "__name__", str(algorithm))
-    return rec
+    return _output_curve_audit(algorithm, "w_{t*}", runs, rng, confidence)
 
 
 def adaptive_em_privacy(inp: SuiteInputs) -> dict[str, Any]:
