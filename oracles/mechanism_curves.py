@@ -119,7 +119,7 @@ def _log1mexp(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _gaussian_log_delta(eps: np.ndarray, mu: float) -> np.ndarray:
+def gaussian_log_delta(eps: np.ndarray, mu: float) -> np.ndarray:
     """log δ(ε) of the μ-Gaussian pair N(μ, 1) vs N(0, 1); −inf where δ = 0 (or underflows)."""
     eps = np.asarray(eps, dtype=np.float64)
     if mu == 0.0:
@@ -171,7 +171,7 @@ def gaussian_delta(epsilon: Any, sensitivity: float, sigma: float) -> float | np
     s = check_positive(sigma, "sigma")
     mu = delta_sens / s
     with np.errstate(over="ignore"):
-        out = np.exp(_gaussian_log_delta(np.atleast_1d(eps), mu)).reshape(eps.shape)
+        out = np.exp(gaussian_log_delta(np.atleast_1d(eps), mu)).reshape(eps.shape)
     return scalar_or_array(np.clip(out, 0.0, 1.0), scalar)
 
 
@@ -218,7 +218,7 @@ def gaussian_epsilon(delta: float, sensitivity: float, sigma: float) -> float:
     def log_delta(e: float) -> float:
         # feasible only where the public curve itself is <= d: exp of the log can round up by one ulp
         # (a hypothesis draw: d = 1e-12, μ = 18.56 returned an ε with gaussian_delta = 1.000000000000001e-12)
-        ld = float(_gaussian_log_delta(np.array([e]), mu)[0])
+        ld = float(gaussian_log_delta(np.array([e]), mu)[0])
         return ld if gaussian_delta(e, delta_sens, s) <= d else math.inf
 
     # Upper bracket: δ(ε) <= Φ(μ/2 − ε/μ) <= d once ε >= μ²/2 + μ Φ⁻¹(1 − d).
@@ -256,7 +256,7 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> fl
     log_target = math.log(d)
 
     def log_delta_of_sigma(s: float) -> float:
-        ld = float(_gaussian_log_delta(np.array([e]), sens / s)[0])
+        ld = float(gaussian_log_delta(np.array([e]), sens / s)[0])
         return ld if gaussian_delta(e, sens, s) <= d else math.inf  # the public curve itself, not only its log
 
     # δ is decreasing in σ; start from a small σ and double.

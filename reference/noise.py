@@ -42,6 +42,7 @@ from dpsco.reference.validation import check_delta, check_epsilon, check_positiv
 __all__ = [
     "NoiseCalibration",
     "analytic_gaussian_sigma",
+    "gaussian_log_delta",
     "c_delta",
     "calibrate",
     "classical_gaussian_sigma",
@@ -116,7 +117,7 @@ def zhao_sigma(sensitivity: float, epsilon: float, delta: float, *, printed_alg2
     return k / 2.0 if printed_alg2 else k / math.sqrt(2.0)
 
 
-def _gaussian_log_delta(eps: float, mu: float) -> float:
+def gaussian_log_delta(eps: float, mu: float) -> float:
     """log δ(ε) of the Gaussian mechanism with μ = Δ/σ (Balle & Wang 2018, Thm 8), in log space."""
     a = log_ndtr(mu / 2.0 - eps / mu)
     b = log_ndtr(-mu / 2.0 - eps / mu)
@@ -137,13 +138,13 @@ def analytic_gaussian_sigma(sensitivity: float, epsilon: float, delta: float) ->
         raise ValueError("delta must be > 0 for the Gaussian mechanism")
     target = math.log(dl)
     lo, hi = 1e-12, 1.0  # bracket in μ: δ(ε) increases with μ
-    while _gaussian_log_delta(eps, hi) <= target:
+    while gaussian_log_delta(eps, hi) <= target:
         hi *= 2.0
         if hi > 1e8:
             break
     for _ in range(200):
         mid = 0.5 * (lo + hi)
-        if _gaussian_log_delta(eps, mid) <= target:
+        if gaussian_log_delta(eps, mid) <= target:
             lo = mid
         else:
             hi = mid

@@ -47,7 +47,7 @@ import numpy as np
 
 from dpsco.reference.accd22 import theorems as th
 from dpsco.reference.accd22.extension import ConvexLoss, check_records
-from dpsco.reference.noise import _gaussian_log_delta, analytic_gaussian_sigma
+from dpsco.reference.noise import gaussian_log_delta, analytic_gaussian_sigma
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import (check_calibration_budget, check_positive, check_positive_int, check_rng)
 
@@ -187,7 +187,7 @@ def phase_noise(L: float, eta_i: float, d: int, epsilon: float, delta: float,
     if delta == 0.0:
         return "laplace", printed, printed
     sens = (1.0 + 2.0 * tol) * L * eta_i
-    if _gaussian_log_delta(epsilon, sens / printed) <= math.log(delta):
+    if gaussian_log_delta(epsilon, sens / printed) <= math.log(delta):
         return "gaussian", printed, printed
     return "gaussian", max(printed, analytic_gaussian_sigma(sens, epsilon, delta)), printed
 
