@@ -840,7 +840,8 @@ class SuperefficiencyPair:
         keep = np.ones(self.n, dtype=bool)
         keep[self.replaced] = False
         s = float(np.sum(self.h[keep]))
-        return (s * self.x0 + self.k * self.H * self.D) / (s + self.k * self.H)
+        x = (s * self.x0 + self.k * self.H * self.D) / (s + self.k * self.H)
+        return min(max(x, self.x0), self.D)  # a convex combination of x₀ and D; clip the rounding
 
     def empirical_risk(self, x: Any, which: str = "S") -> float:
         """f_S(x) (``which="S"``) or f_{S'}(x) (``which="S'"``) at a real x: (1/n) Σ (h_j/2)(x − s_j)²."""

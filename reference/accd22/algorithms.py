@@ -57,6 +57,11 @@ __all__ = ["BallDomain", "PhaseRecord", "Transcript", "SOLVER_TOL", "phase_noise
 PAPER = "Asi, Chadha, Cheng & Duchi (2022), arXiv:2210.17070"
 #: certified inner-solver tolerance in units of Lη: ‖x̂ − argmin G‖ ≤ SOLVER_TOL·Lη (sensitivity ≤ (1 + 2·0.05)Lη)
 SOLVER_TOL = 0.05
+#: the planted bugs reachable through the private ``_bug`` keyword (for ``dpsco.verification.mutants.accd22`` only):
+#: gradients of the raw F instead of F_L ("raw_gradients": L_{i+1} = H·D_{i+1} without the extension), ℓ2-clipped
+#: gradients instead of ∇F_L ("clipped_gradients"), a sloppy inner solver (one incremental pass with step 1/μ_G,
+#: "incremental_solver"), every epoch of Algorithm 5 on the whole dataset ("reused_epochs": overlapping batches)
+PLANTED_BUGS = (None, "raw_gradients", "clipped_gradients", "incremental_solver", "reused_epochs")
 
 
 @dataclass(frozen=True)
@@ -177,6 +182,19 @@ def solve_phase(grad: GradFn, Z: np.ndarray, L: float, H: float, eta: float, C: 
     return X, K
 
 
+def _incremental_pass(grad: GradFn, Z: np.ndarray, L: float, eta: float, C: np.ndarray,
+                      balls: Balls) -> tuple[np.ndarray, int]:
+    """The sloppy solver of the planted bug "incremental_solver": one pass over the batch in index order, step
+    1/μ_G on the j-th summand F(x; s_j) + (1/(ηb))‖x − c‖² (not a minimiser of G: the last record moves the
+    output by up to 2L/μ_G = Lηb, b times the exact sensitivity)."""
+    b = Z.shape[0]
+    mu = 2.0 / (eta * b)
+    X = C.copy()
+    for j in range(b):
+        X = project_balls(X - (grad(X, Z[j:j + 1], L)[:, 0, :] + mu * (X - C)) / mu, balls)
+    return X, b
+
+
 def phase_noise(L: float, eta_i: float, d: int, epsilon: float, delta: float,
                 tol: float = SOLVER_TOL) -> tuple[str, float, float]:
     """(kind, σ_i, printed σ_i) of Algorithm 4, lines 6–9: Laplace (δ = 0) with the printed scale 4Lη_i√d/ε (its
@@ -245,6 +263,7 @@ class _Context:
     grad: GradFn
     solver_tol: float = SOLVER_TOL
     eta_scale: float = 1.0
+    bug: str | None = None
 
 
 def _noise(kind: str, sigma: float, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
@@ -270,7 +289,10 @@ def _algorithm_4(Z: np.ndarray, offset: int, balls: Balls, eta: float, X0: np.nd
         eta_i = th.algorithm_4_eta(i, eta)  # line 3
         batch = Z[(i - 1) * n0:i * n0]
         _check_smoothness(ctx, batch, L)
-        xhat, K = solve_phase(ctx.grad, batch, L, ctx.H, eta_i, X, balls, ctx.solver_tol)  # lines 4–5
+        if ctx.bug == "incremental_solver":
+            xhat, K = _incremental_pass(ctx.grad, batch, L, eta_i, X, balls)
+        else:
+            xhat, K = solve_phase(ctx.grad, batch, L, ctx.H, eta_i, X, balls, ctx.solver_tol)  # lines 4–5
         kind, sigma, _ = phase_noise(L, eta_i, d, ctx.epsilon, ctx.delta, ctx.solver_tol)  # lines 6–10
         noisy = xhat + _noise(kind, sigma, X.shape, ctx.rng)  # line 11
         ctx.transcript.phases.append(PhaseRecord(offset + (i - 1) * n0, offset + i * n0, eta_i, sigma, kind, L,
@@ -291,10 +313,11 @@ def _algorithm_5(Z: np.ndarray, offset: int, center: np.ndarray, radius: float, 
     eta0 = ctx.eta_scale * th.algorithm_5_eta0(D0, L, n0, X0.shape[1], ctx.epsilon, ctx.delta, beta)  # lines 2–6
     X = X0
     for i in range(T5):  # line 7
-        S_i = Z[i * n0:(i + 1) * n0]  # line 8, corrected indices (AC1)
+        S_i = Z[i * n0:(i + 1) * n0] if ctx.bug != "reused_epochs" else Z  # line 8, corrected indices (AC1)
         D_i, eta_i = 2.0 ** (-i) * D0, 2.0 ** (-i) * eta0  # line 9
         balls = [(np.broadcast_to(center, X.shape), radius), (X, D_i)]  # line 10: X ∩ B(x_i, D_i)
-        X = _algorithm_4(S_i, offset + i * n0, balls, eta_i, X, L, ctx)  # lines 11–12
+        X = _algorithm_4(S_i, offset + (i * n0 if ctx.bug != "reused_epochs" else 0), balls, eta_i, X, L,
+                         ctx)  # lines 11–12
     return X  # line 14
 
 
@@ -309,7 +332,7 @@ def _start(x0: Any, domain: BallDomain, R: int) -> np.ndarray:
 
 def _setup(Z: Any, loss: ConvexLoss, domain: Any, L: float, H: float, epsilon: float, delta: float, rng: Any,
            replicates: int | None, extension: bool = True,
-           eta_scale: float = 1.0) -> tuple[np.ndarray, _Context, int]:
+           eta_scale: float = 1.0, bug: str | None = None) -> tuple[np.ndarray, _Context, int]:
     if not isinstance(loss, ConvexLoss):
         raise TypeError(f"loss must be a ConvexLoss of dpsco.reference.accd22.extension, got {type(loss).__name__}")
     if not isinstance(domain, BallDomain):
@@ -321,11 +344,19 @@ def _setup(Z: Any, loss: ConvexLoss, domain: Any, L: float, H: float, epsilon: f
     rng = check_rng(rng)
     R = 1 if replicates is None else check_positive_int(replicates, "replicates")
 
+    if bug not in PLANTED_BUGS:
+        raise ValueError(f"_bug must be one of {PLANTED_BUGS}, got {bug!r}")
+    if bug == "raw_gradients":
+        extension = False
+
     def grad(X: np.ndarray, Zb: np.ndarray, Lc: float) -> np.ndarray:
+        if bug == "clipped_gradients":
+            return loss.clipped_grad(X, Zb, Lc)
         return loss.extended_grad(X, Zb, Lc) if extension else loss.grad(X, Zb)
 
     tr = Transcript(grad=grad)
-    return Zc, _Context(loss, H, eps, dl, rng, tr, grad, eta_scale=check_positive(eta_scale, "eta_scale")), R
+    return Zc, _Context(loss, H, eps, dl, rng, tr, grad, eta_scale=check_positive(eta_scale, "eta_scale"),
+                        bug=bug), R
 
 
 def _claim(epsilon: float, delta: float, source: str, L: float, loss: ConvexLoss, extra: dict[str, Any],
@@ -361,7 +392,7 @@ def _release(X: np.ndarray, claim: PrivacyClaim, ctx: _Context, parameters: dict
 
 def algorithm_4(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, x0: Any, epsilon: float,
                 delta: float, rng: np.random.Generator, *, eta: float | None = None, beta: float | None = None,
-                replicates: int | None = None, white_box: bool = False) -> Release:
+                replicates: int | None = None, white_box: bool = False, _bug: str | None = None) -> Release:
     """Algorithm 4 (localisation-based algorithm of Asi, Levy & Duchi 2021; App. A.2), on the Lipschitzian
     extensions F_L (the paper's "Lipschitz (clipping) constant L").
 
@@ -373,7 +404,7 @@ def algorithm_4(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
 
     Privacy: Propositions 2 (ε-DP) / 3 ((ε, δ)-DP).  Utility: Propositions 2 / 3 (:func:`theorems.proposition_2_bound`).
     Raises TypeError / ValueError naming the bad input."""
-    Zc, ctx, R = _setup(Z, loss, domain, L, H, epsilon, delta, rng, replicates)
+    Zc, ctx, R = _setup(Z, loss, domain, L, H, epsilon, delta, rng, replicates, bug=_bug)
     n = Zc.shape[0]
     b = 1.0 / (n + domain.d) if beta is None else check_positive(beta, "beta")
     e = th.proposition_2_eta(domain.diameter, L, n, domain.d, ctx.epsilon, ctx.delta, b) if eta is None \
@@ -391,19 +422,21 @@ def _T5(n: int, T5: int | None, kappa_lower: float = 2.0) -> int:
 
 def algorithm_5(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, x0: Any, epsilon: float,
                 delta: float, rng: np.random.Generator, *, beta: float | None = None, T5: int | None = None,
-                kappa_lower: float = 2.0, eta_scale: float = 1.0, replicates: int | None = None, white_box: bool = False) -> Release:
+                kappa_lower: float = 2.0, eta_scale: float = 1.0, replicates: int | None = None, white_box: bool = False,
+                _bug: str | None = None) -> Release:
     """Algorithm 5 (epoch-based algorithm for κ-growth; Asi, Levy & Duchi 2021, Algorithm 2; App. A.2) on the
     Lipschitzian extensions F_L — this *is* Algorithm 1 with M = Algorithm 5 (:func:`algorithm_1`).
 
     T5 : epochs, default ⌈2 log n/(κ̲ − 1)⌉ (Theorems 6, 7); beta default 1/(n + d).  Other parameters as
     :func:`algorithm_4`.  Privacy: Theorems 6 / 7.  Utility: Theorems 6 / 7 (:func:`theorems.theorem_6_bound`)."""
     return algorithm_1(Z, loss, domain, L, H, x0, epsilon, delta, rng, beta=beta, T5=T5, kappa_lower=kappa_lower,
-                       eta_scale=eta_scale, replicates=replicates, white_box=white_box, _name="Algorithm 5")
+                       eta_scale=eta_scale, replicates=replicates, white_box=white_box, _name="Algorithm 5",
+                       _bug=_bug)
 
 
 def algorithm_1(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, x0: Any, epsilon: float,
                 delta: float, rng: np.random.Generator, *, beta: float | None = None, T5: int | None = None,
-                kappa_lower: float = 2.0, eta_scale: float = 1.0, replicates: int | None = None, white_box: bool = False,
+                kappa_lower: float = 2.0, eta_scale: float = 1.0, replicates: int | None = None, white_box: bool = False, _bug: str | None = None,
                 _name: str = "Algorithm 1", _extension: bool = True) -> Release:
     """Algorithm 1 (Lipschitzian-extension algorithm, Section 4.1) with M = Algorithm 5, as the paper instantiates
     it: line 1 replaces every F(·; s_i) by F_L(·; s_i) = inf_y {F(y; s_i) + L‖· − y‖} (exactly, in closed form:
@@ -413,7 +446,7 @@ def algorithm_1(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
     delta ∈ [0, 1), rng : numpy Generator.  beta : default 1/(n + d).  T5 : Algorithm 5's epochs (default
     Theorem 6's).  Proposition 1.1: (ε, δ)-DP for every dataset of convex losses; Proposition 1.2: on L-Lipschitz
     data the output is Algorithm 5's on F (identical draws).  Returns a Release (replicates: an (R, d) record)."""
-    Zc, ctx, R = _setup(Z, loss, domain, L, H, epsilon, delta, rng, replicates, _extension, eta_scale)
+    Zc, ctx, R = _setup(Z, loss, domain, L, H, epsilon, delta, rng, replicates, _extension, eta_scale, _bug)
     n = Zc.shape[0]
     b = 1.0 / (n + domain.d) if beta is None else check_positive(beta, "beta")
     T = _T5(n, T5, kappa_lower)
@@ -440,7 +473,7 @@ def algorithm_2(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
                 epsilon: float, delta: float, rng: np.random.Generator, *, mu: float = 1.0, beta: float | None = None,
                 m: int | None = None, T: int | None = None, T5: int | None = None,
                 constant: float = th.ALGORITHM_2_CONSTANT, eta_scale: float = 1.0, replicates: int | None = None,
-                white_box: bool = False) -> Release:
+                white_box: bool = False, _bug: str | None = None) -> Release:
     """Algorithm 2 (domain and Lipschitz localisation, Section 4.2).
 
     Z : (n, p) records.  domain : BallDomain X (D_1 = Diam X).  L : the Lipschitz constant L_1.  H : smoothness
@@ -451,7 +484,7 @@ def algorithm_2(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
 
     Privacy: Theorem 2 ((ε, δ)-DP for every dataset: disjoint batches, Algorithm 1 in each).  Utility: Theorem 2
     under interpolation and quadratic growth (:func:`theorems.theorem_2_bound`).  Returns a Release."""
-    Zc, ctx, R = _setup(Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale=eta_scale)
+    Zc, ctx, R = _setup(Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale=eta_scale, bug=_bug)
     lam = check_positive(lam, "lam")
     n, d = Zc.shape[0], domain.d
     b_default, m_default, _ = th.theorem_2_parameters(max(n, 2), d, ctx.epsilon, ctx.delta, ctx.H, lam, mu)
@@ -488,7 +521,7 @@ def algorithm_3(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
                 mu: float = 1.0, m: int | None = None, T: int | None = None, T5: int | None = None,
                 constant: float = th.ALGORITHM_3_CONSTANT, alg2_constant: float = th.ALGORITHM_2_CONSTANT,
                 printed_radius: bool = False, project_output: bool = True, eta_scale: float = 1.0, replicates: int | None = None,
-                white_box: bool = False) -> Release:
+                white_box: bool = False, _bug: str | None = None) -> Release:
     """Algorithm 3 (adapts to interpolation, Section 4.3).
 
     Line 1 splits S into S_1 = first ⌊n/2⌋ records and S_2 = the next ⌊n/2⌋; line 2 runs Algorithm 1 on S_1 with
@@ -501,7 +534,7 @@ def algorithm_3(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
 
     Privacy: Theorem 3.1 (ε-DP) / Theorem 9.1 ((ε, δ)-DP; printed "ε-DP", AC13): disjoint halves.  Utility:
     Theorem 3 / 9 (:func:`theorems.theorem_3_bound` without interpolation, Theorem 2's with it)."""
-    Zc, ctx, R = _setup(Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale=eta_scale)
+    Zc, ctx, R = _setup(Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale=eta_scale, bug=_bug)
     lam = check_positive(lam, "lam")
     n, d = Zc.shape[0], domain.d
     half = n // 2
@@ -531,7 +564,7 @@ def algorithm_3(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
 def algorithm_6(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, lam: float, kappa: float, x0: Any,
                 epsilon: float, delta: float, rng: np.random.Generator, *, beta: float | None = None,
                 T: int | None = None, m: int | None = None, T5: int | None = None, constant: float | None = None,
-                eta_scale: float = 1.0, replicates: int | None = None, white_box: bool = False) -> Release:
+                eta_scale: float = 1.0, replicates: int | None = None, white_box: bool = False, _bug: str | None = None) -> Release:
     """Algorithm 6 (epoch-based algorithm for κ-growth with κ > 2, App. C.1), each epoch wrapped in Algorithm 1
     (the printed box never mentions the extension; without it privacy fails on non-interpolating data: AC11).
 
@@ -541,7 +574,7 @@ def algorithm_6(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
 
     Privacy: Theorem 8 ((ε, δ)-DP: disjoint batches, Algorithm 1 in each).  Utility: Theorem 8 (κ-growth and
     interpolation; printed "quadratic growth", AC14) — :func:`theorems.theorem_8_rate`."""
-    Zc, ctx, R = _setup(Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale=eta_scale)
+    Zc, ctx, R = _setup(Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale=eta_scale, bug=_bug)
     lam = check_positive(lam, "lam")
     k = check_positive(kappa, "kappa")
     if not k > 2.0:
