@@ -11,6 +11,10 @@ Records are float arrays Z of shape (n, p) in three fixed layouts (other modules
 * weighted squared-distance records Z = [s, h], shape (n, d + 1): F(x; (s, h)) = (h/2)‖x − s‖², h ≥ 0;
 * diagonal-quadratic records Z = [c, u], shape (n, 2d): F(x; (c, u)) = ½ Σ_k u_k (x_k − c_k)², u ≥ 0.
 
+The module is one cohesive thing — the catalogue of the paper's test instances (T1–T3, T5 for the upper
+bounds, T6 for Theorems 1 and 4, T7 for Proposition 5), each with its exact answers — and is kept in one file
+(about 900 lines) because the instances share the record layouts, the domain conventions and the validation.
+
 Every SCO instance is a frozen dataclass on the domain X = B(0, R) (diameter D = 2R) with ``sample(n, rng)``,
 the exact population excess ``excess(x)`` (x of shape (d,) or (m, d)), the minimiser ``x_star``, the minimum
 ``f_star`` and the declared public constants ``H`` (per-sample smoothness), ``lam`` (growth constant),
@@ -63,7 +67,10 @@ from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any
 
+
 import numpy as np
+
+from dpsco.reference.accd22 import theorems as th
 from scipy.special import gammaln
 
 from dpsco.reference.validation import (as_float_matrix, as_float_vector, check_delta, check_epsilon, check_positive,
@@ -602,9 +609,7 @@ def theorem_1_lower_bound(n: Any, d: Any, epsilon: Any, H: Any, D: Any) -> float
 
     The proof's instance (:func:`theorem_1_instance`) needs k = d/ε to be an integer ≤ n.
     Raises ValueError/TypeError naming the parameter."""
-    n, d = check_positive_int(n, "n"), check_positive_int(d, "d")
-    eps, H, D = check_epsilon(epsilon), check_positive(H, "H"), check_positive(D, "D")
-    return H * D ** 2 * d / (96.0 * math.e ** 2 * n * eps)
+    return th.theorem_1_lower_bound(n, d, epsilon, 0.0, H, D)
 
 
 def theorem_1_approx_lower_bound(n: Any, epsilon: Any, delta: Any, H: Any, D: Any) -> float:
@@ -612,12 +617,9 @@ def theorem_1_approx_lower_bound(n: Any, epsilon: Any, delta: Any, H: Any, D: An
 
     The proof's instance is :func:`theorem_1_instance` with d = 1 (k = 1/ε) and v = ±D/2.
     Raises ValueError naming ``delta`` unless 0 < δ < ε/6; ValueError/TypeError naming another bad parameter."""
-    n = check_positive_int(n, "n")
-    eps, H, D = check_epsilon(epsilon), check_positive(H, "H"), check_positive(D, "D")
-    dl = check_delta(delta)
-    if not 0.0 < dl < eps / 6.0:
-        raise ValueError(f"delta must satisfy 0 < delta < epsilon/6 = {eps / 6.0} (Theorem 1), got {dl}")
-    return H * D ** 2 / (16.0 * (math.e + 1.0) * n * eps)
+    if not check_delta(delta) > 0.0:
+        raise ValueError(f"delta must satisfy 0 < delta < epsilon/6 (Theorem 1), got {delta}")
+    return th.theorem_1_lower_bound(n, 1, epsilon, delta, H, D)
 
 
 def theorem_4_lower_bound(n: Any, d: Any, epsilon: Any, H: Any, lam: Any, D: Any) -> float:
@@ -625,10 +627,7 @@ def theorem_4_lower_bound(n: Any, d: Any, epsilon: Any, H: Any, lam: Any, D: Any
 
     The proof needs e^{λnε/H} ≥ 2 (checked by :func:`theorem_4_instance`).
     Raises ValueError/TypeError naming the parameter."""
-    n, d = check_positive_int(n, "n"), check_positive_int(d, "d")
-    eps, H = check_epsilon(epsilon), check_positive(H, "H")
-    lam, D = check_positive(lam, "lam"), check_positive(D, "D")
-    return lam * D ** 2 / 96.0 * math.exp(-2.0 * lam * n * eps / (H * d))
+    return th.theorem_4_lower_bound(n, d, epsilon, H, lam, D)
 
 
 @dataclass(frozen=True, eq=False)
@@ -787,20 +786,14 @@ def draw_packing(m: Any, d: Any, D: Any, gamma: Any, rng: np.random.Generator,
 def lemma_d6_bound(k: Any, L: Any, lam: Any, n: Any) -> float:
     """Lemma D.6: ‖x_S − x_{S'}‖ ≤ 4kL/(λn) when k records are replaced, f_S is λ-strongly convex and
     interpolating, F ≥ 0 is L-Lipschitz with inf F = 0.  Raises ValueError/TypeError naming the parameter."""
-    k = check_positive_int(k, "k")
-    L, lam = check_positive(L, "L"), check_positive(lam, "lam")
-    n = check_positive_int(n, "n")
-    return 4.0 * k * L / (lam * n)
+    return th.lemma_d6_bound(k, L, lam, n)
 
 
 def proposition_5_bounds(n: Any, epsilon: Any, D: Any, lam: Any, H: Any) -> tuple[float, float]:
     """Proposition 5: (D/(nε), 8HD/(λnε)), the two sides of D/(nε) ≤ ω(S, 1/ε) ≤ 8HD/(λnε).
 
     Raises ValueError/TypeError naming the parameter."""
-    n = check_positive_int(n, "n")
-    eps, D = check_epsilon(epsilon), check_positive(D, "D")
-    lam, H = check_positive(lam, "lam"), check_positive(H, "H")
-    return D / (n * eps), 8.0 * H * D / (lam * n * eps)
+    return th.proposition_5_bounds(n, epsilon, D, H, lam)
 
 
 @dataclass(frozen=True, eq=False)
