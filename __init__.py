@@ -24,6 +24,7 @@ __version__ = "0.1.0"
 # public name -> (module, attribute); attribute None means the module itself
 _PUBLIC: dict[str, tuple[str, str | None]] = {
     # the algorithms, by paper
+    "accd22": ("dpsco.reference.accd22", None),
     "alt24": ("dpsco.reference.alt24", None),
     "bftt19": ("dpsco.reference.bftt19", None),
     "lr21": ("dpsco.reference.lr21", None),
@@ -72,7 +73,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # for type checkers and IDEs, which do not run __getattr__
     from dpsco.oracles.minimizers import certified_oracle, excess_empirical_risk
-    from dpsco.reference import alt24, bftt19, lr21, muabg23
+    from dpsco.reference import accd22, alt24, bftt19, lr21, muabg23
     from dpsco.reference.domains import Ball
     from dpsco.reference.losses import get_loss
     from dpsco.reference.privacy import PrivacyClaim, Release

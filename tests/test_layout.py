@@ -37,7 +37,7 @@ LAYERS = {
     "verification.campaign": 5,
     "verification.cli": 6,
 }
-REFERENCE_PAPERS = ("alt24", "bftt19", "lr21", "muabg23")  # reference subpackages, one per paper (more to come)
+REFERENCE_PAPERS = ("accd22", "alt24", "bftt19", "lr21", "muabg23")  # reference subpackages, one per paper (more to come)
 
 
 def _module_files() -> dict[str, Path]:
