@@ -235,10 +235,12 @@ class PhaseRecord:
 @dataclass
 class Transcript:
     """Everything an Algorithm 1–6 run did, in order: its phases (:class:`PhaseRecord`), the epochs of Algorithms
-    2/6 (public D_i, L_i), counts.  A verification record for white-box audits, never serialised."""
+    2/6 (public D_i, L_i) and their outputs x_i ((R, d) each, data-dependent: for containment checks, Lemma C.1),
+    counts.  A verification record for white-box audits, never serialised."""
 
     phases: list[PhaseRecord] = field(default_factory=list)
     epochs: list[dict[str, Any]] = field(default_factory=list)
+    epoch_outputs: list[np.ndarray] = field(default_factory=list)
     gradient_evaluations: int = 0
     solver_tol: float = SOLVER_TOL
     grad: GradFn | None = None
@@ -510,6 +512,7 @@ def _run_epochs(Zc: np.ndarray, offset: int, ctx: _Context, center: np.ndarray, 
         ctx.transcript.epochs.append({"i": i, "D_i": 2.0 * r, "L_i": L_i, "start": offset + (i - 1) * m,
                                       "stop": offset + i * m})
         X = _algorithm_5(Zc[(i - 1) * m:i * m], offset + (i - 1) * m, Xc, r, L_i, X, T5, beta / T, ctx)  # line 4
+        ctx.transcript.epoch_outputs.append(X.copy())
         D_next = radius_fn(L_i)  # line 5
         Xc, r = X.copy(), D_next / 2.0  # line 6
         L_i = ctx.H * D_next  # line 7
