@@ -357,19 +357,30 @@ def _setup(Z: Any, loss: ConvexLoss, domain: Any, L: float, H: float, epsilon: f
         return loss.extended_grad(X, Zb, Lc) if extension else loss.grad(X, Zb)
 
     tr = Transcript(grad=grad)
+    if bug is None:  # the declared H against every record before any noise is drawn (phases re-check at L_i > L)
+        h = float(np.max(loss.extension_smoothness(Zc, float(L))))
+        if h > H * (1 + 1e-12):
+            raise ValueError(f"H = {H} (declared smoothness) is below the smoothness {h:.6g} of a record's "
+                             "Lipschitzian extension: the inner solver's certificate needs a valid H")
     return Zc, _Context(loss, H, eps, dl, rng, tr, grad, eta_scale=check_positive(eta_scale, "eta_scale"),
                         bug=bug), R
 
 
 def _claim(epsilon: float, delta: float, source: str, L: float, loss: ConvexLoss, extra: dict[str, Any],
-           tol: float = SOLVER_TOL) -> PrivacyClaim:
+           tol: float = SOLVER_TOL, d: int = 1) -> PrivacyClaim:
+    """The claim of every algorithm here: the phase holding the differing record is the only one whose output
+    distribution differs (parallel composition), so its event is one Laplace (δ = 0: ℓ1 sensitivity
+    ≤ √d(1 + 2tol)Lη_i at scale 4Lη_i√d/ε, noise multiplier 4/((1 + 2tol)ε)) or one Gaussian (δ > 0: σ_i over the
+    ℓ2 sensitivity (1 + 2tol)Lη_i, the same ratio in every phase) — a model never looser than the stated (ε, δ).
+    The event is a shift of 1 in units of the replace-one sensitivity, hence dp_accounting's ADD_OR_REMOVE_ONE
+    (sensitivity 1), as for the other papers' single-shift events."""
     from dp_accounting import dp_event
 
-    ratio = 4.0 / (1.0 + 2.0 * tol)
-    if delta == 0.0:  # ℓ1 sensitivity ≤ √d(1+2tol)Lη_i, scale 4Lη_i√d/ε: a Laplace of noise multiplier 4/((1+2tol)ε)
-        event = dp_event.LaplaceDpEvent(noise_multiplier=ratio / epsilon)
+    if delta == 0.0:
+        event = dp_event.LaplaceDpEvent(noise_multiplier=4.0 / ((1.0 + 2.0 * tol) * epsilon))
     else:
-        event = None
+        _, sigma, _ = phase_noise(1.0, 1.0, d, epsilon, delta, tol)
+        event = dp_event.GaussianDpEvent(noise_multiplier=sigma / (1.0 + 2.0 * tol))
     return PrivacyClaim(
         notion="pure-DP" if delta == 0.0 else "approx-DP", epsilon=epsilon, delta=delta, neighbouring="replace-one",
         source=f"{PAPER}, {source}",
@@ -380,7 +391,7 @@ def _claim(epsilon: float, delta: float, source: str, L: float, loss: ConvexLoss
                                      "(public inputs only)",
                      "batches": "disjoint fixed index ranges: every record enters exactly one regularised ERM",
                      "noise": "Laplace (δ = 0) / Gaussian (δ > 0) per phase, fresh draws", **extra},
-        event=event, event_neighbouring="REPLACE_ONE" if event is not None else None)
+        event=event, event_neighbouring="ADD_OR_REMOVE_ONE")  # the event's unit shift = the replace-one shift
 
 
 def _release(X: np.ndarray, claim: PrivacyClaim, ctx: _Context, parameters: dict[str, Any], algorithm: str,
@@ -413,7 +424,7 @@ def algorithm_4(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
         else check_positive(eta, "eta")
     X = _algorithm_4(Zc, 0, [(domain.center, domain.radius)], e, _start(x0, domain, R), L, ctx)
     k, n0 = th.algorithm_4_phases(n)
-    claim = _claim(ctx.epsilon, ctx.delta, "Algorithm 4, Proposition 2 (δ = 0) / 3 (δ > 0)", L, loss, {})
+    claim = _claim(ctx.epsilon, ctx.delta, "Algorithm 4, Proposition 2 (δ = 0) / 3 (δ > 0)", L, loss, {}, d=domain.d)
     return _release(X, claim, ctx, {"k": k, "n0": n0, "eta": e, "beta": b, "L": L, "H": ctx.H},
                     "Algorithm 4 (localisation; Asi, Levy & Duchi 2021)", replicates, white_box)
 
@@ -453,7 +464,7 @@ def algorithm_1(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
     b = 1.0 / (n + domain.d) if beta is None else check_positive(beta, "beta")
     T = _T5(n, T5, kappa_lower)
     X = _algorithm_5(Zc, 0, domain.center, domain.radius, L, _start(x0, domain, R), T, b, ctx)
-    claim = _claim(ctx.epsilon, ctx.delta, "Proposition 1.1 with Algorithm 5 (Theorems 6 / 7)", L, loss, {})
+    claim = _claim(ctx.epsilon, ctx.delta, "Proposition 1.1 with Algorithm 5 (Theorems 6 / 7)", L, loss, {}, d=domain.d)
     return _release(X, claim, ctx, {"T5": T, "n0": n // T, "beta": b, "L": L, "H": ctx.H,
                                     "T5_override": T5 is not None}, f"{_name} ({PAPER})", replicates, white_box)
 
@@ -496,7 +507,8 @@ def algorithm_2(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
     radius_fn = lambda L_i: th.algorithm_2_radius(L_i, lam, mm, TT, b, d, ctx.epsilon, ctx.delta, constant)
     x_start = _start(x0, domain, R)
     X = _run_epochs(Zc, 0, ctx, domain.center, domain.radius, x_start, L, mm, TT, b, t5, radius_fn)
-    claim = _claim(ctx.epsilon, ctx.delta, "Theorem 2 (Algorithm 2)", L, loss, {"lambda": lam, "H": ctx.H})
+    claim = _claim(ctx.epsilon, ctx.delta, "Theorem 2 (Algorithm 2)", L, loss, {"lambda": lam, "H": ctx.H},
+                   d=d)
     params = {"m": mm, "T": TT, "T5": t5, "beta": b, "mu": mu, "constant": constant, "L": L, "H": ctx.H, "lam": lam,
               "m_override": override, "T_override": T is not None, "constant_override":
               constant != th.ALGORITHM_2_CONSTANT, "epochs": ctx.transcript.epochs}
@@ -557,7 +569,7 @@ def algorithm_3(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
     if project_output:
         X = project_balls(X, [(X1, D_int / 2.0)])
     claim = _claim(ctx.epsilon, ctx.delta, "Theorem 3.1 (δ = 0) / Theorem 9.1 (δ > 0), Algorithm 3", L, loss,
-                   {"lambda": lam, "H": ctx.H})
+                   {"lambda": lam, "H": ctx.H}, d=d)
     params = {"D_int": D_int, "m": mm, "T": TT, "T5": t5, "T5_first_half": t5_first, "beta": b, "constant": constant,
               "alg2_constant": alg2_constant, "printed_radius": printed_radius, "project_output": project_output,
               "m_override": override, "L": L, "H": ctx.H, "lam": lam, "epochs": ctx.transcript.epochs}
@@ -594,7 +606,7 @@ def algorithm_6(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
     radius_fn = lambda L_i: th.algorithm_6_radius(L_i, lam, k, mm, TT, b, d, ctx.epsilon, ctx.delta, c)
     X = _run_epochs(Zc, 0, ctx, domain.center, domain.radius, _start(x0, domain, R), L, mm, TT, b, t5, radius_fn)
     claim = _claim(ctx.epsilon, ctx.delta, "Theorem 8 (Algorithm 6 with Algorithm 1 in each epoch)", L, loss,
-                   {"lambda": lam, "kappa": k, "H": ctx.H})
+                   {"lambda": lam, "kappa": k, "H": ctx.H}, d=d)
     params = {"T": TT, "m": mm, "T5": t5, "beta": b, "constant": c, "kappa": k, "L": L, "H": ctx.H, "lam": lam,
               "T_override": T is not None, "m_override": m is not None, "constant_override": constant is not None,
               "epochs": ctx.transcript.epochs}
