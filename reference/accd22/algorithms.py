@@ -197,13 +197,18 @@ def _incremental_pass(grad: GradFn, Z: np.ndarray, L: float, eta: float, C: np.n
 
 def phase_noise(L: float, eta_i: float, d: int, epsilon: float, delta: float,
                 tol: float = SOLVER_TOL) -> tuple[str, float, float]:
-    """(kind, σ_i, printed σ_i) of Algorithm 4, lines 6–9: Laplace (δ = 0) with the printed scale 4Lη_i√d/ε (its
-    ℓ1 sensitivity √d(1 + 2tol)Lη_i is ≤ 4Lη_i√d, so the phase is (1 + 2tol)ε/4-DP); Gaussian (δ > 0) with
-    σ_i = max(printed 4Lη_i√(log(1/δ))/ε, the analytic-Gaussian σ of sensitivity (1 + 2tol)Lη_i at (ε, δ)) — the
-    printed σ alone fails the exact curve where log(1/δ) is small (ERRATA.md AC3)."""
-    printed = th.algorithm_4_sigma(L, eta_i, d, epsilon, delta)
-    if delta == 0.0:
+    """(kind, σ_i, printed σ_i) of Algorithm 4, lines 6–9.
+
+    Laplace with the printed scale 4Lη_i√d/ε per coordinate for δ = 0, and also for δ > 0 where d ≤ log(1/δ)
+    (it is ε-DP, hence (ε, δ)-DP, with less noise there: the min(d, √(d log(1/δ))) of Algorithms 2 and 3 presumes
+    this switch): its ℓ1 sensitivity √d(1 + 2tol)Lη_i is ≤ 4Lη_i√d, so the phase is (1 + 2tol)ε/4-DP.
+    Gaussian otherwise, with σ_i = max(printed 4Lη_i√(log(1/δ))/ε, the analytic-Gaussian σ of sensitivity
+    (1 + 2tol)Lη_i at (ε, δ)): the printed σ alone fails the exact curve where ε is large against √(log(1/δ))
+    (e.g. ε > 254 at δ = 1e-5, ε > 7.2 at δ = 0.9; ERRATA.md AC3)."""
+    if delta == 0.0 or d <= math.log(1.0 / delta):
+        printed = th.algorithm_4_sigma(L, eta_i, d, epsilon, 0.0)
         return "laplace", printed, printed
+    printed = th.algorithm_4_sigma(L, eta_i, d, epsilon, delta)
     sens = (1.0 + 2.0 * tol) * L * eta_i
     if gaussian_log_delta(epsilon, sens / printed) <= math.log(delta):
         return "gaussian", printed, printed
@@ -274,11 +279,11 @@ def _noise(kind: str, sigma: float, shape: tuple[int, int], rng: np.random.Gener
     return rng.normal(0.0, sigma, size=shape)
 
 
-def _check_smoothness(ctx: _Context, Z: np.ndarray, L: float) -> None:
-    h = float(np.max(ctx.loss.extension_smoothness(Z, L)))
-    if h > ctx.H * (1 + 1e-12):
-        raise ValueError(f"H = {ctx.H} (declared smoothness) is below the smoothness {h:.6g} of a record's "
-                         "Lipschitzian extension: the inner solver's certificate needs a valid H")
+def _phase_H(ctx: _Context, L: float) -> float:
+    """The inner solver's smoothness at Lipschitz constant L: the declared H, or the loss family's public bound
+    where the extension's smoothness grows with L (``ConvexLoss.smoothness_bound``) — public inputs only."""
+    bound = ctx.loss.smoothness_bound(L)
+    return ctx.H if bound is None else max(ctx.H, float(bound))
 
 
 def _algorithm_4(Z: np.ndarray, offset: int, balls: Balls, eta: float, X0: np.ndarray, L: float,
@@ -290,15 +295,15 @@ def _algorithm_4(Z: np.ndarray, offset: int, balls: Balls, eta: float, X0: np.nd
     for i in range(1, k + 1):  # line 2
         eta_i = th.algorithm_4_eta(i, eta)  # line 3
         batch = Z[(i - 1) * n0:i * n0]
-        _check_smoothness(ctx, batch, L)
+        H_i = _phase_H(ctx, L)
         if ctx.bug == "incremental_solver":
             xhat, K = _incremental_pass(ctx.grad, batch, L, eta_i, X, balls)
         else:
-            xhat, K = solve_phase(ctx.grad, batch, L, ctx.H, eta_i, X, balls, ctx.solver_tol)  # lines 4–5
+            xhat, K = solve_phase(ctx.grad, batch, L, H_i, eta_i, X, balls, ctx.solver_tol)  # lines 4–5
         kind, sigma, _ = phase_noise(L, eta_i, d, ctx.epsilon, ctx.delta, ctx.solver_tol)  # lines 6–10
         noisy = xhat + _noise(kind, sigma, X.shape, ctx.rng)  # line 11
         ctx.transcript.phases.append(PhaseRecord(offset + (i - 1) * n0, offset + i * n0, eta_i, sigma, kind, L,
-                                                 ctx.H, balls, X, noisy, K))
+                                                 H_i, balls, X, noisy, K))
         ctx.transcript.gradient_evaluations += K * n0
         X = project_balls(noisy, balls)  # post-processing (AC4)
     return X  # line 13
@@ -357,9 +362,10 @@ def _setup(Z: Any, loss: ConvexLoss, domain: Any, L: float, H: float, epsilon: f
         return loss.extended_grad(X, Zb, Lc) if extension else loss.grad(X, Zb)
 
     tr = Transcript(grad=grad)
-    if bug is None:  # the declared H against every record before any noise is drawn (phases re-check at L_i > L)
+    if bug is None:  # the declared H against every record before any noise is drawn (for families whose F_L
+        # smoothness grows with L, the solver uses their public bound at each L_i: ``_phase_H``)
         h = float(np.max(loss.extension_smoothness(Zc, float(L))))
-        if h > H * (1 + 1e-12):
+        if h > max(H, loss.smoothness_bound(float(L)) or 0.0) * (1 + 1e-12):
             raise ValueError(f"H = {H} (declared smoothness) is below the smoothness {h:.6g} of a record's "
                              "Lipschitzian extension: the inner solver's certificate needs a valid H")
     return Zc, _Context(loss, H, eps, dl, rng, tr, grad, eta_scale=check_positive(eta_scale, "eta_scale"),
@@ -369,17 +375,17 @@ def _setup(Z: Any, loss: ConvexLoss, domain: Any, L: float, H: float, epsilon: f
 def _claim(epsilon: float, delta: float, source: str, L: float, loss: ConvexLoss, extra: dict[str, Any],
            tol: float = SOLVER_TOL, d: int = 1) -> PrivacyClaim:
     """The claim of every algorithm here: the phase holding the differing record is the only one whose output
-    distribution differs (parallel composition), so its event is one Laplace (δ = 0: ℓ1 sensitivity
-    ≤ √d(1 + 2tol)Lη_i at scale 4Lη_i√d/ε, noise multiplier 4/((1 + 2tol)ε)) or one Gaussian (δ > 0: σ_i over the
+    distribution differs (parallel composition), so its event is one Laplace (the Laplace branch: ℓ1 sensitivity
+    ≤ √d(1 + 2tol)Lη_i at scale 4Lη_i√d/ε, noise multiplier 4/((1 + 2tol)ε)) or one Gaussian (σ_i over the
     ℓ2 sensitivity (1 + 2tol)Lη_i, the same ratio in every phase) — a model never looser than the stated (ε, δ).
     The event is a shift of 1 in units of the replace-one sensitivity, hence dp_accounting's ADD_OR_REMOVE_ONE
     (sensitivity 1), as for the other papers' single-shift events."""
     from dp_accounting import dp_event
 
-    if delta == 0.0:
+    kind, sigma, _ = phase_noise(1.0, 1.0, d, epsilon, delta, tol)
+    if kind == "laplace":
         event = dp_event.LaplaceDpEvent(noise_multiplier=4.0 / ((1.0 + 2.0 * tol) * epsilon))
     else:
-        _, sigma, _ = phase_noise(1.0, 1.0, d, epsilon, delta, tol)
         event = dp_event.GaussianDpEvent(noise_multiplier=sigma / (1.0 + 2.0 * tol))
     return PrivacyClaim(
         notion="pure-DP" if delta == 0.0 else "approx-DP", epsilon=epsilon, delta=delta, neighbouring="replace-one",
@@ -390,7 +396,7 @@ def _claim(epsilon: float, delta: float, source: str, L: float, loss: ConvexLoss
                      "inner solver": f"projected gradient descent, step count certifying ‖x̂ − x*‖ ≤ {tol}·Lη "
                                      "(public inputs only)",
                      "batches": "disjoint fixed index ranges: every record enters exactly one regularised ERM",
-                     "noise": "Laplace (δ = 0) / Gaussian (δ > 0) per phase, fresh draws", **extra},
+                     "noise": "Laplace (δ = 0, or d ≤ log(1/δ)) / Gaussian per phase, fresh draws", **extra},
         event=event, event_neighbouring="ADD_OR_REMOVE_ONE")  # the event's unit shift = the replace-one shift
 
 

@@ -104,6 +104,12 @@ class ConvexLoss(ABC):
     def extension_smoothness(self, Z: np.ndarray, L: float) -> np.ndarray:
         """An upper bound of the smoothness constant of F_L(·; s_j) on R^d, for each record: (n,)."""
 
+    def smoothness_bound(self, L: float) -> float | None:
+        """A public bound of the smoothness of every F_L(·; s) of the family when it grows with L (from the loss's
+        declared parameters, e.g. ``PowerLoss.a_max``), or None where the caller's declared H bounds it for every L
+        (checked against the records before any noise is drawn)."""
+        return None
+
     def clipped_grad(self, X: np.ndarray, Z: np.ndarray, L: float) -> np.ndarray:
         """∇F clipped to ℓ2 norm L (gradient clipping; equal to ∇F_L for GLM and radial losses only)."""
         return clip_rows(self.grad(X, Z), L)
@@ -241,16 +247,28 @@ class LogisticLoss(GLMLoss):
 
 class PowerLoss(GLMLoss):
     """h(z; y) = |z − y|^κ/κ, κ ≥ 2 (Theorem 8's κ-growth instances); h_M = h for |z − y| ≤ r_M = M^{1/(κ−1)} and
-    r_M^κ/κ + M(|z − y| − r_M) beyond.  h_M'' ≤ (κ − 1)r_M^{κ−2}."""
+    r_M^κ/κ + M(|z − y| − r_M) beyond.  h_M'' ≤ (κ − 1)r_M^{κ−2}, so F_L is (κ − 1)‖a‖^{κ/(κ−1)}L^{(κ−2)/(κ−1)}-smooth:
+    the smoothness grows with L, and Algorithms 2 and 6 change L between epochs.  ``a_max`` is the public bound on
+    the feature norms ‖a‖ (checked against the records) from which :meth:`smoothness_bound` gives the inner
+    solver a public smoothness at every L."""
 
-    def __init__(self, kappa: float) -> None:
+    def __init__(self, kappa: float, a_max: float = 1.0) -> None:
         k = check_positive(kappa, "kappa")
         if not k >= 2.0:
             raise ValueError(f"kappa must be >= 2 (a smooth convex power), got {k}")
         self.kappa = k
+        self.a_max = check_positive(a_max, "a_max")
 
     def to_dict(self):
-        return {"loss": "PowerLoss", "kappa": self.kappa}
+        return {"loss": "PowerLoss", "kappa": self.kappa, "a_max": self.a_max}
+
+    def check(self, Z, name):
+        if np.any(np.linalg.norm(Z[:, :-1], axis=1) > self.a_max * (1 + 1e-12)):
+            raise ValueError(f"{name}: a record's feature norm exceeds the declared a_max = {self.a_max}")
+
+    def smoothness_bound(self, L):
+        k = self.kappa
+        return (k - 1.0) * self.a_max ** (k / (k - 1.0)) * L ** ((k - 2.0) / (k - 1.0))
 
     def h(self, z, y):
         return np.abs(z - y) ** self.kappa / self.kappa
