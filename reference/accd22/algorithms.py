@@ -205,10 +205,10 @@ def phase_noise(L: float, eta_i: float, d: int, epsilon: float, delta: float,
     Gaussian otherwise, with σ_i = max(printed 4Lη_i√(log(1/δ))/ε, the analytic-Gaussian σ of sensitivity
     (1 + 2tol)Lη_i at (ε, δ)): the printed σ alone fails the exact curve where ε is large against √(log(1/δ))
     (e.g. ε > 254 at δ = 1e-5, ε > 7.2 at δ = 0.9; ERRATA.md AC3)."""
+    printed = th.algorithm_4_sigma(L, eta_i, d, epsilon, delta)  # validates every input (named errors) first
     if delta == 0.0 or d <= math.log(1.0 / delta):
         printed = th.algorithm_4_sigma(L, eta_i, d, epsilon, 0.0)
         return "laplace", printed, printed
-    printed = th.algorithm_4_sigma(L, eta_i, d, epsilon, delta)
     sens = (1.0 + 2.0 * tol) * L * eta_i
     if gaussian_log_delta(epsilon, sens / printed) <= math.log(delta):
         return "gaussian", printed, printed

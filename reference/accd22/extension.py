@@ -281,7 +281,8 @@ class PowerLoss(GLMLoss):
         k = self.kappa
         r = np.abs(z - y)
         rM = np.where(np.isfinite(M), M, 1.0) ** (1.0 / (k - 1.0))
-        return np.where(~np.isfinite(M) | (r <= rM), r ** k / k, rM ** k / k + M * (r - rM))
+        Mf = np.where(np.isfinite(M), M, 0.0)  # M = ∞ (a = 0): h_M = h; avoid ∞·0 in the discarded branch
+        return np.where(~np.isfinite(M) | (r <= rM), r ** k / k, rM ** k / k + Mf * (r - rM))
 
     def curvature_ext(self, y, M):
         rM = M ** (1.0 / (self.kappa - 1.0))
