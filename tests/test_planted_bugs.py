@@ -31,7 +31,9 @@ import dpsco.reference.bftt19 as o
 from dpsco.reference.accounting import nsgd_worst_pair_delta
 from dpsco.reference.solvers import certified_minimize
 from dpsco.verification.mutants import alt24_clipped, alt24_known_lip, alt24_localized, alt24_svt, alt24_white_box
-from dpsco.verification.mutants import alt24_corpus, muabg23_adaptive, muabg23_corpus, muabg23_proximal, muabg23_spider
+from dpsco.verification.mutants import accd22 as accd22_mutants
+from dpsco.verification.mutants import (accd22_corpus, alt24_corpus, muabg23_adaptive, muabg23_corpus, muabg23_proximal,
+                                        muabg23_spider)
 from dpsco.verification.mutants import bftt19 as mu
 from dpsco.verification.mutants import corpus as pb
 from dpsco.verification.mutants import lr21 as mlr
@@ -49,9 +51,10 @@ HELPERS = {"objp_linear_argmin", "objp_logistic_1d_argmin", "stochastic_eg",  # 
            "MUTANTS", "mutant_loop",  # a module's table of its mutants and a shared loop
            "SignedCurvatureLoss", "theorem_1_claim"}  # the spider mutants' instance and claim
 MUTANT_MODULES = (mu, mlr, mlr_app, alt24_clipped, alt24_known_lip, alt24_localized, alt24_svt, alt24_white_box,
-                  muabg23_spider, muabg23_proximal, muabg23_adaptive)
+                  muabg23_spider, muabg23_proximal, muabg23_adaptive, accd22_mutants)
 #: caught by their papers' own tests
-PAPER_BUGS = {**pb.PAPER_TEST_BUGS, **alt24_corpus.ALT24_BUGS, **muabg23_corpus.MUABG23_BUGS}
+PAPER_BUGS = {**pb.PAPER_TEST_BUGS, **alt24_corpus.ALT24_BUGS, **muabg23_corpus.MUABG23_BUGS,
+              **accd22_corpus.ACCD22_BUGS}
 
 
 def test_corpus_has_the_ten_bug_classes_of_issue_3():
@@ -66,10 +69,11 @@ def test_corpus_lists_every_mutant_once():
     assert set(pb.CORPUS) == mutants
     assert set(pb.CORPUS) == set(pb.CANARY_AUDITED) | set(PAPER_BUGS)
     assert not set(pb.CANARY_AUDITED) & set(PAPER_BUGS)
-    assert len(PAPER_BUGS) == len(pb.PAPER_TEST_BUGS) + len(alt24_corpus.ALT24_BUGS) + len(muabg23_corpus.MUABG23_BUGS)
+    assert len(PAPER_BUGS) == (len(pb.PAPER_TEST_BUGS) + len(alt24_corpus.ALT24_BUGS) + len(muabg23_corpus.MUABG23_BUGS)
+                               + len(accd22_corpus.ACCD22_BUGS))
     for name, b in pb.CORPUS.items():
         assert getattr(b.mutant, "func", b.mutant).__name__ == name
-        assert b.paper in ("bftt19", "lr21", "alt24", "muabg23") and b.bug and b.precedent and b.instance
+        assert b.paper in ("bftt19", "lr21", "alt24", "muabg23", "accd22") and b.bug and b.precedent and b.instance
 
 
 def _functions(path: Path) -> dict[str, str]:

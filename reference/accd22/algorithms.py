@@ -222,7 +222,7 @@ class PhaseRecord:
     start, stop : record indices [start, stop) of the phase's batch in the dataset the top-level call received
     eta, sigma, noise : η_i, σ_i and "laplace" | "gaussian";  L, H : Lipschitz constant of the extension, declared
     smoothness;  balls : the phase's domain;  centers : (R, d) x_{i−1};  noisy : (R, d) x̂_i + ζ_i before the
-    projection;  steps : inner solver steps."""
+    projection;  steps : inner solver steps;  solver : "certified" (or the planted bug's "incremental")."""
 
     start: int
     stop: int
@@ -235,6 +235,7 @@ class PhaseRecord:
     centers: np.ndarray
     noisy: np.ndarray
     steps: int
+    solver: str = "certified"
 
 
 @dataclass
@@ -250,10 +251,16 @@ class Transcript:
     solver_tol: float = SOLVER_TOL
     grad: GradFn | None = None
 
-    def phase_minimisers(self, phase: PhaseRecord, Z: np.ndarray) -> np.ndarray:
-        """The exact-to-tolerance minimisers (R, d) of ``phase``'s ERM at its recorded centres on the records
-        ``Z[phase.start:phase.stop]`` (another dataset's, for a white-box likelihood ratio)."""
+    def phase_minimisers(self, phase: PhaseRecord, Z: np.ndarray, solver: str | None = None) -> np.ndarray:
+        """The minimisers (R, d) of ``phase``'s ERM at its recorded centres on the records
+        ``Z[phase.start:phase.stop]`` (another dataset's, for a white-box likelihood ratio), computed as the run
+        computed them (``solver=None``): the certified solver (exact to its tolerance), or the planted bug's
+        incremental pass; ``solver="certified"`` forces the certified solver (the claimed model of a phase)."""
         assert self.grad is not None
+        if (solver or phase.solver) == "incremental":
+            x, _ = _incremental_pass(self.grad, Z[phase.start:phase.stop], phase.L, phase.eta, phase.centers,
+                                     phase.balls)
+            return x
         x, _ = solve_phase(self.grad, Z[phase.start:phase.stop], phase.L, phase.H, phase.eta, phase.centers,
                            phase.balls, self.solver_tol)
         return x
@@ -303,7 +310,8 @@ def _algorithm_4(Z: np.ndarray, offset: int, balls: Balls, eta: float, X0: np.nd
         kind, sigma, _ = phase_noise(L, eta_i, d, ctx.epsilon, ctx.delta, ctx.solver_tol)  # lines 6–10
         noisy = xhat + _noise(kind, sigma, X.shape, ctx.rng)  # line 11
         ctx.transcript.phases.append(PhaseRecord(offset + (i - 1) * n0, offset + i * n0, eta_i, sigma, kind, L,
-                                                 H_i, balls, X, noisy, K))
+                                                 H_i, balls, X, noisy, K,
+                                                 "incremental" if ctx.bug == "incremental_solver" else "certified"))
         ctx.transcript.gradient_evaluations += K * n0
         X = project_balls(noisy, balls)  # post-processing (AC4)
     return X  # line 13
