@@ -445,7 +445,8 @@ def _plots(results: dict[str, Any]) -> list[tuple[str, str]]:
                 "at the per-check level", _png(fig)))
     plt.close(fig)
     # 3. figures of suite entries: a task's record may carry {"figure": {"title", "xlabel", "ylabel", "x",
-    #    "series": [{"label", "y"}], "loglog": bool}} (e.g. excess risk against n beside the theorem's bound)
+    #    "series": [{"label", "y"}], "loglog": bool, "semilogy": bool}} (e.g. excess risk against n beside the
+    #    theorem's bound; "semilogy": a log y-axis on a linear x-axis, where exponential decay is a straight line)
     for r in recs:
         for task, rec in _suite_items(r, "suite_records"):
             figure = rec.get("figure")
@@ -453,7 +454,7 @@ def _plots(results: dict[str, Any]) -> list[tuple[str, str]]:
                     and isinstance(figure.get("x"), list)):
                 continue
             fig, ax = plt.subplots(figsize=(5.5, 3.6))
-            plot = ax.loglog if figure.get("loglog", True) else ax.plot
+            plot = ax.semilogy if figure.get("semilogy") else ax.loglog if figure.get("loglog", True) else ax.plot
             for series in figure["series"]:
                 if isinstance(series, dict) and isinstance(series.get("y"), list):
                     plot([float(v) for v in figure["x"]], [float(v) for v in series["y"]],
