@@ -56,7 +56,7 @@ from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds
 from dpsco.reference.validation import as_float_vector, check_positive, check_positive_int, check_rng
 
 __all__ = ["HeavyTailedInstance", "LADInstance", "LeastSquaresInstance", "LinearInstance", "LogisticInstance",
-           "MeanEstimationInstance", "TiltedQuadraticInstance", "lad_phi"]
+           "MeanEstimationInstance", "TiltedQuadraticInstance", "lad_phi", "uniform_sphere"]
 
 _QUAD = {"epsabs": 1e-13, "epsrel": 1e-11, "limit": 400}
 _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(128)
@@ -68,8 +68,8 @@ def _project_ball(x: np.ndarray, R: float) -> np.ndarray:
     return x.copy() if nx <= R else x * (R / nx)
 
 
-def _sphere(n: int, d: int, rng: np.random.Generator) -> np.ndarray:
-    """(n, d) directions uniform on the unit sphere."""
+def uniform_sphere(n: int, d: int, rng: np.random.Generator) -> np.ndarray:
+    """(n, d) directions uniform on the unit sphere S^{d−1} (normalised Gaussians)."""
     g = rng.standard_normal((n, d))
     nrm = np.linalg.norm(g, axis=1, keepdims=True)
     while np.any(nrm == 0):  # probability zero; keeps the map defined
@@ -277,7 +277,7 @@ class TiltedQuadraticInstance(HeavyTailedInstance):
     def sample(self, n: int, rng: np.random.Generator) -> np.ndarray:
         rng = check_rng(rng)
         xi = self.xi.sample(n, rng)
-        u = _sphere(n, self.d, rng)
+        u = uniform_sphere(n, self.d, rng)
         z = u * (self.z_radius * rng.random(n) ** (1.0 / self.d))[:, None]
         return np.hstack([xi, z])
 
@@ -428,7 +428,7 @@ class LogisticInstance(HeavyTailedInstance):
 
     def _a(self, n: int, rng: np.random.Generator) -> np.ndarray:
         r = self.law.sample(n, rng)
-        return r[:, None] * _sphere(n, self.d, rng)
+        return r[:, None] * uniform_sphere(n, self.d, rng)
 
     def sample(self, n: int, rng: np.random.Generator) -> np.ndarray:
         n = check_positive_int(n, "n")

@@ -67,12 +67,11 @@ from dataclasses import dataclass, field
 from numbers import Real
 from typing import Any
 
-
 import numpy as np
-
-from dpsco.reference.accd22 import theorems as th
 from scipy.special import gammaln
 
+from dpsco.oracles.heavy_tail_instances import uniform_sphere as _ht_uniform_sphere
+from dpsco.reference.accd22 import theorems as th
 from dpsco.reference.validation import (as_float_matrix, as_float_vector, check_delta, check_epsilon, check_positive,
                                         check_positive_int, check_rng)
 
@@ -131,14 +130,7 @@ def uniform_sphere(n: Any, d: Any, rng: np.random.Generator) -> np.ndarray:
     Raises ValueError/TypeError naming ``n``, ``d`` or ``rng``."""
     n = check_positive_int(n, "n")
     d = check_positive_int(d, "d")
-    rng = check_rng(rng)
-    g = rng.standard_normal((n, d))
-    nrm = np.linalg.norm(g, axis=1, keepdims=True)
-    while np.any(nrm == 0.0):  # probability zero; keeps the map defined
-        bad = nrm[:, 0] == 0.0
-        g[bad] = rng.standard_normal((int(bad.sum()), d))
-        nrm = np.linalg.norm(g, axis=1, keepdims=True)
-    return g / nrm
+    return _ht_uniform_sphere(n, d, check_rng(rng))
 
 
 def _as_points(x: Any, d: int, name: str = "x") -> tuple[np.ndarray, bool]:
