@@ -227,3 +227,16 @@ def test_audits_validate_their_inputs():
     with pytest.raises(TypeError, match="_bug"):
         algorithm_5_reused_epochs(np.zeros((4, 2)), None, None, 1.0, 1.0, np.zeros(1), 1.0, 0.0,
                                   np.random.default_rng(0), _bug=None)
+
+
+def test_planted_bugs_task_in_verify_refutes_all_four():
+    """The `dpsco verify` task of the four planted bugs (the same audits as the tests above at the same sizes, at the
+    campaign's confidence 0.95 — refutation is only likelier than at 1 − 1e-7): every "refuted" check holds.  A
+    miss of any one has probability ≤ 1e-13 (the miss probabilities computed exactly above), so this test fails
+    falsely with probability ≤ 4e-13."""
+    from dpsco.verification.papers.registry import SuiteInputs
+
+    out = ap.planted_bugs_task(SuiteInputs("quick", np.random.SeedSequence(17), 0.95))
+    assert set(out["checks"]) == {"algorithm_4_sloppy_solver_refuted", "algorithm_5_reused_epochs_refuted",
+                                  "algorithm_2_without_extension_refuted", "algorithm_4_clipped_gradients_refuted"}
+    assert all(c["p_value"] == 1.0 for c in out["checks"].values())

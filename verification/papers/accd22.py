@@ -84,13 +84,17 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         algorithm_ref="Algorithm 4 (App. A.2; Asi, Levy & Duchi 2021), certified inner solver",
         privacy_theorem="Propositions 2 (ε-DP) / 3 ((ε, δ)-DP)", utility_theorem="Propositions 2 / 3",
         run=algorithm_4, costs=_COSTS,
-        planted_bugs=("algorithm_4_sloppy_solver", "algorithm_4_clipped_gradients"),
+        planted_bugs=("algorithm_4_sloppy_solver", "algorithm_4_clipped_gradients", "algorithm_5_reused_epochs",
+                      "algorithm_2_without_extension"),
         rate_exponent=None, notes="ε_i = ε (undefined in the printed line 7); noisy outputs projected.",
         audit_note=_AUDIT_NOTE,
         suite=EntrySuite(tasks=(_privacy("algorithm_4"),
+                                SuiteTask("planted_bugs", privacy.planted_bugs_task, 3.0),
                                 SuiteTask("lower_bound", utility.lower_bound_algorithm_4, 0.3)),
-                         description="white-box phase and transcript audits in both regimes; sloppy-solver and "
-                                     "clipping bugs refuted; Theorem 4's lower bound as a privacy sanity check")),
+                         description="white-box phase and transcript audits in both regimes; the paper's four planted "
+                                     "bugs (sloppy solver, clipping on a non-GLM loss, overlapping batches, no "
+                                     "extension) refuted by the same audits; Theorem 4's lower bound as a privacy "
+                                     "sanity check")),
     CatalogueEntry(
         name="accd22.algorithm_5", title="Epoch-based algorithm for κ-growth", paper=PAPER,
         algorithm_ref="Algorithm 5 (App. A.2; Asi, Levy & Duchi 2021, Algorithm 2), batches s_{i n0+1..(i+1) n0}",

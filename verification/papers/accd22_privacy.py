@@ -74,8 +74,8 @@ from dpsco.verification.papers.registry import SuiteInputs
 
 __all__ = ["ALGORITHMS", "REGIMES", "INSTANCES", "SIZES", "THETA", "GAUSS_THRESHOLD", "Y_OUTLIER", "X_STAR",
            "A_PRIME", "CLIP_INSTANCE", "audit_pair", "run_algorithm", "transcript_white_box_audit",
-           "phase_white_box_audit", "clipping_sensitivity_check", "privacy_task", "single_phase_event_probabilities",
-           "laplace_llr_event_bounds", "gaussian_epsilon"]
+           "phase_white_box_audit", "clipping_sensitivity_check", "privacy_task", "planted_bugs_task", "PLANTED_RUNS",
+           "single_phase_event_probabilities", "laplace_llr_event_bounds", "gaussian_epsilon"]
 
 PAPER = "Asi, Chadha, Cheng & Duchi (2022), arXiv:2210.17070"
 ALGORITHMS: tuple[str, ...] = ("algorithm_1", "algorithm_2", "algorithm_3", "algorithm_4", "algorithm_5",
@@ -668,3 +668,49 @@ def privacy_task(algorithm_name: str) -> Callable[[SuiteInputs], dict[str, Any]]
     if algorithm_name not in _TASKS:
         raise ValueError(f"algorithm_name must be one of {ALGORITHMS}, got {algorithm_name!r}")
     return _TASKS[algorithm_name]
+
+
+# ---- the planted bugs in `dpsco verify` -------------------------------------------------------------------------
+
+#: runs per side of the planted-bug audits (the tests compute each audit's miss probability at these sizes:
+#: below 1e-13 for all three, tests/test_accd22_privacy.py)
+PLANTED_RUNS: dict[str, int] = {"incremental_solver": 3_000, "reused_epochs": 20_000, "raw_gradients": 300}
+
+
+def planted_bugs_task(inputs: SuiteInputs) -> dict[str, Any]:
+    """Suite task: the four planted bugs refuted by the audits that pass the correct algorithms — the sloppy inner
+    solver by the phase audit, the overlapping batches (every epoch on the whole data) and the missing extension
+    by the transcript audit, the clipped gradients by the deterministic sensitivity check (with the reference
+    passing it: :func:`clipping_sensitivity_check`).  Each outcome is recorded as an exact check ("the audit
+    refutes the bug"); the audits' miss probabilities at these sizes (≤ 1e-13) are computed exactly in
+    tests/test_accd22_privacy.py.  Sizes do not depend on the budget (:data:`PLANTED_RUNS`)."""
+    seeds = inputs.seed.spawn(3)
+    conf = inputs.confidence
+    audits = {
+        "algorithm_4_sloppy_solver": phase_white_box_audit(PLANTED_RUNS["incremental_solver"],
+                                                           np.random.default_rng(seeds[0]), conf,
+                                                           bug="incremental_solver"),
+        "algorithm_5_reused_epochs": transcript_white_box_audit("algorithm_5", "non_interpolating",
+                                                                PLANTED_RUNS["reused_epochs"],
+                                                                np.random.default_rng(seeds[1]), conf,
+                                                                bug="reused_epochs"),
+        "algorithm_2_without_extension": transcript_white_box_audit("algorithm_2", "non_interpolating",
+                                                                    PLANTED_RUNS["raw_gradients"],
+                                                                    np.random.default_rng(seeds[2]), conf,
+                                                                    bug="raw_gradients")}
+    checks = {f"{k}_refuted": exact_check(f"{k}_refuted", f"planted bug {k}: the audit that passes the correct "
+                                          "algorithm refutes it (ε_lb > claim ε)", a["verdict"] == "refuted",
+                                          float(a["epsilon_lower"]), float(a.get("claim_epsilon", EPSILON)))
+              for k, a in audits.items()}
+    mut, ok = clipping_sensitivity_check(bug="clipped_gradients"), clipping_sensitivity_check()
+    checks["algorithm_4_clipped_gradients_refuted"] = exact_check(
+        "algorithm_4_clipped_gradients_refuted", "planted bug algorithm_4_clipped_gradients: the deterministic "
+        "sensitivity check fails it (exact ε > claim ε) and passes the reference's extension",
+        mut["p_value"] == 0.0 and ok["p_value"] == 1.0, float(mut["estimate"]), float(mut["bound"]))
+    record = {k: {"epsilon_lower": a["epsilon_lower"], "epsilon_exact": a.get("epsilon_exact"),
+                  "verdict": a["verdict"], "runs_per_side": PLANTED_RUNS[b]}
+              for (k, a), b in zip(audits.items(), PLANTED_RUNS)}
+    record["algorithm_4_clipped_gradients"] = {"epsilon_exact": mut["estimate"], "reference_epsilon": ok["estimate"]}
+    # the mutants' audits are evidence that the audits can fail, not audits of a catalogue claim: they go to the
+    # record and the exact checks, not to the campaign's audit family
+    return {"record": record, "checks": checks, "audits": {}}
