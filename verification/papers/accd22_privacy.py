@@ -1,5 +1,7 @@
 """Privacy audits of Asi, Chadha, Cheng & Duchi (2022), arXiv:2210.17070, Algorithms 1–6
 (``dpsco.reference.accd22.algorithms``), for the catalogue suites of ``dpsco.verification.papers.accd22``.
+The module is one cohesive thing: every audit here shares the same instances, the same exact transcript
+likelihood ratio and its fixed event, and the planted bugs are refuted by those same audits.
 
 The claim (Propositions 2 / 3, Theorems 2, 3, 6–9, Proposition 1.1): every record enters exactly one regularised
 ERM phase of Algorithm 4, whose exact minimiser moves by at most (1 + 2·SOLVER_TOL)·Lη_i when the record is
