@@ -16,7 +16,8 @@ campaign's common phases (the Fair data are not an interpolation problem), so ev
   refuted by the same audits;
 * utility (``accd22_utility``): the headline claim (near-exponential decay on interpolation problems with growth,
   polynomial decay on the non-interpolating twin, plotted in the report), adaptivity of Algorithm 3, κ-growth
-  (Algorithm 6), Proposition 1.2, and Theorem 4's lower bound as a privacy sanity check.
+  (Algorithm 6), Proposition 1.2, and the lower bounds of Theorems 1 and 4 as privacy sanity checks for every
+  algorithm.
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ def _privacy(name: str) -> SuiteTask:
     return SuiteTask("privacy", privacy.privacy_task(name), 2.0)
 
 
+def _lower(k: str) -> SuiteTask:
+    """Theorems 1 and 4 as privacy sanity checks (``accd22_utility.lower_bound_algorithm_k``)."""
+    return SuiteTask("lower_bound", getattr(utility, f"lower_bound_algorithm_{k}"), 0.3)
+
+
 ENTRIES: tuple[CatalogueEntry, ...] = (
     CatalogueEntry(
         name="accd22.algorithm_1", title="Lipschitzian-extension algorithm (M = Algorithm 5)", paper=PAPER,
@@ -56,7 +62,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         notes="F_L in closed form (Huber for least squares); equals ℓ2 clipping only for GLM and radial losses.",
         audit_note=_AUDIT_NOTE,
         suite=EntrySuite(tasks=(_privacy("algorithm_1"),
-                                SuiteTask("proposition_1_2", utility.extension_identity_task, 0.3)),
+                                SuiteTask("proposition_1_2", utility.extension_identity_task, 0.3), _lower("1")),
                          description="white-box transcript audits on interpolating and non-interpolating pairs; "
                                      "access log; Proposition 1.2 exactly")),
     CatalogueEntry(
@@ -66,9 +72,9 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         planted_bugs=("algorithm_2_without_extension",), rate_exponent=None,
         notes=_UTILITY_NOTE, audit_note=_AUDIT_NOTE,
         suite=EntrySuite(tasks=(_privacy("algorithm_2"), SuiteTask("headline", utility.headline_task, 2.0),
-                                SuiteTask("lower_bound", utility.lower_bound_algorithm_2, 0.3)),
+                                _lower("2")),
                          description="white-box transcript audits in both regimes; the headline claim (exponential "
-                                     "vs polynomial, plotted); Theorem 4's lower bound as a privacy sanity check")),
+                                     "vs polynomial, plotted); Theorems 1 and 4's lower bounds as privacy sanity checks")),
     CatalogueEntry(
         name="accd22.algorithm_3", title="Adaptive to interpolation", paper=PAPER,
         algorithm_ref="Algorithm 3 (line 2 on X, L, x_0)",
@@ -76,7 +82,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         utility_theorem="Theorems 3.2–3.3 / 9 (shape)", run=algorithm_3, costs=_COSTS,
         planted_bugs=("algorithm_2_without_extension",), rate_exponent=None, notes=_UTILITY_NOTE,
         audit_note=_AUDIT_NOTE,
-        suite=EntrySuite(tasks=(_privacy("algorithm_3"), SuiteTask("adaptivity", utility.adaptivity_task, 2.0)),
+        suite=EntrySuite(tasks=(_privacy("algorithm_3"), SuiteTask("adaptivity", utility.adaptivity_task, 2.0),
+                                _lower("3")),
                          description="white-box transcript audits in both regimes; adaptivity on an interpolating "
                                      "instance and its non-interpolating twin (plotted)")),
     CatalogueEntry(
@@ -90,11 +97,11 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         audit_note=_AUDIT_NOTE,
         suite=EntrySuite(tasks=(_privacy("algorithm_4"),
                                 SuiteTask("planted_bugs", privacy.planted_bugs_task, 3.0),
-                                SuiteTask("lower_bound", utility.lower_bound_algorithm_4, 0.3)),
+                                _lower("4")),
                          description="white-box phase and transcript audits in both regimes; the paper's four planted "
                                      "bugs (sloppy solver, clipping on a non-GLM loss, overlapping batches, no "
-                                     "extension) refuted by the same audits; Theorem 4's lower bound as a privacy "
-                                     "sanity check")),
+                                     "extension) refuted by the same audits; Theorems 1 and 4's lower bounds as "
+                                     "privacy sanity checks")),
     CatalogueEntry(
         name="accd22.algorithm_5", title="Epoch-based algorithm for κ-growth", paper=PAPER,
         algorithm_ref="Algorithm 5 (App. A.2; Asi, Levy & Duchi 2021, Algorithm 2), batches s_{i n0+1..(i+1) n0}",
@@ -102,7 +109,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         run=algorithm_5, costs=_COSTS, planted_bugs=("algorithm_5_reused_epochs",), rate_exponent=None,
         notes="Runs on the Lipschitzian extension (the paper's 'Lipschitz (clipping) constant'): Algorithm 1.",
         audit_note=_AUDIT_NOTE,
-        suite=EntrySuite(tasks=(_privacy("algorithm_5"),),
+        suite=EntrySuite(tasks=(_privacy("algorithm_5"), _lower("5")),
                          description="white-box transcript audits in both regimes; the overlapping-batches bug "
                                      "refuted (its polynomial rate on the twin is the headline task's)")),
     CatalogueEntry(
@@ -111,7 +118,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         privacy_theorem="Theorem 8 (privacy part; needs the extension)", utility_theorem="Theorem 8 (shape)",
         run=algorithm_6, costs=_COSTS, planted_bugs=("algorithm_2_without_extension",), rate_exponent=None,
         notes=_UTILITY_NOTE, audit_note=_AUDIT_NOTE,
-        suite=EntrySuite(tasks=(_privacy("algorithm_6"), SuiteTask("kappa_growth", utility.kappa_growth_task, 1.0)),
+        suite=EntrySuite(tasks=(_privacy("algorithm_6"), SuiteTask("kappa_growth", utility.kappa_growth_task, 1.0),
+                                _lower("6")),
                          description="white-box transcript audits in both regimes; Theorem 8's schedule; slopes "
                                      "against Algorithm 5 on a κ = 3 instance (plotted)")),
 )

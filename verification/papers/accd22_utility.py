@@ -23,9 +23,9 @@ at these overrides; the checks below are about the *shape* the paper claims.
   5's are reported beside the measured slopes (diagnostic only: Theorem 8 is an Õ statement).
 * Proposition 1.2 (Algorithm 1): on L-Lipschitz data the extension changes nothing — identical outputs with a
   shared seed (exact).
-* lower bounds (Theorem 4, Algorithms 2 and 4 on its instance S_v; Theorem 1, Algorithm 4): no ε-DP algorithm
-  beats (λD²/96)·e^{−2λnε/(Hd)} on S_v for every v, so a mean excess below it for every v of a packing
-  (Hoeffding upper confidence bounds) would prove a privacy bug; the same check catches a noise-free copy (the
+* lower bounds (Theorems 1 and 4, every algorithm on their instances S_v): no ε-DP algorithm beats
+  HD²d/(96e²nε) (Theorem 1) or (λD²/96)·e^{−2λnε/(Hd)} (Theorem 4) on S_v for every v, so a mean excess below it
+  for every v of a packing (Hoeffding upper confidence bounds) would prove a privacy bug; the same check catches a noise-free copy (the
   algorithm at ε·10^6, claiming ε).
 """
 
@@ -45,7 +45,8 @@ from dpsco.verification.checks.theorem_checks import hoeffding_p_value, rate_che
 from dpsco.verification.papers.registry import SuiteInputs
 
 __all__ = ["PRACTICAL", "SIZES", "adaptivity_task", "extension_identity_task", "headline_task", "kappa_growth_task",
-           "lower_bound_algorithm_2", "lower_bound_algorithm_4"]
+           "lower_bound_algorithm_1", "lower_bound_algorithm_2",
+           "lower_bound_algorithm_3", "lower_bound_algorithm_4", "lower_bound_algorithm_5", "lower_bound_algorithm_6"]
 
 #: the recorded utility overrides of every utility task (privacy-neutral; see the module docstring)
 PRACTICAL: dict[str, Any] = {"epsilon": 4.0, "delta": 0.0, "m": 1000, "alg2_constant": 0.25, "alg3_constant": 1.0,
@@ -226,59 +227,76 @@ def extension_identity_task(inputs: SuiteInputs) -> dict[str, Any]:
 
 # ---- lower bounds as privacy sanity checks ------------------------------------------------------------------------
 
-#: Theorem 4's instance: n = 64, d = 1, H = 1, λ = 1/16 (k = λn/H = 4), D = 2 (X = B(0, 1)), ε = 1
-LB = {"n": 64, "d": 1, "H": 1.0, "lam": 1.0 / 16.0, "D": 2.0, "epsilon": 1.0}
+#: the lower-bound instances (d = 1, H = 1, D = 2: X = B(0, 1), ε = 1, n = 64): Theorem 1's with k = d/ε = 1
+#: record at v (f_v = (kH/(2n))(x − v)², λ = kH/n = 1/64) and Theorem 4's with λ = 1/16 (k = λn/H = 4)
+LB: dict[str, Any] = {"n": 64, "d": 1, "H": 1.0, "D": 2.0, "epsilon": 1.0, "lam_theorem_4": 1.0 / 16.0,
+                      "v": (-0.9, -0.5, 0.5, 0.9)}
 
 
-def _lb_run(algorithm: str, Z: np.ndarray, epsilon: float, runs: int, rng: np.random.Generator) -> np.ndarray:
-    loss = SquaredDistanceLoss()
-    H = LB["H"]
+def _lb_run(algorithm: str, Z: np.ndarray, lam: float, runs: int, rng: np.random.Generator) -> np.ndarray:
+    """``runs`` outputs of ``algorithm`` on the records Z (weighted squared distances) at ε = LB["epsilon"], with
+    small public utility overrides (privacy-neutral) so that every algorithm runs at n = 64."""
+    loss, H, eps = SquaredDistanceLoss(), LB["H"], LB["epsilon"]
     L = H * LB["D"]
+    head = (Z, loss, _DOMAIN, L, H)
+    common = dict(replicates=runs)
     if algorithm == "algorithm_4":
-        rel = algorithm_4(Z, loss, _DOMAIN, L, H, np.zeros(1), epsilon, 0.0, rng, replicates=runs)
+        rel = algorithm_4(*head, np.zeros(1), eps, 0.0, rng, **common)
+    elif algorithm in ("algorithm_1", "algorithm_5"):
+        rel = (algorithm_1 if algorithm == "algorithm_1" else algorithm_5)(*head, np.zeros(1), eps, 0.0, rng,
+                                                                           eta_scale=PRACTICAL["eta_scale"], **common)
+    elif algorithm == "algorithm_2":
+        rel = algorithm_2(*head, lam, np.zeros(1), eps, 0.0, rng, m=32, T=2, constant=PRACTICAL["alg2_constant"],
+                          eta_scale=PRACTICAL["eta_scale"], **common)
+    elif algorithm == "algorithm_3":
+        rel = algorithm_3(*head, lam, np.zeros(1), eps, 0.0, rng, m=16, constant=PRACTICAL["alg3_constant"],
+                          alg2_constant=PRACTICAL["alg2_constant"], eta_scale=PRACTICAL["eta_scale"], **common)
     else:
-        rel = algorithm_2(Z, loss, _DOMAIN, L, H, LB["lam"], np.zeros(1), epsilon, 0.0, rng, m=32, T=2,
-                          constant=PRACTICAL["alg2_constant"], eta_scale=PRACTICAL["eta_scale"], replicates=runs)
+        rel = algorithm_6(*head, lam, 3.0, np.zeros(1), eps, 0.0, rng, T=2, m=32, constant=PRACTICAL["alg6_constant"],
+                          eta_scale=PRACTICAL["eta_scale"], **common)
     return np.atleast_2d(rel.output)
 
 
 def _lower_bound(algorithm: str, inputs: SuiteInputs) -> dict[str, Any]:
-    """The Theorem 4 sanity check for ``algorithm`` ("algorithm_2" | "algorithm_4") and its noise-free control."""
-    if True:  # noqa: SIM108 (one block, kept indented)
-        runs = {"quick": 50, "standard": 200, "paper": 1000}[inputs.budget]
-        vs = [-0.9, -0.5, 0.5, 0.9]
-        bound = th.theorem_4_lower_bound(LB["n"], LB["d"], LB["epsilon"], LB["H"], LB["lam"], LB["D"])
-        # the excess is truncated at λD²/2 (= its maximum on X; Algorithm 2's full balls can leave X): the proof's
-        # bound is separation × probability with separation kHγ²/(8n) ≤ λD²/32, so the truncated mean obeys it too
-        width = LB["lam"] * LB["D"] ** 2 / 2.0
-        out: dict[str, list[float]] = {"algorithm": [], "noise_free": []}
-        for v, s in zip(vs, inputs.seed.spawn(len(vs))):
-            inst = theorem_4_instance(LB["n"], LB["d"], LB["epsilon"], LB["H"], LB["lam"], LB["D"], np.array([v]))
-            r1, r2 = (np.random.default_rng(c) for c in s.spawn(2))
-            ex = np.minimum(inst.empirical_excess(_lb_run(algorithm, inst.records, LB["epsilon"], runs, r1)), width)
-            out["algorithm"].append(float(np.mean(ex)))
-            # the control: the non-private exact empirical minimiser v (what a privacy bug that drops the noise and
-            # solves exactly would release) — it must fail the same check
-            out["noise_free"].append(float(inst.empirical_excess(np.repeat(inst.x_star[None, :], 2, axis=0))[0]))
+    """Theorems 1 and 4 as privacy sanity checks for ``algorithm`` (one of the six), with the non-private control.
 
-        def p_below(means: list[float]) -> float:
-            # statement "max_v E f_v(M(S_v)) ≥ bound" is refuted when every v's mean is significantly below it:
-            # one-sided Hoeffding on each v (range [0, width]); the statement fails only if all fail, so the
-            # largest p-value is the p-value of the refutation
-            return max(hoeffding_p_value(-m, -bound, width, runs) for m in means)
+    For each theorem: an ε-DP mechanism has max_v E f_v(M(S_v)) ≥ bound over the instance's v (the minimax lower
+    bound is a sup over v).  The excess is truncated at kHD²/(2n) (its maximum on X; Algorithm 2's and 6's full
+    balls can leave X): the proofs bound separation × probability with separation kHγ²/(8n) ≤ kHD²/(32n), so the
+    truncated mean obeys the bound too.  The statement is refuted when every v's mean is significantly below it
+    (one-sided Hoeffding per v; the largest p-value is the refutation's).  The control — the exact empirical
+    minimiser v, a release without noise — has excess 0 < bound: the check can fail."""
+    runs = {"quick": 50, "standard": 200, "paper": 1000}[inputs.budget]
+    n, d, H, D, eps = LB["n"], LB["d"], LB["H"], LB["D"], LB["epsilon"]
+    checks, record = {}, {"runs": runs, **LB}
+    for theorem, seed in zip(("theorem_1", "theorem_4"), inputs.seed.spawn(2)):
+        means, control = [], []
+        for v, s in zip(LB["v"], seed.spawn(len(LB["v"]))):
+            if theorem == "theorem_1":
+                inst = theorem_1_instance(n, d, eps, H, D, np.array([v]))
+            else:
+                inst = theorem_4_instance(n, d, eps, H, LB["lam_theorem_4"], D, np.array([v]))
+            width = inst.k * H * D ** 2 / (2.0 * n)
+            out = _lb_run(algorithm, inst.records, inst.lam, runs, np.random.default_rng(s))
+            means.append(float(np.mean(np.minimum(inst.empirical_excess(out), width))))
+            control.append(float(inst.empirical_excess(np.repeat(inst.x_star[None, :], 2, axis=0))[0]))
+        bound = float(inst.lower_bound)
+        p = max(hoeffding_p_value(-m, -bound, width, runs) for m in means)
+        key = f"accd22_{algorithm}_{theorem}"
+        checks[key] = suite_check(key, f"{theorem.replace('_', ' ').title()} as a privacy sanity check: max over v of "
+                                  "the truncated mean excess on S_v ≥ the lower bound (Hoeffding)", p, max(means),
+                                  bound)
+        checks[key + "_control_caught"] = exact_check(
+            key + "_control_caught", "the non-private control (the exact empirical minimiser, no noise) beats the "
+            "bound on every v (exactly: its excess is 0): the check can fail", max(control) < bound, max(control),
+            bound)
+        record[theorem] = {"bound": bound, "mean_excess": means, "control_excess": control}
+    return {"record": record, "checks": checks, "audits": {}}
 
-        checks = {
-            f"accd22_{algorithm}_theorem_4": suite_check(
-                f"accd22_{algorithm}_theorem_4", "Theorem 4 as a privacy sanity check: max over v of the mean excess "
-                "on S_v ≥ (λD²/96)e^{−2λnε/(Hd)} (Hoeffding, range λD²/2)", p_below(out["algorithm"]),
-                max(out["algorithm"]), bound),
-            f"accd22_{algorithm}_theorem_4_noise_free_caught": exact_check(
-                f"accd22_{algorithm}_theorem_4_noise_free_caught", "the non-private control (the exact empirical "
-                "minimiser, no noise) beats Theorem 4's bound on every v (exactly: its excess is 0): the check can fail",
-                max(out["noise_free"]) < bound, max(out["noise_free"]), bound)}
-        return {"record": {**LB, "v": vs, "bound": bound, "runs": runs, "mean_excess": out}, "checks": checks,
-                "audits": {}}
 
+def lower_bound_algorithm_1(inputs: SuiteInputs) -> dict[str, Any]:
+    """:func:`_lower_bound` for Algorithm 1 (a module-level, picklable suite task)."""
+    return _lower_bound("algorithm_1", inputs)
 
 
 def lower_bound_algorithm_2(inputs: SuiteInputs) -> dict[str, Any]:
@@ -286,6 +304,21 @@ def lower_bound_algorithm_2(inputs: SuiteInputs) -> dict[str, Any]:
     return _lower_bound("algorithm_2", inputs)
 
 
+def lower_bound_algorithm_3(inputs: SuiteInputs) -> dict[str, Any]:
+    """:func:`_lower_bound` for Algorithm 3 (a module-level, picklable suite task)."""
+    return _lower_bound("algorithm_3", inputs)
+
+
 def lower_bound_algorithm_4(inputs: SuiteInputs) -> dict[str, Any]:
     """:func:`_lower_bound` for Algorithm 4 (a module-level, picklable suite task)."""
     return _lower_bound("algorithm_4", inputs)
+
+
+def lower_bound_algorithm_5(inputs: SuiteInputs) -> dict[str, Any]:
+    """:func:`_lower_bound` for Algorithm 5 (a module-level, picklable suite task)."""
+    return _lower_bound("algorithm_5", inputs)
+
+
+def lower_bound_algorithm_6(inputs: SuiteInputs) -> dict[str, Any]:
+    """:func:`_lower_bound` for Algorithm 6 (a module-level, picklable suite task)."""
+    return _lower_bound("algorithm_6", inputs)
