@@ -51,11 +51,9 @@ def _sample(n: Any, d: int, rng: Any, flip: float) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class SeparableSquaredHinge:
-    """The interpolating separable-margin instance (module docstring).  d ≥ 1; R > √d: the domain X = B(0, R)
-    contains the margin point (1, …, 1), an interpolating minimiser.  Per-sample smoothness H = 1 (‖a‖ = 1),
-    Lipschitz constant on X: L = 1 + R.  ``lam`` = 1/d is the growth constant with respect to the orthant
-    (exact), see the module docstring for X*."""
+class _Margin:
+    """Shared by both instances: d ≥ 1, X = B(0, R) with R > √d (the margin point (1, …, 1) inside), ‖a‖ = 1 so
+    H = 1, the Lipschitz constant on X L = 1 + R (|1 ∓ x_k| ≤ 1 + R), λ = 1/d."""
 
     d: int
     R: float
@@ -67,9 +65,7 @@ class SeparableSquaredHinge:
             raise ValueError(f"R must exceed √d = {np.sqrt(self.d):.4g} (the margin point must lie inside X)")
         object.__setattr__(self, "R", R)
 
-    interpolating = True
     H = 1.0
-    f_star = 0.0
 
     @property
     def L(self) -> float:
@@ -78,6 +74,17 @@ class SeparableSquaredHinge:
     @property
     def lam(self) -> float:
         return 1.0 / self.d
+
+
+@dataclass(frozen=True)
+class SeparableSquaredHinge(_Margin):
+    """The interpolating separable-margin instance (module docstring).  d ≥ 1; R > √d: the domain X = B(0, R)
+    contains the margin point (1, …, 1), an interpolating minimiser.  Per-sample smoothness H = 1 (‖a‖ = 1),
+    Lipschitz constant on X: L = 1 + R.  ``lam`` = 1/d is the growth constant with respect to the orthant
+    (exact), see the module docstring for X*."""
+
+    interpolating = True
+    f_star = 0.0
 
     @property
     def x_star(self) -> np.ndarray:
@@ -116,36 +123,21 @@ class SeparableSquaredHinge:
 
 
 @dataclass(frozen=True)
-class FlippedSquaredHinge:
+class FlippedSquaredHinge(_Margin):
     """The non-interpolating twin: labels flipped with probability q ∈ (0, ½) (module docstring).  Minimiser
     x* = (1 − 2q)·(1, …, 1) (inside X for R > √d), f* = 2q(1 − q), strongly convex with λ = 1/d on [−1, 1]^d;
     H = 1, L = 1 + R on X = B(0, R)."""
 
-    d: int
-    R: float
     q: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "d", check_positive_int(self.d, "d"))
-        R = check_positive(self.R, "R")
-        if not R > np.sqrt(self.d):
-            raise ValueError(f"R must exceed √d = {np.sqrt(self.d):.4g}")
-        object.__setattr__(self, "R", R)
+        super().__post_init__()
         q = check_positive(self.q, "q")
         if not q < 0.5:
             raise ValueError(f"q must lie in (0, 1/2), got {q}")
         object.__setattr__(self, "q", q)
 
     interpolating = False
-    H = 1.0
-
-    @property
-    def L(self) -> float:
-        return 1.0 + self.R
-
-    @property
-    def lam(self) -> float:
-        return 1.0 / self.d
 
     @property
     def x_star(self) -> np.ndarray:
