@@ -604,3 +604,19 @@ def test_AC15_equation_4_sign():
     # the proof's explicit form (theorem_2_bound) decreases in T
     vals = [th.theorem_2_bound(T, 10**6, mu, L, H, lam, D) for T in (1, 2, 4, 8)]
     assert all(b < a for a, b in zip(vals, vals[1:]))
+
+
+# =============================================================================================================
+# AC16 — "roughly n/log n epochs with log n samples each" (the text after Theorem 2)
+# =============================================================================================================
+
+def test_AC16_theorem_2_epochs_have_log_cubed_samples_not_log_n():
+    """Theorem 2's m = 256·log²n·(H log(1/β)/λ)·max{256H/λ, d/(ε√(log n))} with β = n^{−μ}: log(1/β) = μ log n, so
+    where the first branch of the max is taken m = 65536·μ·(H/λ)²·log³n — Θ(log³n) samples per epoch and
+    T = n/m = Θ(n/log³n) epochs, not the text's "n/log n epochs with log n samples each".  By hand: m/log³n is
+    the constant 65536μ(H/λ)² on the whole grid (H/λ = 1, μ = 1, d/ε small), while m/log n grows like log²n."""
+    for n in (10 ** 4, 10 ** 6, 10 ** 8, 10 ** 10):
+        _, m, _ = th.theorem_2_parameters(n, 1, 1000.0, 0.0, 1.0, 1.0, 1.0)  # d/ε = 1e-3: the 256H/λ branch
+        assert m / math.log(n) ** 3 == pytest.approx(65536.0, rel=1e-12)
+    ratios = [th.theorem_2_parameters(n, 1, 1000.0, 0.0, 1.0, 1.0, 1.0)[1] / math.log(n) for n in (10 ** 4, 10 ** 8)]
+    assert ratios[1] / ratios[0] == pytest.approx((math.log(1e8) / math.log(1e4)) ** 2, rel=1e-12)  # = 4
