@@ -242,11 +242,12 @@ class PhaseRecord:
 class Transcript:
     """Everything an Algorithm 1–6 run did, in order: its phases (:class:`PhaseRecord`), the epochs of Algorithms
     2/6 (public D_i, L_i) and their outputs x_i ((R, d) each, data-dependent: for containment checks, Lemma C.1),
-    counts.  A verification record for white-box audits, never serialised."""
+    Algorithm 3's first-stage output x_1 (the centre of X_int; Theorem 3.2's containment), counts.  A verification record for white-box audits, never serialised."""
 
     phases: list[PhaseRecord] = field(default_factory=list)
     epochs: list[dict[str, Any]] = field(default_factory=list)
     epoch_outputs: list[np.ndarray] = field(default_factory=list)
+    first_stage_output: np.ndarray | None = None
     gradient_evaluations: int = 0
     solver_tol: float = SOLVER_TOL
     grad: GradFn | None = None
@@ -573,6 +574,7 @@ def algorithm_3(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
     t5_first = th.algorithm_5_epochs(half)
     X1 = _algorithm_5(Zc[:half], 0, domain.center, domain.radius, L, _start(x0, domain, R), t5_first, b / 2.0,
                       ctx)  # line 2
+    ctx.transcript.first_stage_output = X1.copy()
     D_int = th.algorithm_3_radius(L, lam, n, b, d, ctx.epsilon, ctx.delta, constant, printed=printed_radius)  # 3
     _, m_default, _ = th.theorem_2_parameters(max(half, 2), d, ctx.epsilon, ctx.delta, ctx.H, lam, mu)
     mm, TT, override = _m_T(half, m, T, m_default, "Theorem 2 (Algorithm 3, line 5)")
