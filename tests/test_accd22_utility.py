@@ -145,8 +145,11 @@ def test_lower_bound_sanity_checks_pass_and_catch_the_non_private_control() -> N
     assert math.isclose(rec["theorem_4"]["bound"], (1 / 16) * 4 / 96 * math.exp(-8), rel_tol=1e-12)
 
 
-def test_kappa_growth_schedule() -> None:
+def test_kappa_growth_schedule_and_envelope() -> None:
     out = u.kappa_growth_task(SuiteInputs("quick", np.random.SeedSequence(9), 0.95))
     assert out["checks"]["accd22_kappa_schedule"]["p_value"] == 1.0
+    assert out["checks"]["accd22_kappa_envelope"]["p_value"] == 1.0  # deterministic on the containment event
+    env = out["record"]["envelope"]
+    assert all(b < a for a, b in zip(env, env[1:]))  # the public envelope decreases along the grid
     # Theorem 8's T = ⌊log n⌋, m = ⌊n/T⌋ by hand at n = 2000: log 2000 = 7.6 → T = 7, m = 285
     assert th.theorem_8_parameters(2000) == (7, 285)
