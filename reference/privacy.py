@@ -239,9 +239,16 @@ class PrivacyClaim:
 class Release:
     """A private output together with everything needed to check it.
 
-    What the privacy claim covers: ``output`` (and ``trajectory`` where the source theorem covers the whole
-    sequence of iterates, as Theorem 3.1 of Bassily et al. does).  ``parameters`` are public (computed from
-    public inputs only) and ``gradient_evaluations`` is public unless the claim's conditions say otherwise.
+    A release publishes only what its claim covers.  ``to_dict``/``to_json`` write ``output`` (the released
+    outcome; ``trajectory`` too, on request, where the source theorem covers the whole sequence of iterates, as
+    Theorem 3.1 of Bassily et al. does) and fields that are functions of public inputs only: ``algorithm``,
+    ``claim``, ``parameters`` and ``gradient_evaluations`` — the count the algorithm's schedule prescribes,
+    computed from public inputs (n, d, ε, δ, ρ, declared bounds) before any record is read.  Where the count
+    actually performed depends on the data (a run that halts on ⊥, records dropped by a data check), that count
+    lives in ``nonprivate_internals["gradient_evaluations_performed"]`` and is never published.
+    ``diagnostics`` and ``nonprivate_internals`` are never part of a release (``tests/test_privacy_contract.py``
+    checks, for every catalogue entry, that every published field but the outcome is identical on neighbouring
+    datasets at the same public inputs and seed).
 
     Replicated runs (``replicates=R``) are verification records, not releases.  Algorithms called with
     ``replicates=R`` return R independent runs on the same data as an (R, d) ``output`` and record R in
@@ -258,7 +265,8 @@ class Release:
     claim : PrivacyClaim
         For a replicated record: the claim of each row separately.
     gradient_evaluations : int
-        Number of per-sample (sub)gradient (or prox) oracle calls, duplicates counted.
+        Number of per-sample (sub)gradient (or prox) oracle calls, duplicates counted, as the algorithm's
+        schedule prescribes them from public inputs (published; see above for a data-dependent count).
     parameters : dict
         The parameters actually used (T, η, m, σ², λ, ...), after rounding.  Public.
     algorithm : str
@@ -267,8 +275,8 @@ class Release:
         Iterates w_0..w_T when requested.
     diagnostics : dict
         Data-dependent summaries (solver certificates, clipping events, ...).  **Not covered by the privacy
-        claim**: they are computed from the private data.  ``to_dict``/``to_json`` leave them out unless
-        asked (``include_diagnostics=True``), and then label them.
+        claim**: they are computed from the private data.  ``to_dict``/``to_json`` never write them; only
+        :meth:`to_verification_record` (labelled "not a private release") does, on request.
     nonprivate_internals : dict
         Values computed from the private data *before* the privacy mechanism (e.g. the unperturbed minimiser
         w_T of output perturbation), kept for white-box tests and auditors only.  Never serialised, not shown
@@ -324,14 +332,21 @@ class Release:
             )
 
     def to_dict(self, include_trajectory: bool = False, include_diagnostics: bool = False) -> dict[str, Any]:
-        """The publishable record: output, claim, public parameters (never ``nonprivate_internals``).
+        """The publishable record: the outcome, the claim and public fields (never ``diagnostics`` or
+        ``nonprivate_internals``).
 
         Raises
         ------
         ValueError
-            The release is replicated (``replicates`` is not None): use :meth:`to_verification_record`.
+            The release is replicated (``replicates`` is not None): use :meth:`to_verification_record`; or
+            ``include_diagnostics`` is True: diagnostics are computed from the private data and are never part
+            of a release (use :meth:`to_verification_record`, labelled "not a private release").
         """
         self._refuse_if_replicated("to_dict")
+        if include_diagnostics:
+            raise ValueError("include_diagnostics: diagnostics are computed from the private data and are not "
+                             "covered by the claim, so a release never publishes them; use "
+                             "to_verification_record(include_diagnostics=True), labelled 'not a private release'")
         d: dict[str, Any] = {
             "algorithm": self.algorithm,
             "output": to_jsonable(np.asarray(self.output)),
@@ -341,8 +356,6 @@ class Release:
         }
         if include_trajectory and self.trajectory is not None:
             d["trajectory"] = to_jsonable(np.asarray(self.trajectory))
-        if include_diagnostics:
-            d["diagnostics_not_covered_by_the_claim"] = to_jsonable(self.diagnostics)
         return d
 
     def to_json(self, **kwargs: Any) -> str:

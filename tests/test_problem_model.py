@@ -263,5 +263,9 @@ def test_release_serialises_only_what_the_claim_covers():
     text = r.to_json()
     assert "0.123456789" not in text and "w_T" not in text and "certificate" not in text
     assert "w_T" not in repr(r)
-    labelled = r.to_dict(include_diagnostics=True)
-    assert "diagnostics_not_covered_by_the_claim" in labelled and "w_T" not in json.dumps(labelled)
+    # diagnostics are computed from the data: a release never publishes them, only a labelled verification record
+    with pytest.raises(ValueError, match="include_diagnostics"):
+        r.to_dict(include_diagnostics=True)
+    labelled = r.to_verification_record(include_diagnostics=True)
+    assert labelled["not_a_private_release"] and "diagnostics_not_covered_by_the_claim" in labelled
+    assert "w_T" not in json.dumps(labelled)
