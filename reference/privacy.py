@@ -52,13 +52,64 @@ def event_to_dict(event: Any) -> dict[str, Any]:
     return convert(event.to_named_tuple())
 
 
+#: field name -> (kind, lower bound, lower bound included, upper bound) of every numeric field of a DpEvent
+_EVENT_FIELD_RANGES: dict[str, tuple[str, float, bool, float]] = {
+    "count": ("int", 1, True, math.inf),
+    "source_dataset_size": ("int", 1, True, math.inf),
+    "sample_size": ("int", 1, True, math.inf),
+    "dataset_size": ("int", 1, True, math.inf),
+    "truncated_batch_size": ("int", 1, True, math.inf),
+    "num_buckets": ("int", 2, True, math.inf),
+    "sensitivity": ("int", 1, True, math.inf),
+    "step_counts": ("int", 1, True, math.inf),
+    "sampling_probability": ("float", 0.0, True, 1.0),
+    "sampling_probs": ("float", 0.0, True, 1.0),
+    "noise_parameter": ("float", 0.0, True, math.inf),
+    "noise_multiplier": ("float", 0.0, False, math.inf),
+    "standard_deviation": ("float", 0.0, False, math.inf),
+    "sensitivities": ("float", 0.0, True, math.inf),
+    "rho": ("float", 0.0, True, math.inf),
+    "xi": ("float", 0.0, True, math.inf),
+    "mean": ("float", 0.0, False, math.inf),
+    "shape": ("float", 0.0, True, math.inf),
+}
+
+
+def _check_event_field(cls_name: str, key: str, value: Any) -> Any:
+    """``value`` of field ``key`` of event class ``cls_name``, checked against :data:`_EVENT_FIELD_RANGES`
+    (a list field elementwise); integral floats of an int field become ints.  ValueError naming the field."""
+    rule = _EVENT_FIELD_RANGES.get(key)
+    if rule is None:
+        return value
+    if isinstance(value, list):
+        if not value:
+            raise ValueError(f"event: {cls_name}.{key} must not be empty")
+        return [_check_event_field(cls_name, key, v) for v in value]
+    kind, low, closed, high = rule
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"event: {cls_name}.{key} must be a number, got {value!r}")
+    v = float(value)
+    if kind == "int":
+        if not (math.isfinite(v) and v == int(v)):
+            raise ValueError(f"event: {cls_name}.{key} must be an integer, got {value!r}")
+        value = int(v)
+    if not (math.isfinite(v) and (v >= low if closed else v > low) and v <= high):
+        side = ">=" if closed else ">"
+        upper = f" and <= {high:g}" if math.isfinite(high) else ""
+        raise ValueError(f"event: {cls_name}.{key} must be {side} {low:g}{upper}, got {value!r}")
+    return value
+
+
 def event_from_dict(data: Mapping[str, Any]) -> Any:
-    """Inverse of :func:`event_to_dict`: only classes of ``dp_accounting.dp_event`` are built.
+    """Inverse of :func:`event_to_dict`: only classes of ``dp_accounting.dp_event`` are built, and every numeric
+    field is checked (counts and sizes integers >= 1, probabilities in [0, 1], noise multipliers > 0, ...;
+    a sample no larger than its source dataset).
 
     Raises
     ------
     ValueError
-        ``data`` names no ``DpEvent`` class of ``dp_accounting.dp_event``, or its fields do not fit it.
+        ``data`` names no ``DpEvent`` class of ``dp_accounting.dp_event``, its fields do not fit it, or a field
+        is out of range (the message names the class and field).
     """
     from dp_accounting import dp_event
 
@@ -68,7 +119,10 @@ def event_from_dict(data: Mapping[str, Any]) -> Any:
             cls = getattr(dp_event, str(name), None)
             if not (isinstance(cls, type) and issubclass(cls, dp_event.DpEvent)):
                 raise ValueError(f"event: {name!r} is not a dp_accounting DpEvent class")
-            fields = {k: build(v) for k, v in value.items() if k != "class_name"}
+            fields = {k: _check_event_field(str(name), k, build(v)) for k, v in value.items() if k != "class_name"}
+            if fields.get("sample_size", 0) > fields.get("source_dataset_size", math.inf):
+                raise ValueError(f"event: {name}.sample_size ({fields['sample_size']}) exceeds source_dataset_size "
+                                 f"({fields['source_dataset_size']})")
             try:
                 return cls(**fields)
             except TypeError as exc:

@@ -425,7 +425,9 @@ def test_claim_gdp_zcdp_event_curve_audits(files: dict[str, str], capsys: pytest
     ev = tmp_path / "ev.json"
     # LaplaceDpEvent(1) under ADD_OR_REMOVE_ONE is Laplace noise of scale 1 at sensitivity 1: the pair a/b here
     # (sums 1 and 0); dp_accounting refuses REPLACE_ONE for Laplace events (tested below as bad input)
-    ev.write_text(json.dumps({"event": event_to_dict(LaplaceDpEvent(1.0)), "event_neighbouring": "ADD_OR_REMOVE_ONE"}))
+    # the file states that the event models the replace-one claim (as PrivacyClaim.to_dict writes it)
+    ev.write_text(json.dumps({"event": event_to_dict(LaplaceDpEvent(1.0)), "event_neighbouring": "ADD_OR_REMOVE_ONE",
+                              "neighbouring": "replace-one"}))
     bad = tmp_path / "bad_ev.json"
     bad.write_text(json.dumps({"event": event_to_dict(LaplaceDpEvent(1.0)), "event_neighbouring": "REPLACE_ONE"}))
     assert _run(_claim_argv(files, f"{files['mech']}:laplace_eps1", f"event:{bad}")) == 2

@@ -81,8 +81,10 @@ probability <= 1 - C.  The bound saturates well below the true epsilon for small
 Curve claims (--claim; exactly one of --claim and --epsilon/--delta).  approx:EPS,DELTA is the same as
 --epsilon EPS --delta DELTA.  gdp:MU (mu-GDP), zcdp:RHO (rho-zCDP) and event:FILE.json (a dp_accounting
 DpEvent in PrivacyClaim's event format, dpsco.reference.privacy.event_to_dict, or {"event": ...,
-"event_neighbouring": "REPLACE_ONE"|"ADD_OR_REMOVE_ONE"|"REPLACE_SPECIAL"}; default relation from
---claim-neighbouring) are audited as whole trade-off curves by dpsco.verification.auditing.curve_audit.audit_curve:
+"event_neighbouring": "REPLACE_ONE"|"ADD_OR_REMOVE_ONE"|"REPLACE_SPECIAL"}, which must agree with
+--claim-neighbouring unless the file also states the claim's "neighbouring" (as PrivacyClaim.to_dict writes it:
+then the event models that relation, e.g. a replace-one Laplace claim modelled under ADD_OR_REMOVE_ONE, and it
+must equal --claim-neighbouring); default relation from --claim-neighbouring) are audited as whole trade-off curves by dpsco.verification.auditing.curve_audit.audit_curve:
 refuted iff the Clopper-Pearson box of the selected event's (false-positive, false-negative) rates lies below
 the claimed curve (probability <= 1 - C under a true claim).  The JSON record has claim, verdict, mu_lower,
 rho_lower (zcdp) and epsilon_lower (null: no epsilon at a claimed delta).  --estimator, --assume,
@@ -393,11 +395,30 @@ def parse_claim(text: Any, neighbouring: str = "replace-one") -> Any:
                 data = json.load(fh)
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise InputError(f"--claim event: cannot read {value!r}: {type(exc).__name__}") from None
-        if isinstance(data, dict) and "event" in data:
-            relation = data.get("event_neighbouring", _EVENT_RELATION[neighbouring])
+        # an event itself has a "class_name" (SelfComposedDpEvent and the sampled events have an "event" field of
+        # their own); only a mapping without one is the {"event", "event_neighbouring"} wrapper
+        # An event file's event_neighbouring is the relation its curve is computed under.  A bare wrapper must
+        # agree with the audited relation; a file that also states the claim's "neighbouring" (as
+        # PrivacyClaim.to_dict writes it) declares that the event models that relation (e.g. a replace-one
+        # Laplace claim modelled by LaplaceDpEvent under ADD_OR_REMOVE_ONE), and must match --claim-neighbouring.
+        relation = _EVENT_RELATION[neighbouring]
+        if isinstance(data, dict) and "class_name" not in data and "event" in data:
+            stated = data.get("event_neighbouring", relation)
+            if "neighbouring" in data:
+                if data["neighbouring"] != neighbouring:
+                    raise InputError(f"--claim {form!r}: the file's claim is for {data['neighbouring']!r} "
+                                     f"neighbours but --claim-neighbouring is {neighbouring!r}; audit it under the "
+                                     "relation it claims")
+            else:
+                compatible = {"REPLACE_ONE", "REPLACE_SPECIAL"} if relation == "REPLACE_ONE" else {relation}
+                if stated not in compatible:
+                    raise InputError(
+                        f"--claim {form!r}: the file's event_neighbouring {stated!r} contradicts "
+                        f"--claim-neighbouring {neighbouring!r} (which audits {relation} pairs); pass the "
+                        "--claim-neighbouring the claim is for, or add \"neighbouring\": \"replace-one\" or "
+                        "\"add/remove\" to the file to state which relation the event models")
+            relation = stated
             data = data["event"]
-        else:
-            relation = _EVENT_RELATION[neighbouring]
         ev = event_from_dict(data)
         curve = CurveClaim.from_event(ev, str(relation), **kw)
         try:  # the accountant must accept the event before any run is drawn
