@@ -16,7 +16,7 @@ import numpy as np
 
 from dpsco.reference.privacy import PrivacyClaim
 
-__all__ = ["as_claim", "check_dataset", "check_neighbouring_pair"]
+__all__ = ["as_claim", "as_real_output", "check_dataset", "check_neighbouring_pair"]
 
 
 def as_claim(claim: Any) -> PrivacyClaim:
@@ -150,3 +150,44 @@ def check_neighbouring_pair(
     if lo > hi:
         raise ValueError("dataset and neighbour are not add/remove neighbours (no single record removal maps one to the other)")
     return {"relation": "add/remove", "larger": bigger, "removed_index_range": [int(lo), int(hi)]}
+
+
+def as_real_output(value: Any, what: str = "the mechanism's output") -> np.ndarray:
+    """``value`` as a float64 array, refusing every conversion that would lose information.
+
+    An auditor that casts a complex output to real audits only its real part (a mechanism ``laplace + 1j·Σx``
+    leaks through the imaginary part and would pass any claim); integers beyond 2⁵³, long doubles, Python
+    integers and Decimals can round to equal floats, and strings would be parsed.  So: bool, integer and
+    float arrays convert when float64 holds every value exactly; anything else raises.
+
+    Raises
+    ------
+    ValueError
+        Complex values (return real coordinates, e.g. ``np.concatenate([z.real, z.imag])``), strings, bytes,
+        dates, or values that float64 cannot hold exactly (the message names ``what``).
+    """
+    arr = np.asarray(value)
+    kind = arr.dtype.kind
+    if kind == "c":
+        raise ValueError(f"{what} is complex ({arr.dtype}); an audit of its real part would miss the imaginary "
+                         "part, so return real coordinates (e.g. np.concatenate([z.real, z.imag]))")
+    if kind not in "biufO":
+        raise ValueError(f"{what} has dtype {arr.dtype}, which is not a real number type")
+    if kind == "b" or (kind == "f" and arr.dtype.itemsize <= 8):
+        return arr.astype(np.float64, copy=False)
+    if kind == "O" and any(isinstance(v, (complex, np.complexfloating, str, bytes)) for v in arr.ravel()):
+        raise ValueError(f"{what} holds complex numbers or strings; return real coordinates")
+    try:
+        out = arr.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{what} cannot be read as real numbers ({type(exc).__name__}: {exc})") from None
+    if kind == "O":   # Python compares int/Decimal/Fraction with float exactly: v == type(v)(float(v)) iff no rounding
+        exact = all(isinstance(v, float) or not math.isfinite(f) or type(v)(f) == v
+                    for v, f in zip(arr.ravel().tolist(), out.ravel().tolist()))
+    else:             # integers beyond 2**53, long doubles: the round trip through float64 must be the identity
+        with np.errstate(invalid="ignore", over="ignore"):
+            exact = bool(np.all((out.astype(arr.dtype) == arr) | ~np.isfinite(out)))
+    if not exact:
+        raise ValueError(f"{what} ({arr.dtype}) has values that float64 cannot hold exactly, so distinct outputs "
+                         "could be audited as equal; return float64 values")
+    return out

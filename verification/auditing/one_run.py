@@ -28,6 +28,7 @@ from scipy.stats import binom
 from dpsco.reference.privacy import to_jsonable
 from dpsco.reference.validation import check_rng
 from dpsco.verification.auditing.clopper_pearson import check_confidence, check_delta
+from dpsco.verification.auditing.inputs import as_real_output
 from dpsco.verification.auditing.results import ESTIMATOR_ASSUMPTIONS
 
 __all__ = [
@@ -323,7 +324,7 @@ def one_run_audit(
             seed_entropy = int(seq.entropy)
 
     mask = rng.random(m_) < 0.5
-    scores = np.asarray(run(mask.copy(), rng), dtype=np.float64).ravel()
+    scores = as_real_output(run(mask.copy(), rng), "the one-run scores").ravel()
     if scores.shape != (m_,):
         raise ValueError(f"run must return {m_} scores, got shape {scores.shape}")
     if not np.all(np.isfinite(scores)):

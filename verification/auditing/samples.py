@@ -32,6 +32,7 @@ from typing import Any, Callable, Mapping, Protocol, runtime_checkable
 import numpy as np
 from scipy.stats import fisher_exact, ks_2samp
 
+from dpsco.verification.auditing.inputs import as_real_output
 from dpsco.verification.executors import Executor, ProcessExecutor, SerialExecutor, validate_workers
 
 __all__ = [
@@ -75,7 +76,7 @@ def task_sizes(n: int) -> list[int]:
 def _task_runs(mechanism: Any, data: dict[str, np.ndarray], n: int, seed: np.random.SeedSequence) -> list[np.ndarray]:
     """A task: ``n`` runs of ``mechanism`` on ``data``, all drawing from one generator built from ``seed``."""
     rng = np.random.default_rng(seed)
-    return [np.asarray(mechanism(data, rng), dtype=np.float64).ravel() for _ in range(n)]
+    return [as_real_output(mechanism(data, rng)).ravel() for _ in range(n)]
 
 
 def _executor(workers: Any) -> tuple[Executor, bool]:
@@ -119,7 +120,7 @@ def draw(
     """
     sample = getattr(mechanism, "sample", None)
     if callable(sample):
-        out = np.asarray(sample(data, n, rng), dtype=np.float64)
+        out = as_real_output(sample(data, n, rng), f"mechanism.sample(data, {n}, rng) on the {side}")
         if out.ndim == 0 or out.shape[0] != n:
             raise ValueError(f"mechanism.sample(data, {n}, rng) on the {side} must return an array with {n} rows, got shape {out.shape}")
         out = out.reshape(n, -1)
@@ -192,11 +193,11 @@ def _reference_runs(
     """
     if callable(mechanism):
         def one(r: np.random.Generator) -> np.ndarray:
-            return np.asarray(mechanism(data, r), dtype=np.float64).ravel()
+            return as_real_output(mechanism(data, r)).ravel()
         how = "mechanism(data, rng)"
     else:
         def one(r: np.random.Generator) -> np.ndarray:
-            out = np.asarray(mechanism.sample(data, 1, r), dtype=np.float64)
+            out = as_real_output(mechanism.sample(data, 1, r), "mechanism.sample(data, 1, rng)")
             if out.ndim == 0 or out.shape[0] != 1:
                 raise ValueError(f"mechanism.sample(data, 1, rng) on the {side} must return 1 row, got shape {out.shape}")
             return out.reshape(-1)

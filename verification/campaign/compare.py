@@ -76,6 +76,7 @@ from dpsco.reference import Ball, DataBounds, ERMProblem, get_loss
 from dpsco.reference.privacy import PrivacyClaim, Release, to_jsonable
 
 from dpsco.verification.auditing.audit import audit
+from dpsco.verification.auditing.inputs import as_real_output
 from dpsco.verification.auditing.samples import task_sizes
 from dpsco.verification.executors import Executor, ProcessExecutor, SerialExecutor, validate_workers
 from dpsco.verification.papers.catalogue import CatalogueEntry, PublicInputs, get_entry, run_outputs
@@ -336,7 +337,10 @@ def candidate_is_vectorised(candidate: Callable[..., Any]) -> bool:
 
 def _as_outputs(result: Any, d: int, k: int | None, name: str) -> tuple[np.ndarray, Release | None]:
     rel = result if isinstance(result, Release) else None
-    out = np.asarray(rel.output if rel is not None else result, dtype=np.float64)
+    try:
+        out = as_real_output(rel.output if rel is not None else result, f"{name}'s output")
+    except ValueError as exc:
+        raise CandidateError(str(exc)) from None
     shape = (d,) if k is None else (k, d)
     if out.shape != shape:
         raise CandidateError(f"{name} returned an output of shape {out.shape}, expected {shape}")

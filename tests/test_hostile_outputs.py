@@ -1,0 +1,86 @@
+"""Outputs a float cast would silently change (issue: verdicts that hold against hostile input, item 2).
+
+A mechanism ``laplace + 1j·Σx`` is ε = ∞ (the imaginary part is the exact sum) yet passed ε = 1 with exit 0:
+``samples.py``, ``one_run.py`` and ``compare.py`` cast outputs to float64, dropping the imaginary part.  Every
+output now goes through :func:`dpsco.verification.auditing.inputs.as_real_output`, which refuses complex
+outputs and any lossy cast (integers beyond 2⁵³, long doubles, big Python ints, Decimals, strings).
+
+Deterministic: the refusals happen on the first run, before any statistic is computed.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import numpy as np
+import pytest
+
+from dpsco.verification.auditing.audit import audit
+from dpsco.verification.auditing.inputs import as_real_output
+
+A = {"x": np.array([0.0, 0.0, 1.0])}
+B = {"x": np.array([0.0, 0.0, 0.0])}
+
+
+def complex_leak(data, rng):
+    """Laplace noise on the real part, the exact sum on the imaginary part: not private at any ε."""
+    return np.array([rng.laplace(0.0, 1.0) + 1j * data["x"].sum()])
+
+
+class ComplexSampler:
+    def __call__(self, data, rng):
+        return complex_leak(data, rng)
+
+    def sample(self, data, n, rng):
+        return rng.laplace(0.0, 1.0, (n, 1)) + 1j * data["x"].sum()
+
+
+def big_int_leak(data, rng):
+    """2⁶⁰ + Σx: both neighbours round to the same float64, so a float audit sees identical outputs."""
+    return np.array([2**60 + int(data["x"].sum())], dtype=np.int64)
+
+
+@pytest.mark.parametrize("mechanism", [complex_leak, ComplexSampler(), big_int_leak],
+                         ids=["complex", "complex-sample", "int64-beyond-2^53"])
+def test_lossy_outputs_are_refused_not_audited(mechanism):
+    with pytest.raises(ValueError, match="complex|cannot hold exactly"):
+        audit(mechanism, A, B, (1.0, 0.0), 2000, np.random.default_rng(0))
+
+
+def test_the_cli_exits_2_on_complex_output(tmp_path, monkeypatch, capsys):
+    import argparse
+
+    from dpsco.verification.cli.audit import configure_parser, run
+
+    (tmp_path / "leaky.py").write_text("import numpy as np\n"
+                                       "def f(data, rng):\n"
+                                       "    return np.array([rng.laplace() + 1j * data['x'].sum()])\n")
+    np.savez(tmp_path / "a.npz", **A)
+    np.savez(tmp_path / "b.npz", **B)
+    monkeypatch.chdir(tmp_path)
+    p = argparse.ArgumentParser()
+    configure_parser(p)
+    args = p.parse_args(["leaky:f", "--dataset", "a.npz", "--neighbour", "b.npz", "--epsilon", "1", "--delta", "0",
+                         "--samples", "2000", "--seed", "1"])
+    assert run(args) == 2
+    assert "complex" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", [np.array([1 + 0j]), np.array(["1.5"]), np.array([2**53 + 1], dtype=np.int64),
+                                   np.array([2**64 + 1], dtype=object), np.array([Decimal("0.1")], dtype=object),
+                                   np.array([1], dtype=np.longdouble) + np.longdouble(2.0) ** -60,
+                                   np.array(["2020-01-01"], dtype="datetime64[D]")])
+def test_as_real_output_refuses_lossy_casts(value):
+    with pytest.raises(ValueError):
+        as_real_output(value)
+
+
+@pytest.mark.parametrize("value, expected", [(np.array([1.5, -2.0]), [1.5, -2.0]), (np.array([True, False]), [1, 0]),
+                                             (np.array([2**53], dtype=np.int64), [2.0**53]), ([3, 2.5], [3.0, 2.5]),
+                                             (np.array([7], dtype=object), [7.0]),
+                                             (np.array([0.25], dtype=np.longdouble), [0.25]),
+                                             (np.array([np.inf, np.nan]), [np.inf, np.nan])])
+def test_as_real_output_keeps_exact_values(value, expected):
+    out = as_real_output(value)
+    assert out.dtype == np.float64
+    np.testing.assert_array_equal(out, np.array(expected, dtype=np.float64))
