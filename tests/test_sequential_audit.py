@@ -185,6 +185,26 @@ def test_noiseless_mechanism_with_selection_is_refuted_after_one_batch() -> None
         assert r.numerator_count == 50 and r.denominator_count == 0
 
 
+def test_a_batch_above_the_test_budget_is_one_look_at_the_whole_budget() -> None:
+    # A batch larger than the test budget left the projected selection no horizon, so a degenerate event was
+    # chosen: exit 0, ε_lb = 0 on a non-private mechanism, and "batches of 10,000,000" in the summary.  Now the
+    # batch is cut to the budget (9,700 test runs, one look).  Planted bug "noise forgotten": deterministic.
+    class Noiseless:
+        def __call__(self, data, rng):
+            return np.array([data["x"].sum()])
+
+        def sample(self, data, n, rng):
+            return np.full((n, 1), data["x"].sum())
+
+    r = sequential_audit(Noiseless(), LAP_S, LAP_S1, (1.0, 0.0), 10_000, np.random.default_rng(0),
+                         selection_samples=300, batch=10_000_000)
+    assert r.verdict == "refuted" and r.epsilon_lower > 1.0
+    assert r.batch == 9_700 and r.batches == 1 and r.test_samples == 9_700
+    assert "1 batches of 9,700" in r.summary()
+    with pytest.raises(ValueError, match="horizons"):
+        projected_event(np.zeros(3), np.ones(3), 0.0, 1.0, 0.025, 10, [])
+
+
 def test_mechanism_without_sample_is_run_one_call_at_a_time() -> None:
     # The same planted bug as a plain function (no batched sample): every run is a single call (no randomness).
     def noiseless(data, rng):

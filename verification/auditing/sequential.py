@@ -198,6 +198,8 @@ def projected_event(
     ``select_event`` instead scores at the selection size, which prefers bulk events when the test budget is
     much larger than the selection.
     """
+    if not horizons:
+        raise ValueError("projected_event needs at least one test size (horizons is empty)")
     sa, sb = np.sort(s_a), np.sort(s_b)
     n_sel = sa.size
     taus = candidate_thresholds(np.sort(np.concatenate([sa, sb])), n_thresholds)
@@ -366,7 +368,9 @@ def sequential_audit(
     confidence : float in (0, 1), default 0.95
         Split α = 1 − confidence as α/2 for the numerator side's sequence and α/2 for the denominator's.
     batch : int >= 1, optional
-        Test runs per side per batch (default max(1, (max_samples − selection_samples) // 100)).
+        Test runs per side per batch (default max(1, (max_samples − selection_samples) // 100)); a batch above
+        the test budget max_samples − selection_samples is cut to it (one look), and ``batch`` in the result is
+        the batch run.
     selection_samples : int >= 2, optional
         Runs per side choosing the statistic, the event and the priors (default max(2, max_samples // 10));
         0 with an explicit ``event``.
@@ -415,7 +419,11 @@ def sequential_audit(
         n_sel = _int_param(selection_samples, "selection_samples", 2)
     if n_max < n_sel + 1:
         raise ValueError(f"max_samples={n_max} leaves no test runs after {n_sel} selection runs")
-    b_size = max(1, (n_max - n_sel) // 100) if batch is None else _int_param(batch, "batch", 1)
+    budget = n_max - n_sel  # test runs per side
+    b_size = max(1, budget // 100) if batch is None else _int_param(batch, "batch", 1)
+    # a batch larger than the test budget is the whole budget (one look): the event's horizons, the loop and the
+    # record all use the batch actually run
+    b_size = min(b_size, budget)
     if target_epsilon is not None:
         if isinstance(target_epsilon, bool) or not isinstance(target_epsilon, Real) or not (
             0.0 < float(target_epsilon) < math.inf
@@ -470,7 +478,8 @@ def sequential_audit(
         s_sa, s_sb = stat_fn(sel_a), stat_fn(sel_b)
         if selection == "projected":
             goal = the_claim.epsilon if target_epsilon is None else min(the_claim.epsilon, target_epsilon)
-            horizons = sorted({min(n_max - n_sel, b_size * 2**j) for j in range(64) if b_size * 2**(j - 1) < n_max - n_sel})
+            # test sizes b, 2b, 4b, … up to the budget, which is always the last horizon
+            horizons = sorted({min(budget, b_size * 2**j) for j in range(64) if b_size * 2**j < budget} | {budget})
             chosen, proj_t, proj_score = projected_event(s_sa, s_sb, delta, goal, half, int(n_thresholds), horizons)
             selection_info = {"criterion": "projected", "projected_test_runs_to_goal": proj_t,
                               "projected_score": proj_score}
