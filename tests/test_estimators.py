@@ -277,6 +277,34 @@ def test_family_finds_the_leaky_pair(method: str) -> None:
         assert flags["second record"] and not flags["first record"]
 
 
+def test_family_gdp_p_values_come_from_the_bound_that_decides() -> None:
+    # A μ-GDP claim on the GDP route: each member's verdict is μ_lb > μ (assumption-free); its Holm p-value used
+    # to test the threshold event against ε instead, so a member could refute through one bound and count as
+    # "not refuting" through the other (family-wise error up to 2α).  Now the p-value is that of the μ bound:
+    # p ≤ α_member iff the member refutes (up to the bisection's 1e-6 relative width).  Planted false claim:
+    # N(sum, 1) on pairs at distance 1 is exactly 1-GDP; the claim says μ = 0.3 (ε at δ = 1e-5 from μ = 0.3).
+    # Deterministic given the seed: the assertion is the identity between the two computations, not a rate.
+    from dpsco.oracles.privacy_curves import gdp_mu_to_epsilon
+    from dpsco.reference.privacy import PrivacyClaim
+    from dpsco.verification.auditing.family import p_value_of_counts
+
+    claim = PrivacyClaim("GDP", gdp_mu_to_epsilon(0.3, 1e-5), 1e-5, "replace-one", "planted", mu=0.3)
+    r = audit_family(Gaussian1D(1.0), PAIRS, claim, 4000, np.random.default_rng(21), estimator="gdp",
+                     statistics=("projection",), method="bonferroni", confidence=0.95)
+    alpha_member = 1.0 - r.details["member_confidence"]
+    assert r.refuted
+    for m in r.members:
+        refuted = m["verdict_at_member_level"] == "refuted"
+        assert refuted == (m["p_value"] <= alpha_member * (1 + 1e-5)), m
+    with pytest.raises(ValueError, match="claim_mu"):
+        p_value_of_counts(10, 100, 1, 100, 1.0, 1e-5, estimator="gdp-mu")
+    # the μ p-value against the bound directly: refutes at a iff p ≤ a
+    p = p_value_of_counts(600, 1000, 300, 1000, 1.0, 1e-5, estimator="gdp-mu", claim_mu=0.5)
+    from dpsco.verification.auditing.gdp import gdp_mu_lower_bound
+    assert gdp_mu_lower_bound(600, 1000, 300, 1000, 1 - p * 1.01) > 0.5 >= gdp_mu_lower_bound(600, 1000, 300, 1000,
+                                                                                                 1 - p / 1.01)
+
+
 def test_family_validation() -> None:
     rng = np.random.default_rng(0)
     with pytest.raises(TypeError):

@@ -21,7 +21,7 @@ from dpsco.reference.validation import check_rng
 from dpsco.verification.auditing.audit import audit
 from dpsco.verification.auditing.clopper_pearson import check_confidence, epsilon_lower_bound
 from dpsco.verification.auditing.events import select_event
-from dpsco.verification.auditing.gdp import GAUSSIAN_TRADEOFF, gdp_epsilon_lower_bound
+from dpsco.verification.auditing.gdp import GAUSSIAN_TRADEOFF, gdp_epsilon_lower_bound, gdp_mu_lower_bound
 from dpsco.verification.auditing.inputs import as_claim, check_dataset, check_neighbouring_pair
 from dpsco.verification.auditing.results import AuditResult
 from dpsco.verification.auditing.samples import draw
@@ -31,20 +31,28 @@ __all__ = ["FamilyAuditResult", "audit_family", "p_value_of_counts"]
 
 
 def p_value_of_counts(
-    k_p: int, n_p: int, k_q: int, n_q: int, claim_epsilon: float, delta: float, *, estimator: str = "threshold"
+    k_p: int, n_p: int, k_q: int, n_q: int, claim_epsilon: float, delta: float, *, estimator: str = "threshold",
+    claim_mu: float | None = None,
 ) -> float:
     """p = inf{a : the estimator's bound at confidence 1 − a refutes the claim} for one fixed event.
 
     A valid p-value for H₀ "the pair satisfies the claim": the bound is monotone in a (Clopper–Pearson
     bounds widen as a shrinks), so {p <= a} ⊂ {bound at confidence 1 − a' refutes} for every a' > a, whose
     probability is <= a' under H₀.  ``estimator``: "threshold" (ε_lb > ε), "gdp" (ε_μ(μ_lb, δ) > ε; valid
-    only under the Gaussian trade-off assumption) or "hockey-stick" (δ_lb(ε) > δ, equivalent to threshold).
+    only under the Gaussian trade-off assumption), "gdp-mu" (μ_lb > ``claim_mu``: the assumption-free bound
+    that decides a μ-GDP claim) or "hockey-stick" (δ_lb(ε) > δ, equivalent to threshold).  The p-value must
+    come from the bound that decides the member's verdict, or Holm's family-wise level is lost.
     Computed by bisection on log a ∈ [log 1e-15, 0) to relative width 1e-6, returning the upper end
     (conservative); p-values below 1e-15 are reported as 1e-15.
     """
 
+    if estimator == "gdp-mu" and (claim_mu is None or not claim_mu > 0):
+        raise ValueError(f"estimator='gdp-mu' needs claim_mu > 0, got {claim_mu!r}")
+
     def refutes(a: float) -> bool:
         conf = 1.0 - a
+        if estimator == "gdp-mu":
+            return float(gdp_mu_lower_bound(k_p, n_p, k_q, n_q, conf)) > float(claim_mu)
         if estimator == "gdp":
             return gdp_epsilon_lower_bound(k_p, n_p, k_q, n_q, delta, conf)[0] > claim_epsilon
         return float(epsilon_lower_bound(k_p, n_p, k_q, n_q, delta, conf)) > claim_epsilon
@@ -209,8 +217,14 @@ def audit_family(
         raise ValueError(f"estimator must be 'threshold', 'gdp' or 'hockey-stick', got {estimator!r}")
     if assume is not None and (assume != GAUSSIAN_TRADEOFF or estimator != "gdp"):
         raise ValueError(f"assume must be None, or 'gaussian-tradeoff' with estimator='gdp'; got {assume!r}")
-    # the criterion of the bound that decides the verdict
-    verdict_kind = "gdp" if assume is not None else ("hockey-stick" if estimator == "hockey-stick" else "threshold")
+    # the criterion of the bound that decides each member's verdict (as audit() decides it): the μ bound for a
+    # μ-GDP claim on the GDP route, the Gaussian ε under a stated assumption, else the threshold ε bound
+    if estimator == "gdp" and the_claim.notion == "GDP" and the_claim.mu is not None:
+        verdict_kind = "gdp-mu"
+    elif assume is not None:
+        verdict_kind = "gdp"
+    else:
+        verdict_kind = "hockey-stick" if estimator == "hockey-stick" else "threshold"
     extra = {"assume": assume, "assume_reason": assume_reason, "sample_check_runs": sample_check_runs}
     if isinstance(n_samples, bool) or not isinstance(n_samples, Integral) or int(n_samples) < 4:
         raise ValueError(f"n_samples must be an integer >= 4, got {n_samples!r}")
@@ -232,10 +246,11 @@ def audit_family(
                             epsilon_true=epsilon_true, n_thresholds=n_thresholds, seed_entropy=seed_entropy,
                             **extra)
                 det = r.details
-                cnt = det["gdp"] if verdict_kind == "gdp" else det
+                cnt = det["gdp"] if verdict_kind in ("gdp", "gdp-mu") else det
                 pv = p_value_of_counts(cnt["numerator_count"], det["n_test"], cnt["denominator_count"], det["n_test"],
                                        the_claim.epsilon, the_claim.delta,
-                                       estimator="gdp" if verdict_kind == "gdp" else "threshold")
+                                       estimator=verdict_kind if verdict_kind != "hockey-stick" else "threshold",
+                                       claim_mu=the_claim.mu)
                 results.append(r)
                 members.append({"pair": label, "statistic": r.statistic, "epsilon_lower": r.epsilon_lower,
                                 "verdict_at_member_level": r.verdict, "p_value": pv})
@@ -274,7 +289,7 @@ def audit_family(
                 kind, arg = parse_statistic(stat)
                 fn, desc, _info = statistic_function(kind, arg, pa, pb, pa.shape[1])
                 ev, score, _ = select_event(fn(pa), fn(pb), the_claim.delta, half_alpha, n_thresholds,
-                                               verdict_kind, the_claim.epsilon)
+                                            "gdp" if verdict_kind == "gdp-mu" else verdict_kind, the_claim.epsilon)
                 members.append({"pair": label, "statistic": desc, "pilot_score": score, "event": ev.describe()})
                 if score > best_score or chosen is None:
                     best_score, chosen = score, (ds_raw, nb_raw, label, fn, desc, ev)
