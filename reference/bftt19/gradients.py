@@ -33,6 +33,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from dpsco.reference.clipping import clip_rows, row_norms
 from dpsco.reference.domains import Ball
 
 __all__ = [
@@ -53,16 +54,23 @@ _EPS = float(np.finfo(np.float64).eps)
 
 
 def clip_per_sample(grads: np.ndarray, clip_norm: float) -> tuple[np.ndarray, int]:
-    """Algorithm 1's per-sample clipping: rows (last axis) of norm above ``clip_norm`` (relative slack 1e-9,
-    for floating point) are scaled to norm ``clip_norm``; returns (clipped gradients, number clipped).
+    """Algorithm 1's per-sample clipping: every row (last axis) is scaled to norm ≤ ``clip_norm``, guaranteed in
+    floating point (``dpsco.reference.clipping.clip_rows``: overflow/underflow-safe norms; a row with an infinite
+    entry goes to its limit direction, a row with a NaN to 0); returns (clipped gradients, number of clip events).
+
+    A clip event is a row whose norm exceeds ``clip_norm`` by more than the relative slack 1e-9 (or is not finite):
+    a violation of the declared Lipschitz bound, not rounding.  Rows in (C, C(1 + 1e-9)] are rescaled too (by a
+    factor ≥ 1 − 1e-9), so the sensitivity bound 2C/m of the batch mean holds exactly, but are not counted.
+    Returns ``grads`` itself when every row already has norm ≤ C (the usual case: a no-op).
 
     grads : (..., d) float array;  clip_norm : float > 0.
     """
-    norms = np.linalg.norm(grads, axis=-1)
-    over = norms > clip_norm * (1.0 + 1e-9)
-    if not np.any(over):
+    grads = np.asarray(grads, dtype=np.float64)
+    norms = row_norms(grads)
+    if np.all(norms <= clip_norm):
         return grads, 0
-    return grads * np.minimum(1.0, clip_norm / np.where(norms > 0, norms, 1.0))[..., None], int(over.sum())
+    events = int(np.count_nonzero(~(norms <= clip_norm * (1.0 + 1e-9))))
+    return clip_rows(grads, clip_norm), events
 
 
 def _mean_of_scaled_rows(c: np.ndarray, Xb: np.ndarray) -> np.ndarray:
@@ -96,7 +104,7 @@ class ParallelGradientOracle(ABC):
         self.X = np.ascontiguousarray(X, dtype=np.float64)
         self.y = np.ascontiguousarray(y, dtype=np.float64)
         self.sq_norms = np.einsum("ij,ij->i", self.X, self.X)  # ‖x_i‖²
-        self.norms = np.sqrt(self.sq_norms)
+        self.norms = row_norms(self.X)  # ‖x_i‖ without the underflow of √(‖x_i‖²) for entries below 1e-154
 
     @abstractmethod
     def __call__(self, W: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -126,8 +134,11 @@ class ParallelGradientOracle(ABC):
             Xb = np.take(self.X, ib, axis=0)  # X[ib], (B, m, d) (take: 3x faster than fancy indexing)
             c = self.coefficients(Wb, ib, Xb)
             if c is not None:
-                threshold = clip_norm * (1.0 + 1e-9) - self.rounding_slack(Wb, clip_norm)
-                if not np.any(np.abs(c) * self.norms[ib] > threshold[:, None]):  # nothing near the threshold
+                # the fast path only where every per-sample norm |c|·‖x‖ is below C by more than the rounding of
+                # either path (the fail-safe of the sensitivity bound: nothing near C, and no NaN or inf, which
+                # fails the comparison); any other block is clipped row by row by the generic path
+                threshold = clip_norm - self.rounding_slack(Wb, clip_norm)
+                if np.all(np.abs(c) * self.norms[ib] <= threshold[:, None]):
                     out[r0:r0 + block] = _mean_of_scaled_rows(c, Xb)
                     continue
             grads, k = clip_per_sample(self(Wb, ib), clip_norm)  # generic path for this block
