@@ -14,9 +14,10 @@ Algorithms
                                    output noise (Sec. 5, last paragraph).
 
 Each reads like the paper's pseudo-code: validate the public inputs, compute the parameters, run the loop,
-state the claim, return a ``Release``.  The module is long but one cohesive thing: the paper's algorithms,
-three of which share Algorithm 1's loop (``nsgd_core``) and its white-box view.  The per-sample gradient
-oracles of those three (with their fast path for line 6's clipped mean) are in ``dpsco.reference.bftt19.gradients``.
+state the claim, return a ``Release``.  This module holds the three that share Algorithm 1's loop (``nsgd_core``)
+and its white-box view; their per-sample gradient oracles (with the fast path for line 6's clipped mean) are in
+``dpsco.reference.bftt19.gradients``, and the two objective-perturbation algorithms in
+``dpsco.reference.bftt19.objp`` (re-exported here).
 
 Theorems as code, claims
 ------------------------
@@ -52,24 +53,23 @@ from typing import Any, Literal
 
 import numpy as np
 
-from dpsco.reference.bftt19.claims import efficient_objp_claim, nsgd_claim, objp_claim, objp_preconditions
+from dpsco.reference.bftt19.claims import nsgd_claim
 from dpsco.reference.bftt19.gradients import (ApproximateEnvelopeGradientOracle, EnvelopeGradientOracle,
                                               GLMGradientOracle, GradFn, approximate_envelope_gradient,
                                               clip_per_sample)
-from dpsco.reference.bftt19.objp_replicates import batched_objp_minimize, batched_prox_svrg
-from dpsco.reference.bftt19.theorems import (PAPER, PaperRegimeError, algorithm_2_noise_variance,
-                                             check_paper_regime, efficient_objp_parameters, prox_inner_iterations,
-                                             theorem_3_2_parameters, theorem_3_2_T, theorem_4_4_beta,
-                                             theorem_5_3_lambda)
-from dpsco.reference.glm_certificate import certify
-from dpsco.reference.glm_objective import objective_gradient
-from dpsco.reference.solvers import certified_minimize
+# Algorithm 2 (A_ObjP) and efficient objective perturbation live in dpsco.reference.bftt19.objp
+# (with the up-front checks all algorithms share); re-exported here
+from dpsco.reference.bftt19.objp import (OBJP_PRECISION_FLOOR, RADIUS_R_MIN,
+                                                          efficient_objective_perturbation, objective_perturbation)
+from dpsco.reference.bftt19.objp import check_common as _check_common
+from dpsco.reference.bftt19.objp import replicate_count as _replicates
+from dpsco.reference.bftt19.theorems import (PAPER, PaperRegimeError, prox_inner_iterations, theorem_3_2_parameters,
+                                             theorem_3_2_T, theorem_4_4_beta)
 from dpsco.reference.domains import Ball
 from dpsco.reference.privacy import Release
 from dpsco.reference.problem import ERMProblem
 from dpsco.reference.white_box import NoisyGradientTrace
-from dpsco.reference.validation import (check_bool, check_calibration_budget, check_choice, check_iterations, check_positive,
-                         check_positive_int, check_rng)
+from dpsco.reference.validation import check_bool, check_choice, check_iterations, check_positive
 
 __all__ = [
     "GradFn",
@@ -83,22 +83,10 @@ __all__ = [
     "approximate_envelope_gradient",
     "prox_noisy_sgd",
     "objective_perturbation",
+    "OBJP_PRECISION_FLOOR",
     "RADIUS_R_MIN",
     "efficient_objective_perturbation",
 ]
-
-
-def _check_common(problem: ERMProblem, X: Any, y: Any, epsilon: Any, delta: Any, rng: Any, clip: bool,
-                  algorithm: str) -> tuple[np.ndarray, np.ndarray, int, float, float, np.random.Generator]:
-    if not isinstance(problem, ERMProblem):
-        raise TypeError(f"problem must be an ERMProblem, got {type(problem).__name__}")
-    eps, dl = check_calibration_budget(epsilon, delta)  # ε, δ in the range where the calibration is finite
-    rng = check_rng(rng)
-    if not problem.domain.bounded:
-        raise ValueError("problem.domain must be a bounded ball: the theorems need an M-bounded W")
-    Xa, ya, n_clipped = problem.check(X, y, clip=clip)
-    check_paper_regime(Xa.shape[0], eps, dl, algorithm)
-    return Xa, ya, n_clipped, eps, dl, rng
 
 
 # ================================================================================================
@@ -132,12 +120,18 @@ def nsgd_core(
     average : "paper" returns (1/T)Σ_{t=1..T} w_t (Alg. 1 line 7); "standard" (1/T)Σ_{t=0..T-1} w_t.
     return_trajectory : keep the iterates w_0..w_T.
     return_noisy_gradients : keep the noisy mean gradients ĝ_t = g_t + G_t of line 6 (the white-box view,
-        ``dpsco.reference.white_box``; implies the iterates).
+        ``dpsco.reference.white_box``; implies the iterates) and the batch indices i(t, j) of line 5.
 
     Returns
     -------
     (W̄: (R, d) averaged iterates, info dict with "gradient_evaluations", "clip_events", optional
-    "trajectory": (R, T+1, d), optional "noisy_gradients": (R, T, d)).
+    "trajectory": (R, T+1, d), optional "noisy_gradients": (R, T, d) and "batch_indices": (R, T, m) int).
+
+    Sensitivity fail-safe: every per-sample gradient enters line 6's mean with norm ≤ ``clip_norm`` in floating
+    point — the generic path clips each row with ``dpsco.reference.clipping.clip_rows`` (``clip_per_sample``),
+    and the fast path is taken only for blocks whose per-sample norms are all finite and below ``clip_norm`` by
+    more than rounding — so the replace-one sensitivity of g_t is 2·clip_norm/m per draw of the replaced record,
+    whatever the data, and g_t is finite.
 
     Raises
     ------
@@ -152,6 +146,7 @@ def nsgd_core(
     total = np.zeros((replicates, d)) if average == "paper" else w.copy()
     traj = [w.copy()] if return_trajectory or return_noisy_gradients else None
     noisy: list[np.ndarray] | None = [] if return_noisy_gradients else None
+    batches: list[np.ndarray] | None = [] if return_noisy_gradients else None
     clip_events = 0
     clipped_mean = getattr(grad_fn, "clipped_mean", None)
     for t in range(T):  # Alg. 1 line 4
@@ -168,13 +163,15 @@ def nsgd_core(
             total += w
         if traj is not None:
             traj.append(w.copy())
-        if noisy is not None:
+        if noisy is not None and batches is not None:
             noisy.append(g + G)
+            batches.append(idx)
     info: dict[str, Any] = {"gradient_evaluations": T * m * replicates, "clip_events": clip_events}
     if traj is not None:
         info["trajectory"] = np.stack(traj, axis=1)
-    if noisy is not None:
+    if noisy is not None and batches is not None:
         info["noisy_gradients"] = np.stack(noisy, axis=1)
+        info["batch_indices"] = np.stack(batches, axis=1)
     return total / T, info  # line 7: w̄_T
 
 
@@ -187,8 +184,9 @@ def _trace(info: dict[str, Any], record_gradient: Any, n: int, params: Any, clip
                               algorithm=algorithm)
 
 
-def _replicates(replicates: int | None) -> int:
-    return 1 if replicates is None else check_positive_int(replicates, "replicates")
+def _batch_internals(info: dict[str, Any]) -> dict[str, Any]:
+    """The white-box run's batch indices i(t, j) (R, T, m) for replaying line 6 (empty without ``white_box``)."""
+    return {"batch_indices": info["batch_indices"]} if "batch_indices" in info else {}
 
 
 def _unreplicate(arr: np.ndarray, replicates: int | None) -> np.ndarray:
@@ -288,14 +286,15 @@ def noisy_sgd(
                            eta=params.eta, sigma2=params.sigma2, clip_norm=L, rng=rng, average=average,
                            return_trajectory=return_trajectory, replicates=_replicates(replicates),
                            return_noisy_gradients=white_box)
-    claim = nsgd_claim(problem, n, eps, dl, params, n_clipped, L, f"{PAPER}, Theorem 3.1 (Algorithm 1)")
+    claim = nsgd_claim(problem, n, eps, dl, params, clip, L, f"{PAPER}, Theorem 3.1 (Algorithm 1)")
     return Release(
         output=_unreplicate(wbar, replicates), claim=claim, gradient_evaluations=params.T * params.m,
         parameters={**params.to_dict(), "average": average, "w0": "Proj_W(0)"},
         algorithm="A_NSGD (Bassily et al. 2019, Algorithm 1)", replicates=replicates,
         trajectory=_unreplicate(info["trajectory"], replicates) if return_trajectory else None,
-        diagnostics={"clip_events": info["clip_events"], "smoothness": beta,
+        diagnostics={"clip_events": info["clip_events"], "rows_clipped": n_clipped, "smoothness": beta,
                      "theorem_3_2_smoothness_hypothesis_holds": bool(beta <= params.smoothness_max)},
+        nonprivate_internals=_batch_internals(info),
         white_box=_trace(info, glm_record_gradient(problem, L), n, params, L, "A_NSGD") if white_box else None,
     )
 
@@ -381,7 +380,7 @@ def moreau_noisy_sgd(
     wbar, info = nsgd_core(grad_fn, n, d, problem.domain, T=params.T, m=params.m, eta=params.eta,
                            sigma2=params.sigma2, clip_norm=L_env, rng=rng, return_trajectory=return_trajectory,
                            replicates=_replicates(replicates), return_noisy_gradients=white_box)
-    claim = nsgd_claim(problem, n, eps, dl, params, n_clipped, L_env,
+    claim = nsgd_claim(problem, n, eps, dl, params, clip, L_env,
                         f"{PAPER}, Theorem 3.1 applied to the β-Moreau envelope (Theorem 4.4, Lemma 4.3)",
                         extra={"beta": beta_used, "prox_domain": "Rd", "lipschitz_envelope": lipschitz_envelope})
     return Release(
@@ -390,7 +389,9 @@ def moreau_noisy_sgd(
                     "prox_domain": "Rd"},
         algorithm="A_NSGD on the Moreau envelope (Bassily et al. 2019, Theorem 4.4)", replicates=replicates,
         trajectory=_unreplicate(info["trajectory"], replicates) if return_trajectory else None,
-        diagnostics={"clip_events": info["clip_events"], "smoothing_gap": L**2 / (2 * beta_used)},
+        diagnostics={"clip_events": info["clip_events"], "rows_clipped": n_clipped,
+                     "smoothing_gap": L**2 / (2 * beta_used)},
+        nonprivate_internals=_batch_internals(info),
         white_box=_trace(info, record_gradient, n, params, L_env, "A_NSGD on the Moreau envelope") if white_box
         else None,
     )
@@ -473,7 +474,7 @@ def prox_noisy_sgd(
                            clip_norm=L_prime, rng=rng, replicates=_replicates(replicates),
                            return_noisy_gradients=white_box)
     claim = nsgd_claim(
-        problem, n, eps, dl, params, n_clipped, L_prime,
+        problem, n, eps, dl, params, clip, L_prime,
         f"{PAPER}, Theorem 3.1 applied to approximate envelope gradients (Sec. 4, A_ProxGD; reconstructed, "
         "not verified against [BFTT19])",
         extra={"beta": beta, "prox_accuracy": xi, "inner_iterations": K, "localized": localized,
@@ -485,250 +486,7 @@ def prox_noisy_sgd(
         parameters={**params.to_dict(), "beta": beta, "accuracy": xi, "inner_iterations": K,
                     "localized": localized, "lipschitz_envelope": lipschitz_envelope},
         algorithm="A_ProxGD (Bassily et al. 2019, Sec. 4)", replicates=replicates,
-        diagnostics={"clip_events": info["clip_events"]},
+        diagnostics={"clip_events": info["clip_events"], "rows_clipped": n_clipped},
+        nonprivate_internals=_batch_internals(info),
         white_box=_trace(info, record_gradient, n, params, L_prime, "A_ProxGD") if white_box else None,
-    )
-
-
-# ================================================================================================
-# Algorithm 2: A_ObjP
-# ================================================================================================
-
-
-def objective_perturbation(
-    X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
-    lam: float | None = None, override_preconditions: bool = False, solver_tol: float = 1e-10,
-    clip: bool = False, replicates: int | None = None,
-) -> Release:
-    """A_ObjP: objective perturbation (Bassily et al. 2019, Algorithm 2).
-
-    Line 1: G ~ N(0, σ² I_d), σ² = 10 L² log(1/δ)/ε².
-    Line 2: ŵ = argmin_{w ∈ W} L̂(w; S) + ⟨G, w⟩/n + λ‖w‖², computed by the certified solver
-    (``dpsco.reference.solvers``) to a certified distance ‖ŵ − w*‖ ≤ ``solver_tol``.
-
-    Parameters
-    ----------
-    X, y, problem, epsilon, delta, rng, clip : as in ``noisy_sgd``.
-    lam : λ > 0; default Theorem 5.3's λ = (2L/M)√(2/n + 4d log(1/δ)/(ε²n²)).
-    override_preconditions : the privacy theorem (Thm 5.2) needs Assumption 5.1 (C², rank-≤1 Hessian),
-        β ≤ εnλ, ε ≤ 1 and δ ≤ 1/n².  By default a violation raises ``PaperRegimeError``.  With
-        ``override_preconditions=True`` the algorithm runs anyway and the release's claim has notion "none"
-        and lists the failed conditions.
-    solver_tol : target certified distance to the exact minimiser.
-    replicates : if given, k = ``replicates`` independent runs at once (verification records for auditors and
-        checks): output (k, d).  Replicate r draws its own G from child r of ``rng.spawn(k)`` exactly as a
-        single call draws G from its generator, and all k are solved by the batched certified Newton of
-        ``dpsco.reference.bftt19.objp_replicates`` (rows it cannot certify are re-solved by the single-run
-        solver), each to the certified distance ``solver_tol``; the claim and ``diagnostics["certificate"]``
-        carry the worst row's certificate.  This function's single run is the reference
-        (``tests/test_objp_replicates.py``).
-
-    Returns
-    -------
-    Release; the claim is conditional on the solver certificate (the proof needs the exact argmin).
-
-    Raises
-    ------
-    ValueError / TypeError naming the parameter: bad data (NaN/inf, complex, shapes, bounds), ``clip`` not a
-    bool, ``epsilon`` outside [EPSILON_MIN, EPSILON_MAX] or 0 < ``delta`` < DELTA_MIN
-    (``dpsco.reference.validation``: σ² = 10L² log(1/δ)/ε² and λ would overflow, e.g. ε = 1e-200 made ε² = 0),
-    ``replicates`` not None or an integer >= 1;
-    PaperRegimeError for failed preconditions (unless overridden).
-    """
-    if not isinstance(problem, ERMProblem):
-        raise TypeError(f"problem must be an ERMProblem, got {type(problem).__name__}")
-    (eps, dl), rng = check_calibration_budget(epsilon, delta), check_rng(rng)
-    _replicates(replicates)  # before any work
-    override_preconditions = check_bool(override_preconditions, "override_preconditions")
-    solver_tol = check_positive(solver_tol, "solver_tol")
-    if not problem.domain.bounded:
-        raise ValueError("problem.domain must be a bounded ball")
-    Xa, ya, n_clipped = problem.check(X, y, clip=clip)
-    n, d = Xa.shape
-    L, M = problem.lipschitz, problem.radius
-    failures: list[str] = []
-    try:
-        check_paper_regime(n, eps, dl, "A_ObjP")
-    except PaperRegimeError as exc:
-        failures.append(str(exc))
-    if dl <= 0.0:
-        raise ValueError("delta must be > 0 for objective perturbation (σ² involves log(1/δ))")
-    lam_used = theorem_5_3_lambda(n, d, eps, dl, L, M) if lam is None else check_positive(lam, "lam")
-    if not lam_used * M <= 1e150:  # the solver's gradient 2λw (‖w‖ ≤ M) and its squared norm must stay finite
-        raise ValueError(f"lam = {lam_used!r} is too large for W = B(0, {M!r}): the regulariser's gradient 2λw "
-                         "overflows floating point (λ·M must be <= 1e150; lam = 1.8e308 gave NaN gradients)")
-    failures += objp_preconditions(problem, n, eps, lam_used)
-    if failures and not override_preconditions:
-        raise PaperRegimeError("objective perturbation refuses: " + "; ".join(failures)
-                               + " (pass override_preconditions=True to run without a privacy claim)")
-    sigma2 = algorithm_2_noise_variance(L, eps, dl)
-    if replicates is not None:
-        return _objp_replicated(problem, Xa, ya, n_clipped, eps, dl, rng, lam_used, sigma2, solver_tol, failures,
-                                _replicates(replicates))
-    G = math.sqrt(sigma2) * rng.standard_normal(d)  # Alg. 2, line 1
-    sol = certified_minimize(problem.loss, Xa, ya, problem.domain, lam=lam_used, linear=G / n,
-                             tol=solver_tol)  # Alg. 2, line 2
-    cert = sol.certificate
-    claim = objp_claim(problem, eps, dl, lam_used, sigma2, n_clipped, cert.distance_bound, failures)
-    return Release(
-        output=sol.w, claim=claim, gradient_evaluations=0,
-        parameters={"lambda": lam_used, "sigma2": sigma2, "solver_tol": solver_tol},
-        algorithm="A_ObjP (Bassily et al. 2019, Algorithm 2)",
-        diagnostics={"certificate": cert.to_dict(), "solver_iterations": sol.iterations,
-                     "preconditions_failed": failures},
-    )
-
-
-def _objp_replicated(problem: ERMProblem, Xa: np.ndarray, ya: np.ndarray, n_clipped: int, eps: float, dl: float,
-                     rng: np.random.Generator, lam_used: float, sigma2: float, solver_tol: float,
-                     failures: list[str], k: int) -> Release:
-    """``objective_perturbation`` with ``replicates=k``: replicate r draws G_r from ``rng.spawn(k)[r]`` as a single
-    run draws G (Alg. 2, line 1), and the k minimisers (line 2) come from ``batched_objp_minimize``, each
-    certified to ``solver_tol``; the claim states the worst certified distance."""
-    n, d = Xa.shape
-    G = np.stack([math.sqrt(sigma2) * child.standard_normal(d) for child in rng.spawn(k)])  # Alg. 2, line 1
-    sol = batched_objp_minimize(problem.loss, Xa, ya, problem.domain, lam=lam_used, linear=G / n,
-                                tol=solver_tol)  # Alg. 2, line 2, k objectives at once
-    worst = sol.worst()
-    claim = objp_claim(problem, eps, dl, lam_used, sigma2, n_clipped, worst.distance_bound, failures)
-    return Release(
-        output=sol.W, claim=claim, gradient_evaluations=0,
-        parameters={"lambda": lam_used, "sigma2": sigma2, "solver_tol": solver_tol},
-        algorithm="A_ObjP (Bassily et al. 2019, Algorithm 2)", replicates=k,
-        diagnostics={"certificate": worst.to_dict(), "solver_iterations": int(sol.iterations.max()),
-                     "single_run_fallbacks": int(sol.fallback.sum()), "preconditions_failed": failures},
-    )
-
-
-# ================================================================================================
-# Efficient objective perturbation: Prox-SVRG to a certified radius r, then Gaussian output noise
-# (Sec. 5, last paragraph; details reconstructed,
-# docs/derivations.md#reconstruction-of-efficient-objective-perturbation)
-# ================================================================================================
-
-
-#: Smallest certified radius r (relative to M) efficient objective perturbation attempts: the a-posteriori
-#: certificate locates the perturbed minimiser to ~1e-16·M at best (n = 40, d = 2: 4e-16), so a smaller r is never
-#: certified and the SVRG stages would run to max_stages for nothing.
-RADIUS_R_MIN = 1e-12
-
-
-def efficient_objective_perturbation(
-    X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
-    max_stages: int = 10_000, clip: bool = False, replicates: int | None = None,
-) -> Release:
-    """Efficient objective perturbation (Bassily et al. 2019, Sec. 5; reconstructed in
-    ``docs/derivations.md#reconstruction-of-efficient-objective-perturbation``).
-
-    1. G ~ N(0, σ1² I), σ1² = 10L² log(1/δ1)/ε1²; J(w) = L̂(w; S) + ⟨G, w⟩/n + λ‖w‖² (Alg. 2 at (ε1, δ1)).
-    2. Prox-SVRG [XZ14] with projection onto W (step 0.1/L_Q, inner length ⌈100 L_Q/μ⌉, L_Q = β + 2λ,
-       μ = 2λ) until the a-posteriori strong-convexity certificate gives ‖w̃ − ŵ‖ ≤ r.
-    3. Return Proj_W(w̃ + N(0, σ2² I)), σ2 = r√(2 log(1.25/δ2))/ε2.
-
-    Privacy: (ε1 + 2ε2, e^{ε2}δ1 + (1 + e^{ε1+ε2})δ2) ≤ (ε, δ)-DP (same derivation), because ‖w̃ − ŵ‖ ≤ r
-    holds on every run (deterministic certificate, not an in-expectation SVRG bound).  The *number* of SVRG stages
-    depends on the data; the output does not reveal it, but ``gradient_evaluations`` does, so that count is
-    a diagnostic outside the claim (stated in the claim's conditions).
-
-    ``replicates``: if given, k independent runs at once (verification records): output (k, d).  Replicate r
-    consumes child r of ``rng.spawn(k)`` exactly as a single call consumes its generator (G, then its own SVRG
-    index stream spawned from it, then the step-3 noise), and the k Prox-SVRG runs are iterated together by
-    ``dpsco.reference.bftt19.objp_replicates.batched_prox_svrg``, each row until its own certificate gives
-    ‖w̃_r − ŵ_r‖ ≤ r; ``diagnostics["certificate"]`` is the worst row's, ``gradient_evaluations`` the mean per
-    run.  This function's single run is the reference (``tests/test_objp_replicates.py``).
-
-    Returns
-    -------
-    Release with the noisy output, the composed claim, and counted gradient evaluations
-    (stages·(n + 2·inner) + n per certificate).
-
-    Raises
-    ------
-    ValueError / TypeError as ``noisy_sgd`` (data, ``clip``, ``epsilon``/``delta`` range), for ``max_stages``
-    not an integer >= 1, ``replicates`` not None or an integer >= 1, and when the SVRG inner length exceeds
-    ``dpsco.reference.validation.MAX_ITERATIONS``; PaperRegimeError (preconditions); RuntimeError if
-    ``max_stages`` stages do not reach the radius.
-    """
-    Xa, ya, n_clipped, eps, dl, rng = _check_common(problem, X, y, epsilon, delta, rng, clip, "efficient ObjP")
-    max_stages = check_positive_int(max_stages, "max_stages")
-    _replicates(replicates)  # before any work
-    n, d = Xa.shape
-    L, M = problem.lipschitz, problem.radius
-    p = efficient_objp_parameters(n, d, eps, dl, L, M)
-    if not p.radius_r >= RADIUS_R_MIN * M:
-        # ε = 1e-30 (n = 40, d = 2) gave r = 6e-33: the certificate's floor is ~1e-16·M, so all max_stages = 10⁴
-        # SVRG stages ran (93 s at n = 40) before the RuntimeError
-        raise ValueError(f"epsilon = {eps!r} (with n = {n}, d = {d}, delta = {dl!r}) gives a certified radius "
-                         f"r = Mε/(4√(2nd log(1.25/δ₂))) = {p.radius_r:.3g} below {RADIUS_R_MIN:g}·M, the precision "
-                         "to which a double-precision certificate can locate the perturbed minimiser; Prox-SVRG "
-                         "would run all max_stages stages and then refuse (such an epsilon releases pure noise)")
-    failures = objp_preconditions(problem, n, p.epsilon1, p.lam)
-    if failures:
-        raise PaperRegimeError("efficient objective perturbation refuses: " + "; ".join(failures))
-    beta = float(problem.smoothness)  # type: ignore[arg-type]
-    loss, domain = problem.loss, problem.domain
-    mu, LQ = 2.0 * p.lam, beta + 2.0 * p.lam
-    step, inner = 0.1 / LQ, math.ceil(100.0 * LQ / mu)
-    inner = check_iterations(inner, "the SVRG inner length ⌈100 L_Q/μ⌉", remedy="it grows with n; use fewer rows")
-    if replicates is not None:
-        return _efficient_objp_replicated(problem, Xa, ya, p, rng, _replicates(replicates), step, inner,
-                                          max_stages)
-    G = math.sqrt(p.sigma1_sq) * rng.standard_normal(d)  # step 1
-    c = G / n
-
-    def comp_grad(w: np.ndarray, i: int) -> np.ndarray:  # ∇ of f_i(w) = ℓ(w, z_i) + ⟨c, w⟩ + λ‖w‖²
-        return loss.dphi(np.array([Xa[i] @ w]), ya[i:i + 1])[0] * Xa[i] + c + 2.0 * p.lam * w
-
-    svrg_rng = rng.spawn(1)[0]
-    w_snap = domain.project(np.zeros(d))
-    evals, stages = 0, 0
-    cert = certify(loss, Xa, ya, domain, w_snap, lam=p.lam, linear=c)
-    evals += n
-    while cert.distance_bound is None or cert.distance_bound > p.radius_r:  # step 2
-        if stages >= max_stages:
-            raise RuntimeError(f"Prox-SVRG did not reach the certified radius r = {p.radius_r:.3g} in "
-                               f"{max_stages} stages; nothing is released")
-        mu_full = objective_gradient(loss, Xa, ya, w_snap, lam=p.lam, linear=c)
-        x = w_snap.copy()
-        acc = np.zeros(d)
-        for i in svrg_rng.integers(0, n, size=inner):
-            v = comp_grad(x, int(i)) - comp_grad(w_snap, int(i)) + mu_full
-            x = domain.project(x - step * v)
-            acc += x
-        w_snap = acc / inner
-        evals += n + 2 * inner
-        stages += 1
-        cert = certify(loss, Xa, ya, domain, w_snap, lam=p.lam, linear=c)
-        evals += n
-    w_out = domain.project(w_snap + p.sigma2 * rng.standard_normal(d))  # step 3
-    claim = efficient_objp_claim(problem, p)
-    return Release(
-        output=w_out, claim=claim, gradient_evaluations=evals,
-        parameters={**p.to_dict(), "svrg_step": step, "svrg_inner_length": inner},
-        algorithm="Efficient ObjP (Bassily et al. 2019, Sec. 5)",
-        diagnostics={"stages": stages, "certificate": cert.to_dict()},
-    )
-
-
-def _efficient_objp_replicated(problem: ERMProblem, Xa: np.ndarray, ya: np.ndarray, p: Any,
-                               rng: np.random.Generator, k: int, step: float, inner: int, max_stages: int) -> Release:
-    """``efficient_objective_perturbation`` with ``replicates=k``: replicate r consumes ``rng.spawn(k)[r]`` as a
-    single run consumes its generator (step 1's G, then the SVRG index stream spawned from it, then step 3's
-    noise), and the k Prox-SVRG runs (step 2) are iterated together, each until its own certified radius."""
-    n, d = Xa.shape
-    G, noise, streams = [], [], []
-    for child in rng.spawn(k):
-        G.append(math.sqrt(p.sigma1_sq) * child.standard_normal(d))  # step 1
-        streams.append(child.spawn(1)[0])  # the run's SVRG indices
-        noise.append(child.standard_normal(d))  # step 3's noise: a spawn draws nothing, so same numbers as a run
-    sol, evals = batched_prox_svrg(problem.loss, Xa, ya, problem.domain, lam=p.lam, linear=np.stack(G) / n,
-                                   radius=p.radius_r, step=step, inner=inner, streams=streams,
-                                   max_stages=max_stages)  # step 2
-    w_out = problem.domain.project(sol.W + p.sigma2 * np.stack(noise))  # step 3
-    return Release(
-        output=w_out, claim=efficient_objp_claim(problem, p), gradient_evaluations=int(round(float(evals.mean()))),
-        parameters={**p.to_dict(), "svrg_step": step, "svrg_inner_length": inner},
-        algorithm="Efficient ObjP (Bassily et al. 2019, Sec. 5)", replicates=k,
-        diagnostics={"stages": int(sol.iterations.max()), "certificate": sol.worst().to_dict(),
-                     "gradient_evaluations_max": int(evals.max())},
     )

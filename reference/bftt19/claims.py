@@ -29,10 +29,19 @@ from dpsco.reference.problem import ERMProblem
 __all__ = ["nsgd_claim", "objp_preconditions", "objp_claim", "efficient_objp_claim"]
 
 
-def nsgd_claim(problem: ERMProblem, n: int, epsilon: float, delta: float, params: NSGDParameters, n_clipped: int,
+def _data_clipping(clip: bool) -> str:
+    """The claim's record of the ``clip`` option: public (the caller's choice), never the data-dependent number
+    of rows clipped (a diagnostic)."""
+    return ("rows outside the declared bounds are clipped to them (clip=True; a data-independent map; the number "
+            "of rows clipped is not published)" if clip else "none (clip=False: data outside the bounds is refused)")
+
+
+def nsgd_claim(problem: ERMProblem, n: int, epsilon: float, delta: float, params: NSGDParameters, clip: bool,
                lipschitz_used: float, source: str, extra: dict[str, Any] | None = None,
                conditions: tuple[str, ...] = ()) -> PrivacyClaim:
     """The replace-one (ε, δ) claim of Theorem 3.1 for a run of Algorithm 1 with ``params`` on n records.
+
+    Every field is a function of public inputs (n, ε, δ, the declared problem, ``params``, the ``clip`` option).
 
     ``lipschitz_used`` is the per-sample gradient bound L' the noise was calibrated with and the gradients
     were clipped to (L for A_NSGD, the envelope's bound for its Moreau variant, L_env + ξ for A_ProxGD).
@@ -53,7 +62,7 @@ def nsgd_claim(problem: ERMProblem, n: int, epsilon: float, delta: float, params
         "lipschitz_used_for_noise": lipschitz_used,
         "sampling": "m indices i.i.d. uniform with replacement per step",
         "per_sample_clipping": f"defensive clip at {lipschitz_used} (no-op when the declared bound holds)",
-        "data_clipping": f"{n_clipped} row(s) clipped to the declared bounds" if n_clipped else "none",
+        "data_clipping": _data_clipping(clip),
         "T": params.T, "m": params.m, "sigma2": params.sigma2, "sigma2_printed": params.sigma2_printed,
         "calibration": params.calibration, "accountant_delta": params.accountant_delta,
         "printed_accountant_delta": params.printed_accountant_delta, "printed_is_private": params.printed_is_private,
@@ -94,11 +103,12 @@ def objp_preconditions(problem: ERMProblem, n: int, epsilon: float, lam: float) 
     return failures
 
 
-def objp_claim(problem: ERMProblem, epsilon: float, delta: float, lam: float, sigma2: float, n_clipped: int,
-               distance_bound: float, failures: list[str]) -> PrivacyClaim:
+def objp_claim(problem: ERMProblem, epsilon: float, delta: float, lam: float, sigma2: float, clip: bool,
+               solver_tol: float, failures: list[str]) -> PrivacyClaim:
     """The replace-one (ε, δ) claim of Theorem 5.2 for A_ObjP, conditional on the solver certificate
-    ‖ŵ − argmin‖ ≤ ``distance_bound`` (the proof needs the exact minimiser); notion "none", listing
-    ``failures``, when preconditions were overridden.
+    ‖ŵ − argmin‖ ≤ ``solver_tol`` (the proof needs the exact minimiser; the claim states the solver's public
+    target, the certificate actually reached is a diagnostic); notion "none", listing ``failures`` (public:
+    preconditions on the declared problem and public inputs), when preconditions were overridden.
 
     No ``event``: the output is a non-linear function of the Gaussian G whose density ratio the proof bounds
     by the change of variables G ↦ ŵ (Gaussian part plus a Jacobian factor from the rank-≤1 Hessian), and
@@ -107,8 +117,10 @@ def objp_claim(problem: ERMProblem, epsilon: float, delta: float, lam: float, si
     """
     assumptions = problem.assumptions()
     assumptions.update({"lambda": lam, "sigma2": sigma2, "hessian_rank_le_1": problem.loss.hessian_rank_le_1,
-                        "data_clipping": f"{n_clipped} row(s) clipped" if n_clipped else "none"})
-    conditions = (f"exact minimiser required by the proof; certified ‖ŵ − argmin‖ ≤ {distance_bound:.3g}",)
+                        "data_clipping": _data_clipping(clip), "solver_tol": solver_tol})
+    conditions = (f"exact minimiser required by the proof; the released ŵ is certified within ‖ŵ − argmin‖ ≤ "
+                  f"{solver_tol:.3g} (the solver's target; a run the solver cannot certify releases its best point, "
+                  "recorded in the diagnostics, which are not published)",)
     if failures:
         return PrivacyClaim(notion="none", epsilon=epsilon, delta=delta, neighbouring="replace-one",
                             source=f"{PAPER}, Theorem 5.2 — preconditions overridden, no guarantee",
@@ -136,6 +148,9 @@ def efficient_objp_claim(problem: ERMProblem, p: EfficientObjPParameters) -> Pri
                "docs/derivations.md#reconstruction-of-efficient-objective-perturbation; not verified "
                "against [BFTT19])",
         assumptions=assumptions,
-        conditions=(f"certified ‖w̃ − ŵ‖ ≤ r = {p.radius_r:.3g} on every run",
-                    "the gradient-evaluation count is data-dependent and not covered by the claim"),
+        conditions=(f"certified ‖w̃ − ŵ‖ ≤ r = {p.radius_r:.3g} on every run (Prox-SVRG stages until the certificate "
+                    "holds; after max_stages the certified Newton solver; a run neither can certify releases its "
+                    "best point, recorded in the diagnostics, which are not published)",
+                    "the published gradient_evaluations is the schedule's cap from public inputs; the number of "
+                    "stages actually run depends on the data and is not published"),
     )

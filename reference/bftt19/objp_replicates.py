@@ -20,26 +20,33 @@ is summed in blocks of ``_BLOCK`` rows by BLAS, whose error is at most γ_b Σ_i
 block sums are accumulated with the error-free TwoSum (Knuth, TAOCP vol. 2, §4.2.2) plus a compensation term;
 the bound of that sum (:func:`_gradient_sums`) is added to the gradient's rounding allowance.  A row whose
 certificate misses the tolerance is re-solved by the single-run solver (``certified_minimize``, whose own
-certificate then decides), so no row is ever released uncertified.
+certificate then decides), so no row is released uncertified unless even that solver fails.
+
+Fail-safe (never raise after the data checks).  An exception that depends on the data is a release too (with
+ε = ∞), so where the single-run solver cannot certify the tolerance (floating point on extreme inputs, e.g.
+W = B(0, 1e100)), :func:`certified_or_best` returns its best point instead of raising and marks it uncertified
+(``BatchedSolution.certified``); the algorithms record that in their diagnostics, which are never published.
+Efficient objective perturbation likewise re-solves a row whose Prox-SVRG stages reach ``max_stages`` with the
+certified Newton solver instead of raising.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from scipy.special import expit
 
 from dpsco.reference.certificates import UNIT_ROUNDOFF as _U
-from dpsco.reference.certificates import Certificate, regulariser_gap, rounding_gamma
+from dpsco.reference.certificates import Certificate, UncertifiedError, regulariser_gap, rounding_gamma
 from dpsco.reference.domains import Ball
 from dpsco.reference.losses import GLMLoss
 from dpsco.reference.solvers import certified_minimize
 from dpsco.reference.validation import check_iterations
 
-__all__ = ["BatchedSolution", "batched_certificates", "batched_objp_minimize", "batched_prox_svrg"]
+__all__ = ["BatchedSolution", "CertifiedPoint", "batched_certificates", "batched_objp_minimize", "batched_prox_svrg",
+           "certified_or_best"]
 
 #: rows per BLAS block of the certified gradient sum (error γ_b per block; b = 128 gives ≤ 3e-14·Σ|terms|)
 _BLOCK = 128
@@ -59,23 +66,63 @@ def _concat(parts: list[BatchedSolution]) -> BatchedSolution:
     return BatchedSolution(W=np.vstack([p.W for p in parts]),
                            certificates=[c for p in parts for c in p.certificates],
                            iterations=np.concatenate([p.iterations for p in parts]),
-                           fallback=np.concatenate([p.fallback for p in parts]))
+                           fallback=np.concatenate([p.fallback for p in parts]),
+                           certified=np.concatenate([p.certified for p in parts]))
+
+
+@dataclass(frozen=True)
+class CertifiedPoint:
+    """The outcome of :func:`certified_or_best`: ``w`` (d,) in W, its ``certificate`` (None if the solver
+    failed before certifying anything), ``certified`` (the tolerance was met), ``iterations`` (Newton steps),
+    ``note`` (why the point is uncertified, else empty)."""
+
+    w: np.ndarray
+    certificate: Certificate | None
+    certified: bool
+    iterations: int
+    note: str = ""
+
+
+def certified_or_best(loss: GLMLoss, X: np.ndarray, y: np.ndarray, domain: Ball, *, lam: float,
+                      linear: np.ndarray, tol: float) -> CertifiedPoint:
+    """``certified_minimize`` with the fail-safe of the module docstring: the certified point when the solver
+    meets ``tol``; otherwise (``UncertifiedError``, or a floating-point failure inside the solver) its best point
+    (the projection of Proj_W(0) if it has none), marked ``certified=False``.  Never raises for validated data.
+
+    loss, X (n, d), y (n,), domain, lam, linear (d,), tol : as ``dpsco.reference.solvers.certified_minimize``.
+    """
+    try:
+        sol = certified_minimize(loss, X, y, domain, lam=lam, linear=linear, tol=tol)
+        return CertifiedPoint(sol.w, sol.certificate, True, int(sol.iterations))
+    except UncertifiedError as exc:
+        w = exc.w if exc.w is not None and np.all(np.isfinite(exc.w)) else np.zeros(X.shape[1])
+        return CertifiedPoint(domain.project(np.asarray(w, dtype=np.float64)), exc.certificate, False, 0,
+                              f"uncertified: {exc}")
+    except (ArithmeticError, np.linalg.LinAlgError, ValueError) as exc:  # fail-safe: no exception after the checks
+        return CertifiedPoint(domain.project(np.zeros(X.shape[1])), None, False, 0,
+                              f"solver failed ({type(exc).__name__}: {exc}); released Proj_W(0)")
 
 
 @dataclass(frozen=True)
 class BatchedSolution:
-    """k certified points: ``W`` (k, d), ``certificates`` (one per row), ``iterations`` (k,) Newton steps or
-    SVRG stages per row, ``fallback`` (k,) bool: rows re-solved by the single-run solver."""
+    """k points: ``W`` (k, d), ``certificates`` (one per row), ``iterations`` (k,) Newton steps or SVRG stages per
+    row, ``fallback`` (k,) bool: rows re-solved by the single-run solver, ``certified`` (k,) bool: rows whose
+    certificate meets the tolerance (all of them unless the fail-safe of the module docstring fired)."""
 
     W: np.ndarray
-    certificates: list[Certificate]
+    certificates: list[Certificate | None]
     iterations: np.ndarray
     fallback: np.ndarray
+    certified: np.ndarray = None  # type: ignore[assignment]
 
-    def worst(self) -> Certificate:
-        """The certificate with the largest distance bound (None counts as infinite)."""
+    def __post_init__(self) -> None:
+        if self.certified is None:
+            object.__setattr__(self, "certified", np.ones(np.shape(self.W)[0], dtype=bool))
+
+    def worst(self) -> Certificate | None:
+        """The certificate with the largest distance bound (a missing certificate or bound counts as infinite)."""
         return max(self.certificates,
-                   key=lambda c: math.inf if c.distance_bound is None else c.distance_bound)
+                   key=lambda c: math.inf if c is None or c.distance_bound is None else c.distance_bound)
 
 
 class _Data:
@@ -278,8 +325,8 @@ def batched_objp_minimize(loss: GLMLoss, X: np.ndarray, y: np.ndarray, domain: B
 
     loss : GLMLoss;  X : (n, d), y : (n,) validated float64 data;  domain : Ball;  lam : λ > 0;  linear : (k, d)
     the c_r = G_r/n;  tol : target certified distance ‖w_r − argmin F_r‖;  max_iter : Newton steps per row.
-    Returns a :class:`BatchedSolution`.  Raises ``UncertifiedError`` (from the fallback) if a row cannot be
-    certified to ``tol``.
+    Returns a :class:`BatchedSolution`; a row not even the single-run solver can certify to ``tol`` keeps that
+    solver's best point, marked in ``certified`` (:func:`certified_or_best`: nothing is raised).
     """
     C = np.asarray(linear, dtype=np.float64)
     k, d = C.shape
@@ -304,11 +351,11 @@ def batched_objp_minimize(loss: GLMLoss, X: np.ndarray, y: np.ndarray, domain: B
         for r, cert in zip(inside, _certify_rows(D, W[inside], C[inside])):
             if cert.distance_bound is not None and cert.distance_bound <= tol:
                 certs[r], fallback[r] = cert, False
+    certified = np.ones(k, dtype=bool)
     for r in np.flatnonzero(fallback):
-        sol = certified_minimize(loss, X, y, domain, lam=lam, linear=C[r], tol=tol)
-        W[r], certs[r], iters[r] = sol.w, sol.certificate, sol.iterations
-    return BatchedSolution(W=W, certificates=[c for c in certs if c is not None], iterations=iters,
-                           fallback=fallback)
+        pt = certified_or_best(loss, X, y, domain, lam=lam, linear=C[r], tol=tol)
+        W[r], certs[r], iters[r], certified[r] = pt.w, pt.certificate, pt.iterations, pt.certified
+    return BatchedSolution(W=W, certificates=certs, iterations=iters, fallback=fallback, certified=certified)
 
 
 def batched_prox_svrg(loss: GLMLoss, X: np.ndarray, y: np.ndarray, domain: Ball, *, lam: float,
@@ -323,8 +370,8 @@ def batched_prox_svrg(loss: GLMLoss, X: np.ndarray, y: np.ndarray, domain: Ball,
     whose certificate reaches ``radius`` stop (their stream is not drawn from again).
 
     Returns (BatchedSolution with the certified snapshots and stages per row, gradient evaluations per row:
-    stages·(n + 2·inner) + n per certificate).  Raises RuntimeError if a row needs more than ``max_stages``
-    stages (nothing is released).
+    stages·(n + 2·inner) + n per certificate).  A row still uncertified after ``max_stages`` stages is re-solved
+    by :func:`certified_or_best` at tolerance ``radius``/2 (``fallback`` marks it; nothing is raised).
     """
     C = np.asarray(linear, dtype=np.float64)
     k, d = C.shape
@@ -345,10 +392,16 @@ def batched_prox_svrg(loss: GLMLoss, X: np.ndarray, y: np.ndarray, domain: Ball,
         return c.distance_bound is not None and c.distance_bound <= radius
 
     active = np.array([r for r in range(k) if not done(certs[r])], dtype=np.int64)
+    fallback = np.zeros(k, dtype=bool)
+    certified = np.ones(k, dtype=bool)
     while active.size:
-        if np.any(stages[active] >= max_stages):
-            raise RuntimeError(f"Prox-SVRG did not reach the certified radius r = {radius:.3g} in {max_stages} "
-                               "stages; nothing is released")
+        spent = active[stages[active] >= max_stages]
+        for r in spent:  # the stage budget is spent: the certified Newton solver instead (fail-safe, no raise)
+            pt = certified_or_best(loss, X, y, domain, lam=lam, linear=C[r], tol=0.5 * radius)
+            W[r], certs[r], fallback[r], certified[r] = pt.w, pt.certificate, True, pt.certified
+        active = active[stages[active] < max_stages]
+        if not active.size:
+            break
         Ws, Ca = W[active], C[active]
         mu_full = (D.pi * loss.dphi(Ws @ X.T, y[None, :])) @ X + Ca + 2.0 * lam * Ws
         I = np.stack([streams[r].integers(0, n, size=inner) for r in active])  # (ka, inner)
@@ -368,4 +421,4 @@ def batched_prox_svrg(loss: GLMLoss, X: np.ndarray, y: np.ndarray, domain: Ball,
         for r, c in zip(active, new):
             certs[r] = c
         active = np.array([r for r in active if not done(certs[r])], dtype=np.int64)
-    return BatchedSolution(W=W, certificates=certs, iterations=stages, fallback=np.zeros(k, dtype=bool)), evals
+    return BatchedSolution(W=W, certificates=certs, iterations=stages, fallback=fallback, certified=certified), evals
