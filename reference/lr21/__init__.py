@@ -40,10 +40,16 @@ the Sec. 4 objectives :func:`strong_convexity_certificate` and :func:`saddle_cer
 ‖w_T − w*‖ by √(2α/modulus); otherwise (``fallback="certified_solver"``, default) w_T is replaced by the output
 of the certified solver (which certifies its own distance), or (``fallback="refuse"``)
 :class:`dpsco.reference.certificates.UncertifiedError` is raised.  The noise is calibrated with the public α
-before the data is read, so the released distribution never depends on which path was taken; the claim records
-the certificate.  (Which path was taken, the iteration count, the exception and the running time — the full
-gradients group equal records, the saddle solver equal adversary blocks — are side channels outside the claim;
-with the theorem's T for the deterministic methods the certificate normally passes.)  For δ > 0 the
+before the data is read, so the released distribution never depends on which path was taken; the claim states
+the radius √(2α/modulus) the gate enforces.  What a release publishes is a function of public inputs only: the
+certificate reached and the path taken are diagnostics (never published), and ``gradient_evaluations`` is the
+count the inner method's schedule prescribes (``inner_schedule_count``, ``extragradient_schedule_count``), the
+count performed is in ``nonprivate_internals["gradient_evaluations_performed"]``.  After the data checks the
+algorithms never raise with the default fallback: should even the certified solver miss the radius (floating point
+on extreme inputs), the best point found is released and ``diagnostics["certified"]`` is False.  (The running
+time — the full gradients group equal records, the saddle solver equal adversary blocks — and
+``fallback="refuse"``'s exception are side channels outside the claim; with the theorem's T for the deterministic
+methods the certificate normally passes.)  For δ > 0 the
 claim also carries the noise as a ``dp_accounting`` event, ``GaussianDpEvent(σ/Δ_T)`` under ADD_OR_REMOVE_ONE
 (:func:`noise_event`), so that ε can be re-derived and composed; the ℓ2-Laplace noise of δ = 0 has no event.
 
@@ -98,11 +104,11 @@ from dpsco.reference.lr21.inner_solvers import (
     Method, Fallback, FALLBACKS, subgradient_method, accelerated_gradient, stochastic_subgradient_method, katyusha,
     REPLICATE_BLOCK, GATHER_STEPS, stochastic_subgradient_method_replicates, katyusha_replicates, InnerResult,
     certified_inner, FALLBACK_PATH, STOCHASTIC_METHODS, certified_inner_replicates, extragradient_step_size,
-    extragradient_iterations, extragradient,
+    extragradient_iterations, extragradient, inner_schedule_count, extragradient_schedule_count,
 )
 from dpsco.reference.lr21.algorithms import (
-    PAPER, noise_event, algorithm_1_parameters, algorithm_1, algorithm_2_parameters, algorithm_2, tilted_erm, robust_erm,
-    algorithm_3_parameters, algorithm_3,
+    PAPER, noise_event, algorithm_1_parameters, algorithm_1, algorithm_2_parameters, algorithm_2, tilted_erm_parameters,
+    tilted_erm, robust_erm_parameters, robust_erm, algorithm_3_parameters, algorithm_3,
 )
 from dpsco.reference.solvers import certified_first_order
 
@@ -181,13 +187,17 @@ __all__ = [
     "extragradient_step_size",
     "extragradient_iterations",
     "extragradient",
+    "inner_schedule_count",
+    "extragradient_schedule_count",
     "PAPER",
     "noise_event",
     "algorithm_1_parameters",
     "algorithm_1",
     "algorithm_2_parameters",
     "algorithm_2",
+    "tilted_erm_parameters",
     "tilted_erm",
+    "robust_erm_parameters",
     "robust_erm",
     "algorithm_3_parameters",
     "algorithm_3",

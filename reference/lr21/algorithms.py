@@ -17,7 +17,8 @@ import numpy as np
 from dpsco.reference.certificates import UncertifiedError
 from dpsco.reference.lr21.inner_solvers import (FALLBACKS, STOCHASTIC_METHODS, Fallback, InnerResult, Method,
                                                 certified_inner, certified_inner_replicates, extragradient,
-                                                extragradient_iterations)
+                                                extragradient_iterations, extragradient_schedule_count,
+                                                inner_schedule_count)
 from dpsco.reference.lr21.objectives import (GLMObjective, LinearAdversarialProblem, RobustObjective,
                                              TiltedObjective, adversarial_objective, robust_constants,
                                              saddle_certificate, tilted_constants)
@@ -33,7 +34,8 @@ from dpsco.reference.validation import (as_float_vector, check_bool, check_calib
                                         check_iterations, check_positive, check_positive_int, check_rng)
 
 __all__ = ["PAPER", "noise_event", "algorithm_1_parameters", "algorithm_1", "algorithm_2_parameters", "algorithm_2",
-           "tilted_erm", "robust_erm", "algorithm_3_parameters", "algorithm_3"]
+           "tilted_erm_parameters", "tilted_erm", "robust_erm_parameters", "robust_erm", "algorithm_3_parameters",
+           "algorithm_3"]
 
 PAPER = "Lowy & Razaviyayn (AAAI 2021)"
 
@@ -75,11 +77,19 @@ def noise_event(cal: NoiseCalibration) -> tuple[Any, str | None]:
     return dp_event.GaussianDpEvent(cal.scale / cal.sensitivity), "ADD_OR_REMOVE_ONE"
 
 
-def _claim(eps: float, dl: float, source: str, assumptions: dict[str, Any], inner: InnerResult,
-           alpha: float, modulus: float, cal: NoiseCalibration) -> PrivacyClaim:
-    cert = inner.certificate
-    cond = (f"‖w_T − w*‖ ≤ √(2α/modulus) = {math.sqrt(2 * alpha / modulus):.6g} certified a posteriori "
-            f"({cert.method}; distance ≤ {cert.distance_bound:.3g}; path: {inner.path})",
+def _data_clipping(clip: bool) -> str:
+    """The claim's record of the ``clip`` option (public), never the number of rows clipped (data-dependent)."""
+    return ("rows outside the declared bounds are clipped to them (clip=True; a data-independent map; the number "
+            "of rows clipped is not published)" if clip else "none (clip=False: data outside the bounds is refused)")
+
+
+def _claim(eps: float, dl: float, source: str, assumptions: dict[str, Any], alpha: float, modulus: float,
+           cal: NoiseCalibration) -> PrivacyClaim:
+    """The replace-one claim of line 2's noise ``cal``; every field a function of public inputs (the certificate
+    reached and the path taken depend on the data: they are diagnostics, never published)."""
+    cond = (f"‖w_T − w*‖ ≤ √(2α/modulus) = {math.sqrt(2 * alpha / modulus):.6g} certified a posteriori on every "
+            "run (the certificate gate: the inner method's point if certified, else the certified solver's; which "
+            "one, and the certificate reached, are diagnostics, not published)",
             "w* = argmin over B(0, R) (Lemma 0.2 on W = B(0, R)); replace-one neighbours with n fixed")
     event, relation = noise_event(cal)
     return PrivacyClaim(notion="pure-DP" if dl == 0 else "approx-DP", epsilon=eps, delta=dl,
@@ -214,17 +224,19 @@ def algorithm_1(
     inner = _line_1(obj, method, mu_, p["alpha"], p["T"], p["beta"], opt_rng, fallback, replicates)
     out = _release_noise(inner.w, cal, p["R"], noise_rng, replicates)  # line 2: Π_{B(0,R)}(w_T + ẑ)
     assumptions = {**problem.assumptions(), **{k: v for k, v in p.items() if k != "s"}, "noise": cal.to_dict(),
-                   "data_clipping": f"{n_clipped} row(s) clipped" if n_clipped else "none"}
+                   "data_clipping": _data_clipping(clip)}
     claim = _claim(eps, dl, f"{PAPER}, Proposition 2.1 (Algorithm 1)"
                    + ("; Theorem 0.1 (Zhao et al. 2019)" if dl > 0 and gaussian == "zhao" else ""),
-                   assumptions, inner, p["alpha"], mu_, cal)
-    return Release(output=out, claim=claim, gradient_evaluations=inner.gradient_evaluations,
+                   assumptions, p["alpha"], mu_, cal)
+    return Release(output=out, claim=claim, gradient_evaluations=inner_schedule_count(method, p["T"], n),
                    parameters={**p, "method": method if isinstance(method, str) else "callable",
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
                    algorithm="Algorithm 1 (Lowy & Razaviyayn 2021)",
                    diagnostics={"certificate": inner.certificate.to_dict(), "inner_path": inner.path,
-                                **inner.details},
-                   nonprivate_internals={"w_T": inner.w.copy()}, replicates=replicates)
+                                "rows_clipped": n_clipped, **inner.details},
+                   nonprivate_internals={"w_T": inner.w.copy(),
+                                         "gradient_evaluations_performed": inner.gradient_evaluations},
+                   replicates=replicates)
 
 
 # ================================================================================================
@@ -308,21 +320,56 @@ def algorithm_2(
     inner = _line_1(obj, method, p["lam"], p["alpha"], p["T"], p["beta"], opt_rng, fallback, replicates)
     out = _release_noise(inner.w, cal, p["R"], noise_rng, replicates)
     assumptions = {**problem.assumptions(), **{k: v for k, v in p.items() if k != "s"}, "noise": cal.to_dict(),
-                   "data_clipping": f"{n_clipped} row(s) clipped" if n_clipped else "none"}
+                   "data_clipping": _data_clipping(clip)}
     claim = _claim(eps, dl, f"{PAPER}, Proposition 2.2 (Algorithm 2; noise with α and Zhao's σ, ERRATA LR-E1/E2)",
-                   assumptions, inner, p["alpha"], p["lam"], cal)
-    return Release(output=out, claim=claim, gradient_evaluations=inner.gradient_evaluations,
+                   assumptions, p["alpha"], p["lam"], cal)
+    return Release(output=out, claim=claim, gradient_evaluations=inner_schedule_count(method, p["T"], n),
                    parameters={**p, "method": method if isinstance(method, str) else "callable",
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
                    algorithm="Algorithm 2 (Lowy & Razaviyayn 2021)",
                    diagnostics={"certificate": inner.certificate.to_dict(), "inner_path": inner.path,
-                                **inner.details},
-                   nonprivate_internals={"w_T": inner.w.copy()}, replicates=replicates)
+                                "rows_clipped": n_clipped, **inner.details},
+                   nonprivate_internals={"w_T": inner.w.copy(),
+                                         "gradient_evaluations_performed": inner.gradient_evaluations},
+                   replicates=replicates)
 
 
 # ================================================================================================
 # Applications (Sec. 4): tilted ERM, ℓ2-robust GLMs, Algorithm 3
 # ================================================================================================
+
+
+def tilted_erm_parameters(problem: ERMProblem, n: int, d: int, epsilon: float, delta: float, *, tau: float,
+                          mu: float, method: Any = "agd", alpha: float | None = None, T: int | None = None,
+                          sensitivity_mode: SensitivityMode = "paper") -> dict[str, Any]:
+    """Public parameters of :func:`tilted_erm` (Props 4.1/4.2), before the data is read: the constants of
+    :func:`tilted_constants` (L = L_ℓ + μR, C_τ, β_τ, ...), α (default Prop. 4.2's (L²/(μn²))min{κ_τs², C_τ²}
+    for "agd", Prop. 4.1's corrected α otherwise, LR-E6), T (the rigorous AGD / subgradient count; 0 for a
+    callable), Δ_F = Lemma 0.5's Δ_{F_τ} (tight: with L_ℓ) and Δ_T = Δ_F + 2√(2α/μ).  Raises ValueError naming
+    the parameter (e.g. method="agd" with a non-smooth loss, T above MAX_ITERATIONS)."""
+    c = tilted_constants(problem, tau, mu, sensitivity_mode=sensitivity_mode)
+    s = noise_factor(d, epsilon, delta)
+    L, m_, C = c["L"], c["mu"], c["C_tau"]
+    beta_tau = c["beta_tau"]
+    if method == "agd" and beta_tau is None:
+        raise ValueError("method='agd' needs a smooth loss")
+    if alpha is None:
+        if method == "agd":
+            alpha = L * L / (m_ * n * n) * min(beta_tau / m_ * s * s, C * C)  # Prop. 4.2's proof
+        else:
+            alpha = proposition_4_1_alpha(L, m_, n, d, epsilon, delta, C)  # Prop. 4.1 (corrected for δ = 0, LR-E6)
+    alpha = check_positive(alpha, "alpha")
+    if T is None:
+        T = (agd_iterations(m_, beta_tau, c["R"], alpha) if method == "agd"
+             else subgradient_iterations(L, m_, alpha) if method == "subgradient" else 0)
+        T = check_iterations(T, "T", allow_zero=True, remedy=f"T is computed from mu = {m_:g}, tau = {c['tau']:g} and "
+                             f"alpha = {alpha:g}: increase mu or alpha, or pass a smaller T")
+    else:
+        T = check_iterations(T, "T", allow_zero=True, remedy="pass a smaller T")
+    delta_F = (lemma_0_5_sensitivity(L, m_, n, C) if sensitivity_mode == "paper"
+               else lemma_0_5_sensitivity(c["L_loss"], m_, n, C, tight=True))
+    return {**c, "alpha": alpha, "T": int(T), "Delta_F": delta_F, "Delta_T": sensitivity_T(delta_F, alpha, m_),
+            "sensitivity_mode": sensitivity_mode, "beta": beta_tau}
 
 
 def tilted_erm(
@@ -369,45 +416,60 @@ def tilted_erm(
     if not (callable(method) or method in ("agd", "subgradient")):
         raise ValueError(f"method must be 'agd', 'subgradient' or a callable, got {method!r}")
     n, d = Xa.shape
-    c = tilted_constants(problem, tau, mu, sensitivity_mode=sensitivity_mode)
-    s = noise_factor(d, eps, dl)
-    L, m_, C = c["L"], c["mu"], c["C_tau"]
-    beta_tau = c["beta_tau"]
-    if method == "agd" and beta_tau is None:
-        raise ValueError("method='agd' needs a smooth loss")
-    if alpha is None:
-        if method == "agd":
-            alpha = L * L / (m_ * n * n) * min(beta_tau / m_ * s * s, C * C)  # Prop. 4.2's proof
-        else:
-            alpha = proposition_4_1_alpha(L, m_, n, d, eps, dl, C)  # Prop. 4.1 (corrected for δ = 0, LR-E6)
-    alpha = check_positive(alpha, "alpha")
-    if T is None:
-        T = (agd_iterations(m_, beta_tau, c["R"], alpha) if method == "agd"
-             else subgradient_iterations(L, m_, alpha) if method == "subgradient" else 0)
-        T = check_iterations(T, "T", allow_zero=True, remedy=f"T is computed from mu = {m_:g}, tau = {c['tau']:g} and "
-                             f"alpha = {alpha:g}: increase mu or alpha, or pass a smaller T")
-    else:
-        T = check_iterations(T, "T", allow_zero=True, remedy="pass a smaller T")
-    delta_F = (lemma_0_5_sensitivity(L, m_, n, C) if sensitivity_mode == "paper"
-               else lemma_0_5_sensitivity(c["L_loss"], m_, n, C, tight=True))
-    p = {**c, "alpha": alpha, "T": int(T), "Delta_F": delta_F, "Delta_T": sensitivity_T(delta_F, alpha, m_),
-         "sensitivity_mode": sensitivity_mode, "beta": beta_tau}
+    p = tilted_erm_parameters(problem, n, d, eps, dl, tau=tau, mu=mu, method=method, alpha=alpha, T=T,
+                              sensitivity_mode=sensitivity_mode)
+    m_, beta_tau, alpha = p["mu"], p["beta_tau"], p["alpha"]
     cal = calibrate(p["Delta_T"], eps, dl, gaussian=gaussian)  # line 2's density, public inputs only
     opt_rng, noise_rng = rng.spawn(2)
-    obj = TiltedObjective(problem.loss, Xa, ya, c["tau"], m_, c["R"])
+    obj = TiltedObjective(problem.loss, Xa, ya, p["tau"], m_, p["R"])
     inner = certified_inner(obj, method, m_, alpha, p["T"], beta_tau, opt_rng, fallback=fallback)  # line 1
-    out = _release_noise(inner.w, cal, c["R"], noise_rng, replicates)  # line 2
+    out = _release_noise(inner.w, cal, p["R"], noise_rng, replicates)  # line 2
     assumptions = {**problem.assumptions(), **p, "noise": cal.to_dict(),
-                   "data_clipping": f"{n_clipped} row(s) clipped" if n_clipped else "none"}
+                   "data_clipping": _data_clipping(clip)}
     claim = _claim(eps, dl, f"{PAPER}, Propositions 4.1/4.2 (Algorithm 1 on F_τ with Lemma 0.5's Δ_Fτ)",
-                   assumptions, inner, alpha, m_, cal)
-    return Release(output=out, claim=claim, gradient_evaluations=inner.gradient_evaluations,
+                   assumptions, alpha, m_, cal)
+    return Release(output=out, claim=claim, gradient_evaluations=inner_schedule_count(method, p["T"], n),
                    parameters={**p, "method": method if isinstance(method, str) else "callable",
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
                    algorithm="Tilted ERM via Algorithm 1 (Lowy & Razaviyayn 2021, Sec. 4)",
                    diagnostics={"certificate": inner.certificate.to_dict(), "inner_path": inner.path,
-                                **inner.details},
-                   nonprivate_internals={"w_T": inner.w.copy()}, replicates=replicates)
+                                "rows_clipped": n_clipped, **inner.details},
+                   nonprivate_internals={"w_T": inner.w.copy(),
+                                         "gradient_evaluations_performed": inner.gradient_evaluations},
+                   replicates=replicates)
+
+
+def robust_erm_parameters(kind: Literal["logistic", "squared"], x_max: float, y_max: float, n: int, d: int,
+                          epsilon: float, delta: float, *, rho: float, mu: float, radius: float | None = None,
+                          method: Any = "subgradient", alpha: float | None = None, T: int | None = None,
+                          sensitivity_mode: SensitivityMode = "paper") -> dict[str, Any]:
+    """Public parameters of :func:`robust_erm`, before the data is read: the constants of
+    :func:`robust_constants` (L = L_ℓ + μR on B(0, R)), α (default (L²/(μn))min{1/n, s}, Thm 0.2/3.1's ERM
+    choice), β (the data term's smoothness away from its kinks, + μ), T (subgradient / AGD count; 0 for a
+    callable), Δ_F = 2L/(μn) (paper) or 2L_ℓ/(μn) (tight) and Δ_T = Δ_F + 2√(2α/μ) (LR-E3).  Raises ValueError
+    naming the parameter (``method``, ``sensitivity_mode``, T above MAX_ITERATIONS, ...)."""
+    if not (callable(method) or method in ("agd", "subgradient")):
+        raise ValueError(f"method must be 'subgradient', 'agd' or a callable, got {method!r}")
+    c = robust_constants(kind, x_max, y_max, rho, mu, radius)
+    L, m_, R = c["L"], c["mu"], c["R"]
+    s = noise_factor(d, epsilon, delta)
+    if alpha is None:
+        alpha = L * L / (m_ * n) * min(1.0 / n, s)
+    alpha = check_positive(alpha, "alpha")
+    xm = float(x_max)
+    beta = (0.25 * xm * xm if kind == "logistic" else (xm + c["rho"]) ** 2) + m_  # data term away from kinks
+    if T is None:
+        T = subgradient_iterations(L, m_, alpha) if method == "subgradient" else (
+            agd_iterations(m_, beta, R, alpha) if method == "agd" else 0)
+        T = check_iterations(T, "T", allow_zero=True, remedy=f"T is computed from mu = {m_:g} and alpha = {alpha:g}: "
+                             "increase mu or alpha, or pass a smaller T")
+    else:
+        T = check_iterations(T, "T", allow_zero=True, remedy="pass a smaller T")
+    if sensitivity_mode not in ("paper", "tight"):
+        raise ValueError(f"sensitivity_mode must be 'paper' or 'tight', got {sensitivity_mode!r}")
+    delta_F = 2.0 * (L if sensitivity_mode == "paper" else c["L_loss"]) / (m_ * n)
+    return {**c, "kind": kind, "alpha": alpha, "T": int(T), "Delta_F": delta_F,
+            "Delta_T": sensitivity_T(delta_F, alpha, m_), "sensitivity_mode": sensitivity_mode, "beta": beta}
 
 
 def robust_erm(
@@ -451,27 +513,9 @@ def robust_erm(
     n, d = Xa.shape
     if replicates is not None and not (method in ("agd", "subgradient") or callable(method)):
         raise ValueError("replicates needs a deterministic method")
-    if not (callable(method) or method in ("agd", "subgradient")):
-        raise ValueError(f"method must be 'subgradient', 'agd' or a callable, got {method!r}")
-    L, m_, R = c["L"], c["mu"], c["R"]
-    s = noise_factor(d, eps, dl)
-    if alpha is None:
-        alpha = L * L / (m_ * n) * min(1.0 / n, s)
-    alpha = check_positive(alpha, "alpha")
-    xm = float(x_max)
-    beta = (0.25 * xm * xm if kind == "logistic" else (xm + c["rho"]) ** 2) + m_  # data term away from kinks
-    if T is None:
-        T = subgradient_iterations(L, m_, alpha) if method == "subgradient" else (
-            agd_iterations(m_, beta, R, alpha) if method == "agd" else 0)
-        T = check_iterations(T, "T", allow_zero=True, remedy=f"T is computed from mu = {m_:g} and alpha = {alpha:g}: "
-                             "increase mu or alpha, or pass a smaller T")
-    else:
-        T = check_iterations(T, "T", allow_zero=True, remedy="pass a smaller T")
-    if sensitivity_mode not in ("paper", "tight"):
-        raise ValueError(f"sensitivity_mode must be 'paper' or 'tight', got {sensitivity_mode!r}")
-    delta_F = 2.0 * (L if sensitivity_mode == "paper" else c["L_loss"]) / (m_ * n)
-    p = {**c, "kind": kind, "alpha": alpha, "T": int(T), "Delta_F": delta_F,
-         "Delta_T": sensitivity_T(delta_F, alpha, m_), "sensitivity_mode": sensitivity_mode, "beta": beta}
+    p = robust_erm_parameters(kind, x_max, y_max, n, d, eps, dl, rho=rho, mu=mu, radius=radius, method=method,
+                              alpha=alpha, T=T, sensitivity_mode=sensitivity_mode)
+    m_, R, alpha, beta, xm = p["mu"], p["R"], p["alpha"], p["beta"], float(x_max)
     cal = calibrate(p["Delta_T"], eps, dl, gaussian=gaussian)
     opt_rng, noise_rng = rng.spawn(2)
     obj = RobustObjective(kind, Xa, ya, c["rho"], m_, R)
@@ -481,14 +525,16 @@ def robust_erm(
     assumptions = {**p, "x_max": xm, "y_max": float(y_max), "perturbation_set": f"B(0, {c['rho']})",
                    "noise": cal.to_dict()}
     claim = _claim(eps, dl, f"{PAPER}, Algorithm 3 with exact inner maximisation (Prop. 2.1 applied to G_D; "
-                   "noise Δ + 2√(2α/μ), ERRATA LR-E3)", assumptions, inner, alpha, m_, cal)
-    return Release(output=out, claim=claim, gradient_evaluations=inner.gradient_evaluations,
+                   "noise Δ + 2√(2α/μ), ERRATA LR-E3)", assumptions, alpha, m_, cal)
+    return Release(output=out, claim=claim, gradient_evaluations=inner_schedule_count(method, p["T"], n),
                    parameters={**p, "method": method if isinstance(method, str) else "callable",
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
                    algorithm=f"Robust {kind} model via Algorithm 3 (Lowy & Razaviyayn 2021, Sec. 4)",
                    diagnostics={"certificate": inner.certificate.to_dict(), "inner_path": inner.path,
                                 **inner.details},
-                   nonprivate_internals={"w_T": inner.w.copy()}, replicates=replicates)
+                   nonprivate_internals={"w_T": inner.w.copy(),
+                                         "gradient_evaluations_performed": inner.gradient_evaluations},
+                   replicates=replicates)
 
 
 def _check_declared(X: Any, y: Any, c: dict[str, float], x_max: float, y_max: float, *, binary: bool
@@ -594,28 +640,34 @@ def algorithm_3(
         V_T = np.asarray(res[1], dtype=float).reshape(n, d)
     else:
         w_T, V_T = extragradient(game, p["T"])
+    if not (np.all(np.isfinite(w_T)) and np.all(np.isfinite(V_T))):  # fail-safe: a data-independent start point
+        w_T, V_T = np.zeros(d), np.zeros((n, d))
     w_T = strictly_inside(project_ball(w_T, R), R)
     cert = saddle_certificate(game, w_T, V_T)
     path = f"{method if isinstance(method, str) else 'user saddle solver'} (certified)"
-    evals = game.gradient_evaluations
-    details: dict[str, Any] = {}
-    if not cert.distance_bound <= radius_needed:
+    details: dict[str, Any] = {"certified": True}
+    if not (cert.distance_bound is not None and cert.distance_bound <= radius_needed):
         if fallback == "refuse":
             raise UncertifiedError(f"the saddle solver's w_T is not certified: distance bound {cert.distance_bound!r}"
                                    f" > √(2α/μ) = {radius_needed!r}; refusing to release", certificate=cert, w=w_T)
         details["first_certificate_distance"] = cert.distance_bound
-        w_T, cert = certified_first_order(adversarial_objective(game), 0.5 * radius_needed)
-        V_T = game.inner_max(w_T)[0]
         path = "certified minimisation of G_D (saddle solver's output was not certified)"
+        try:
+            w_T, cert = certified_first_order(adversarial_objective(game), 0.5 * radius_needed)
+            V_T = game.inner_max(w_T)[0]
+        except (UncertifiedError, ArithmeticError, np.linalg.LinAlgError, ValueError) as exc:
+            # fail-safe (never raise after the data checks): keep the saddle solver's point, marked uncertified
+            details["certified"], details["solver_note"] = False, f"{type(exc).__name__}: {exc}"
     out = _release_noise(w_T, cal, R, noise_rng, replicates)  # line 2: Π_{B(0,R)}(w_T + ẑ)
-    inner = InnerResult(w_T, cert, path, evals, p["T"], details)
     claim = _claim(eps, dl, f"{PAPER}, Algorithm 3 (privacy by the arguments of Prop. 2.1 applied to G_D; noise "
                    "Δ + 2√(2α/μ), ERRATA LR-E3)" + ("; Theorem 0.1 (Zhao et al. 2019)" if dl > 0 and gaussian == "zhao"
                                                     else ""),
-                   {**p, "noise": cal.to_dict(), "perturbation_set": f"B(0, {problem.r})"}, inner, a, mu, cal)
-    return Release(output=out, claim=claim, gradient_evaluations=game.gradient_evaluations,
+                   {**p, "noise": cal.to_dict(), "perturbation_set": f"B(0, {problem.r})"}, a, mu, cal)
+    return Release(output=out, claim=claim, gradient_evaluations=extragradient_schedule_count(method, p["T"], n),
                    parameters={**p, "method": method if isinstance(method, str) else "callable",
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
                    algorithm="Algorithm 3 (Lowy & Razaviyayn 2021)",
                    diagnostics={"certificate": cert.to_dict(), "inner_path": path, **details},
-                   nonprivate_internals={"w_T": w_T.copy(), "V_T": V_T.copy()}, replicates=replicates)
+                   nonprivate_internals={"w_T": w_T.copy(), "V_T": V_T.copy(),
+                                         "gradient_evaluations_performed": game.gradient_evaluations},
+                   replicates=replicates)

@@ -28,7 +28,7 @@ __all__ = ["Method", "Fallback", "FALLBACKS", "subgradient_method", "accelerated
            "stochastic_subgradient_method", "katyusha", "REPLICATE_BLOCK", "GATHER_STEPS",
            "stochastic_subgradient_method_replicates", "katyusha_replicates", "InnerResult", "certified_inner",
            "FALLBACK_PATH", "STOCHASTIC_METHODS", "certified_inner_replicates", "extragradient_step_size",
-           "extragradient_iterations", "extragradient"]
+           "extragradient_iterations", "extragradient", "inner_schedule_count", "extragradient_schedule_count"]
 
 Method = Literal["subgradient", "agd", "sgd", "katyusha"]
 Fallback = Literal["certified_solver", "refuse"]
@@ -327,43 +327,82 @@ def _run_inner(obj: GLMObjective, method: Method | Callable[..., np.ndarray], mo
     raise ValueError(f"method must be 'subgradient', 'agd', 'sgd', 'katyusha' or a callable, got {method!r}")
 
 
+def inner_schedule_count(method: Any, T: int, n: int) -> int:
+    """The per-sample gradient evaluations the inner method's schedule prescribes, from public inputs (the count
+    a release publishes): "subgradient" / "agd" T full gradients (T·n); "sgd" T stochastic subgradients (T);
+    "katyusha" T epochs of a snapshot gradient (n) and m = 2n inner steps of two per-sample gradients (5n·T); a
+    user callable 0 (its count is not prescribed by public inputs).  The count performed (equal for the built-in
+    methods; a certified-solver fallback adds nothing to it) is ``InnerResult.gradient_evaluations``."""
+    T, n = int(T), int(n)
+    if callable(method):
+        return 0
+    return {"subgradient": T * n, "agd": T * n, "sgd": T, "katyusha": 5 * n * T}[method]
+
+
+def _finite_or_zero(w: np.ndarray) -> np.ndarray:
+    """``w`` if finite, else the data-independent 0 (the fail-safe of a non-finite inner output)."""
+    w = np.asarray(w, dtype=np.float64)
+    return w if np.all(np.isfinite(w)) else np.zeros_like(w)
+
+
 def certified_inner(obj: GLMObjective, method: Method | Callable[..., np.ndarray], modulus: float, alpha: float,
                     T: int, smoothness: float | None, rng: np.random.Generator, *,
                     fallback: Fallback = "certified_solver") -> InnerResult:
     """Line 1 of Algorithms 1–3 with the certificate the privacy proof needs (:mod:`dpsco.reference.lr21`).
 
     Accepts w_T iff the certified ‖w_T − argmin_{B(0,R)} F‖ ≤ √(2α/modulus); otherwise falls back to the
-    certified solver (or raises UncertifiedError with ``fallback="refuse"``).  Raises ValueError for a
-    ``fallback`` other than "certified_solver" / "refuse" (before the inner method runs)."""
+    certified solver (or raises UncertifiedError with ``fallback="refuse"``: the caller's explicit choice, whose
+    refusal depends on the data and is therefore outside the claim).  With the default fallback it never raises
+    after the data checks: should even the certified solver miss the radius (floating point on extreme inputs),
+    its best point is used and ``details["certified"]`` is False (a diagnostic, never published).  Raises
+    ValueError for a ``fallback`` other than "certified_solver" / "refuse" (before the inner method runs)."""
     check_choice(fallback, "fallback", FALLBACKS)
     radius_needed = math.sqrt(2.0 * alpha / modulus)
-    w = project_ball(_run_inner(obj, method, modulus, T, smoothness, rng), obj.radius)
+    w = project_ball(_finite_or_zero(_run_inner(obj, method, modulus, T, smoothness, rng)), obj.radius)
     w = strictly_inside(w, obj.radius)
     cert = obj.certify(w)
     evals = obj.sample_gradients
     if cert.distance_bound is not None and cert.distance_bound <= radius_needed:
         return InnerResult(w, cert, f"{method if isinstance(method, str) else 'user optimizer'} (certified)",
-                           evals, T)
+                           evals, T, {"certified": True})
     if fallback == "refuse":
         raise UncertifiedError(
             f"the inner method's output is not certified α-accurate: distance bound {cert.distance_bound!r} > "
             f"√(2α/μ) = {radius_needed!r}; refusing to release (fallback='refuse')", certificate=cert, w=w)
-    w2, cert2 = _fallback_solution(obj, alpha, radius_needed)
-    return InnerResult(w2, cert2, FALLBACK_PATH, evals, T, {"first_certificate_distance": cert.distance_bound})
+    w2, cert2, ok = _fallback_solution(obj, alpha, radius_needed, w, cert)
+    return InnerResult(w2, cert2, FALLBACK_PATH, evals, T,
+                       {"first_certificate_distance": cert.distance_bound, "certified": ok})
 
 
 FALLBACK_PATH = "certified solver (inner method's output was not certified)"
 
 
-def _fallback_solution(obj: GLMObjective, alpha: float, radius_needed: float) -> tuple[np.ndarray, Certificate]:
-    """The certified solver's point and its certificate (≤ √(2α/modulus)), or UncertifiedError."""
+def _fallback_solution(obj: GLMObjective, alpha: float, radius_needed: float, w_inner: np.ndarray,
+                       cert_inner: Certificate) -> tuple[np.ndarray, Certificate, bool]:
+    """The certified solver's point, its certificate and True when the certificate is ≤ √(2α/modulus).
+
+    Fail-safe (never raises: an exception here would depend on the data, a release with ε = ∞): if the solver
+    raises or misses the radius, the better-certified of its point and the inner method's ``w_inner`` is
+    returned with False."""
     distance_tol = getattr(obj, "tol_is_distance", False) or obj.loss.smooth  # applications: tol is a distance
-    w2, _ = obj.certified_solution(tol=0.5 * radius_needed if distance_tol else 0.25 * alpha)
-    cert2 = obj.certify(w2)
+    try:
+        w2, _ = obj.certified_solution(tol=0.5 * radius_needed if distance_tol else 0.25 * alpha)
+        w2 = strictly_inside(project_ball(_finite_or_zero(w2), obj.radius), obj.radius)
+        cert2 = obj.certify(w2)
+    except (UncertifiedError, ArithmeticError, np.linalg.LinAlgError, ValueError) as exc:
+        best = getattr(exc, "w", None)
+        if best is None or not np.all(np.isfinite(best)):
+            return w_inner, cert_inner, False
+        w2 = strictly_inside(project_ball(np.asarray(best, dtype=np.float64), obj.radius), obj.radius)
+        try:
+            cert2 = obj.certify(w2)
+        except (ArithmeticError, np.linalg.LinAlgError, ValueError):
+            return w_inner, cert_inner, False
     if cert2.distance_bound is None or cert2.distance_bound > radius_needed:
-        raise UncertifiedError(f"certified solver reached distance {cert2.distance_bound!r} > {radius_needed!r}",
-                               certificate=cert2, w=w2)
-    return w2, cert2
+        inner_better = (cert_inner.distance_bound is not None
+                        and (cert2.distance_bound is None or cert_inner.distance_bound < cert2.distance_bound))
+        return (w_inner, cert_inner, False) if inner_better else (w2, cert2, False)
+    return w2, cert2, True
 
 
 STOCHASTIC_METHODS: tuple[str, ...] = ("sgd", "katyusha")
@@ -399,12 +438,13 @@ def certified_inner_replicates(obj: GLMObjective, method: Literal["sgd", "katyus
             raise ValueError("method='katyusha' needs a smooth loss")
         W = katyusha_replicates(obj, smoothness - obj.reg, T, gens)
     total = obj.sample_gradients - before
-    W = project_ball(W, obj.radius)
+    W = project_ball(np.where(np.all(np.isfinite(W), axis=1, keepdims=True), W, 0.0), obj.radius)
     W = np.stack([strictly_inside(w, obj.radius) for w in W])
     certs = [obj.certify(w) for w in W]
     paths = [f"{method} (certified)"] * len(gens)
     first: dict[int, float | None] = {}
-    fallback_point: tuple[np.ndarray, Certificate] | None = None
+    fallback_point: tuple[np.ndarray, Certificate, bool] | None = None
+    certified = [True] * len(gens)
     for r, cert in enumerate(certs):
         if cert.distance_bound is not None and cert.distance_bound <= radius_needed:
             continue
@@ -414,21 +454,34 @@ def certified_inner_replicates(obj: GLMObjective, method: Literal["sgd", "katyus
                 f"{cert.distance_bound!r} > √(2α/μ) = {radius_needed!r}; refusing to release (fallback='refuse')",
                 certificate=cert, w=W[r])
         if fallback_point is None:
-            fallback_point = _fallback_solution(obj, alpha, radius_needed)
+            fallback_point = _fallback_solution(obj, alpha, radius_needed, W[r], cert)
         first[r] = cert.distance_bound
-        W[r], certs[r], paths[r] = fallback_point[0], fallback_point[1], FALLBACK_PATH
-    worst = max(certs, key=lambda c: c.distance_bound)
+        paths[r] = FALLBACK_PATH
+        if fallback_point[2]:
+            W[r], certs[r] = fallback_point[0], fallback_point[1]
+        else:  # fail-safe: not even the certified solver met the radius; the row keeps its own point
+            certified[r] = False
+    worst = max(certs, key=lambda c: math.inf if c.distance_bound is None else c.distance_bound)
     counts = {p: paths.count(p) for p in dict.fromkeys(paths)}
     summary = "; ".join(f"{p} × {c}" for p, c in counts.items())
     return InnerResult(W, worst, f"{len(gens)} independent runs: {summary}", total // len(gens), T,
                        {"replicate_paths": paths,
                         "replicate_certificate_distances": [c.distance_bound for c in certs],
-                        "first_certificate_distances": first, "gradient_evaluations_all_replicates": total})
+                        "first_certificate_distances": first, "gradient_evaluations_all_replicates": total,
+                        "certified": all(certified)})
 
 
 # ================================================================================================
 # The saddle-point solver of Algorithm 3
 # ================================================================================================
+
+
+def extragradient_schedule_count(method: Any, T: int, n: int) -> int:
+    """The per-sample gradient evaluations Algorithm 3's saddle solver prescribes, from public inputs:
+    ``extragradient`` makes T steps of two operator evaluations of n per-sample gradients (2T·n); a user callable
+    0 (not prescribed by public inputs).  The count performed, with a certified-solver fallback's work, is in
+    ``nonprivate_internals["gradient_evaluations_performed"]``."""
+    return 0 if callable(method) else 2 * int(T) * int(n)
 
 
 def extragradient_step_size(problem: LinearAdversarialProblem) -> float:
