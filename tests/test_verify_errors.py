@@ -80,7 +80,7 @@ def full_results(campaign: Path) -> dict[str, Any]:
         "suite_checks": {"bound": {"name": "b", "statement": "E[excess] ≤ bound", "estimate": 0.1, "bound": 1.0,
                                    "p_value": 1.0, "verdict": "pass"}},
         "suite_audits": {"pair": {"epsilon_lower": 0.1, "claim": {"epsilon": 1.0}, "p_value": 1.0,
-                                  "verdict": "not refuted"}}})
+                                  "confidence": 0.95, "verdict": "not refuted"}}})
     res["records"] = [base, sweeps, bare, suite]
     report.check_results(res)
     return res

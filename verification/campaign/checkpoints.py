@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from dpsco.verification.campaign.fileio import OutputError, atomic_write_text
+from dpsco.verification.campaign.rederive import InconsistentRecordError, check_phase_result
 
 __all__ = ["CHECKPOINT_DIR", "CheckpointError", "checkpoint_path", "clear_checkpoints", "load_checkpoints",
            "save_checkpoint"]
@@ -58,7 +59,8 @@ def load_checkpoints(out: str, key: dict[str, Any]) -> dict[tuple[str, str], dic
     """The phase results saved in ``out`` by the campaign ``key``, keyed by (entry, phase).
 
     Raises CheckpointError naming the file and the first differing field if a checkpoint belongs to another
-    campaign (other budget, seed, confidence, dpsco version or commit), or cannot be read.
+    campaign (other budget, seed, confidence, dpsco version or source digest), cannot be read, or holds an audit
+    whose stored verdict, bound or p-value disagrees with its own numbers.
     """
     found: dict[tuple[str, str], dict[str, Any]] = {}
     for name in _listing(out):
@@ -75,6 +77,10 @@ def load_checkpoints(out: str, key: dict[str, Any]) -> dict[tuple[str, str], dic
             k = diff[0]
             raise CheckpointError(f"--resume: {path!r} belongs to another campaign ({k} {their.get(k)!r}, this run "
                                   f"{key.get(k)!r}); rerun with the same options, or without --resume")
+        try:   # a stored verdict is believed only if its numbers give it (dpsco.verification.campaign.rederive)
+            check_phase_result(result, f"--resume: {path!r}")
+        except InconsistentRecordError as exc:
+            raise CheckpointError(f"{exc}; delete the checkpoint or rerun without --resume") from None
         found[(entry, phase)] = result
     return found
 

@@ -23,7 +23,7 @@ import uuid
 from typing import IO, Any, Collection, Iterator
 
 __all__ = ["OutputError", "atomic_open", "atomic_write_bytes", "atomic_write_text", "check_output_directory",
-           "staged_directory"]
+           "exclusive_output", "staged_directory"]
 
 _TMP_PREFIX = ".tmp-"  # temporary files; entries with this prefix are leftovers of interrupted writes
 
@@ -187,3 +187,36 @@ def staged_directory(path: str | os.PathLike[str], allowed_names: Collection[str
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+@contextlib.contextmanager
+def exclusive_output(path: str | os.PathLike[str], command: str = "dpsco verify") -> Iterator[None]:
+    """Hold an exclusive lock on the output directory ``path`` for the duration of the block.
+
+    The lock is an ``fcntl.flock`` on the hidden file ``.<name>.dpsco.lock`` beside ``path`` (not inside it:
+    the directory is replaced as a whole at the end), so two runs writing the same ``--out`` cannot both
+    proceed and one's results silently replace the other's; the operating system releases it when the process
+    ends, however it ends.  Raises OutputError naming ``path`` if another process holds it.  Where
+    ``fcntl`` does not exist (Windows) the block runs unlocked.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX
+        yield
+        return
+    target = os.path.abspath(os.fspath(path))
+    parent, name = os.path.split(target.rstrip(os.sep))
+    try:
+        os.makedirs(parent or ".", exist_ok=True)
+        fd = os.open(os.path.join(parent, f".{name}.dpsco.lock"), os.O_RDWR | os.O_CREAT, 0o666 & ~_umask())
+    except OSError as exc:
+        raise OutputError(f"--out {os.fspath(path)!r}: cannot create its lock file ({exc})") from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OutputError(f"--out {os.fspath(path)!r} is being written by another {command} run; wait for it "
+                              "or choose another --out") from None
+        yield
+    finally:
+        os.close(fd)

@@ -69,8 +69,10 @@ from dpsco.verification.papers.catalogue import BUDGET_NAMES, CATALOGUE, Catalog
 from dpsco.verification.campaign.audits import WHITE_BOX_INSTANCE, apply_holm_to_audits
 from dpsco.verification.campaign.checkpoints import CHECKPOINT_DIR, clear_checkpoints, load_checkpoints, save_checkpoint
 from dpsco.verification.campaign.datasets import load_fair
-from dpsco.verification.campaign.fileio import OutputError, atomic_write_text, check_output_directory, staged_directory
+from dpsco.verification.campaign.fileio import (OutputError, atomic_write_text, check_output_directory, exclusive_output,
+                                               staged_directory)
 from dpsco.verification.campaign.phases import RADIUS, PhaseBudget, assemble_entry, entry_phases, run_phase
+from dpsco.verification.campaign.rederive import rederive_campaign
 from dpsco.verification.campaign.report import check_results, format_html, format_latex, format_markdown, format_table
 from dpsco.verification.checks.theorem_checks import apply_holm
 
@@ -174,8 +176,35 @@ class _CheckView:
 
 
 def _campaign_key(budget: str, seed: int, confidence: float) -> dict[str, Any]:
+    """What a checkpoint must share to be resumed: the options that change numbers and the code that computes
+    them — a digest of the installed package's source files, which notices every edit (a git commit plus a bare
+    "+dirty" flag did not, and outside git only the version was compared)."""
     return {"budget": budget, "seed": seed, "confidence": confidence, "dpsco": _versions()["dpsco"],
-            "git_commit": _git_commit()}
+            "source_sha256": source_digest()}
+
+
+def source_digest() -> str:
+    """SHA-256 of the installed dpsco package's source: every ``.py`` and ``.json`` file of ``dpsco``,
+    ``dpsco.reference``, ``dpsco.oracles`` and ``dpsco.verification`` (relative path and bytes, in sorted
+    order).  Any change to the code that computes a campaign's numbers changes it."""
+    import hashlib
+
+    import dpsco
+
+    root = os.path.dirname(os.path.abspath(dpsco.__file__))
+    h = hashlib.sha256()
+    files = [os.path.join(root, "__init__.py")]
+    for sub in ("reference", "oracles", "verification"):
+        for base, dirs, names in os.walk(os.path.join(root, sub)):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            files += [os.path.join(base, n) for n in names if n.endswith((".py", ".json"))]
+    for path in sorted(files):
+        h.update(os.path.relpath(path, root).replace(os.sep, "/").encode())
+        h.update(b"\0")
+        with open(path, "rb") as fh:
+            h.update(fh.read())
+        h.update(b"\0")
+    return h.hexdigest()
 
 
 def _git_commit() -> str | None:
@@ -295,6 +324,16 @@ def run_verification(*, budget: str = "standard", out: str = "dpsco-report", see
     validate_workers(workers)
     _check_formats(formats)
     check_output_directory(out, REPORT_FILES, allowed_dirs=REPORT_DIRS)  # fail now, not after the campaign
+    with exclusive_output(out):   # a second run on the same --out is refused, never silently overwritten
+        return _run_locked(budget=budget, out=out, seed=seed, only=only, quiet=quiet, confidence=confidence,
+                           alpha=alpha, formats=formats, workers=workers, scheduler=scheduler, resume=resume,
+                           executor=executor)
+
+
+def _run_locked(*, budget: str, out: str, seed: int, only: str | None, quiet: bool, confidence: float, alpha: float,
+                formats: Sequence[str], workers: int | None, scheduler: Any, resume: bool,
+                executor: Executor | None) -> dict[str, Any]:
+    """The campaign of :func:`run_verification`, while it holds the lock on ``out``."""
     key = _campaign_key(budget, seed, confidence)
     done = load_checkpoints(out, key) if resume else {}
     from dpsco.oracles.minimizers import certified_oracle
@@ -501,10 +540,12 @@ def run(args: argparse.Namespace) -> int:
                 raise ValueError(f"cannot read --from {args.from_json!r}: {exc}") from None
             try:
                 check_results(results)
+                verdict, _failed = rederive_campaign(results)   # nothing stored is believed that can be recomputed
             except ValueError as exc:
                 raise ValueError(f"--from {args.from_json!r} is not a usable dpsco results.json: {exc}") from None
             try:
-                written = write_reports(results, args.out, formats, results_text=text)
+                with exclusive_output(args.out):
+                    written = write_reports(results, args.out, formats, results_text=text)
             except OutputError:
                 raise
             except (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError) as exc:
@@ -512,7 +553,7 @@ def run(args: argparse.Namespace) -> int:
                                  f"({type(exc).__name__}: {exc})") from None
             print(format_table(results["records"]))
             print("\nregenerated: " + ", ".join(written))
-            return 0 if results.get("verdict") == "pass" else 1
+            return 0 if verdict == "pass" else 1
         results = run_verification(budget=budget, out=args.out, seed=args.seed, only=args.only, quiet=args.quiet,
                                    confidence=args.confidence, alpha=args.alpha, formats=formats,
                                    workers=args.workers, scheduler=args.scheduler, resume=args.resume)
