@@ -84,3 +84,26 @@ def test_as_real_output_keeps_exact_values(value, expected):
     out = as_real_output(value)
     assert out.dtype == np.float64
     np.testing.assert_array_equal(out, np.array(expected, dtype=np.float64))
+
+
+# ---- item 9: randomness that does not come from the rng given ------------------------------------------------
+
+
+def global_numpy_laplace(data, rng):
+    """Draws from np.random's global state, not from rng: the same seed gives different audits."""
+    return np.array([data["x"].sum() + np.random.laplace(0.0, 1.0)])
+
+
+def test_a_mechanism_ignoring_its_rng_is_flagged_loudly_and_refused_in_parallel():
+    from dpsco.verification.auditing.samples import reproducibility_check
+
+    assert reproducibility_check(global_numpy_laplace, A)["reproducible"] is False
+    assert reproducibility_check(lambda d, r: np.array([r.laplace()]), A)["reproducible"] is True
+    r = audit(global_numpy_laplace, A, B, (1.0, 0.0), 2000, np.random.default_rng(0))
+    assert r.reproducible is False and any("DIFFER" in w for w in r.warnings)
+    assert r.to_dict()["reproducible"] is False and "WARNING" in r.summary()
+    with pytest.raises(ValueError, match="workers > 1"):
+        audit(global_numpy_laplace, A, B, (1.0, 0.0), 2000, np.random.default_rng(0), workers=2)
+    ok = audit(lambda d, rng: np.array([d["x"].sum() + rng.laplace()]), A, B, (1.0, 0.0), 2000,
+               np.random.default_rng(0))
+    assert ok.reproducible is True and not ok.warnings

@@ -86,6 +86,7 @@ from dpsco.verification.auditing.samples import (
     Mechanism,
     SampleInconsistencyError,
     checked_draw,
+    reproducibility_check,
     combine_checks,
     sampler_consistency,
 )
@@ -399,6 +400,16 @@ def audit(
             seed_entropy = int(seq.entropy) if isinstance(seq.entropy, (int, np.integer)) else None
             spawn_key = tuple(int(x) for x in seq.spawn_key)
 
+    # 0. the mechanism must draw from the rng it is given: two runs from identical generators agree (a probe on
+    # its own fixed generators, so the audit's stream is untouched); runs in forked workers that share a global
+    # generator would be dependent, which voids the binomial bounds, so that case is refused
+    repro = reproducibility_check(mechanism, ds)
+    if not repro["reproducible"] and not (workers is None or workers == 1):
+        raise ValueError("the mechanism does not draw its randomness only from the rng it is given (two runs from "
+                         "identical generators differ); with workers > 1 its runs in different processes may share "
+                         "that global state and be dependent, so the audit is refused: seed every generator it uses "
+                         "from rng, or run with workers=1")
+
     # 1. samples (a batched sampler is checked against single runs before its rows are used)
     t_s = time.perf_counter()
     out_a, how, check_a = checked_draw(mechanism, ds, n, rng, "dataset", workers, sample_check_runs)
@@ -484,7 +495,7 @@ def audit(
     delta_lb: float | None = None
     shape: dict[str, Any] | None = None
     assumption_rec: dict[str, Any] | None = None
-    warnings: list[str] = []
+    warnings: list[str] = [] if repro["reproducible"] else [repro["note"]]
     gdp_info: dict[str, Any] | None = None
     verdict_basis = "refuted iff epsilon_lower (assumption-free Clopper-Pearson threshold bound) > claim epsilon"
     assumptions = ASSUMPTIONS
@@ -624,4 +635,5 @@ def audit(
         neighbouring_audited=neighbouring_audited,
         sample_consistency=sample_consistency,
         warnings=warnings,
+        reproducible=repro["reproducible"],
     )

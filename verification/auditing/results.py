@@ -88,7 +88,11 @@ class AuditResult:
         The check of a batched ``sample`` against single runs, per side
         (:func:`dpsco.verification.auditing.samples.sampler_consistency`).
     warnings : list of str
-        Loud notes (e.g. a stated Gaussian assumption that the shape check finds implausible).
+        Loud notes (e.g. a stated Gaussian assumption that the shape check finds implausible, or a mechanism
+        that does not draw its randomness from the rng it is given).
+    reproducible : bool or None
+        Whether two runs from identical generators agreed (:func:`dpsco.verification.auditing.samples.
+        reproducibility_check`); False means the same seed does not reproduce the audit.  None: not probed.
     """
 
     epsilon_lower: float
@@ -115,6 +119,7 @@ class AuditResult:
     neighbouring_audited: str | None = None
     sample_consistency: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)
+    reproducible: bool | None = None
 
     @property
     def refuted(self) -> bool:
@@ -185,6 +190,7 @@ class AuditResult:
                 "verdict_basis": self.verdict_basis,
                 "assumption": self.assumption,
                 "warnings": list(self.warnings),
+                "reproducible": self.reproducible,
                 "estimator": self.estimator,
                 "statistic": self.statistic,
                 "threshold": self.threshold,

@@ -379,3 +379,31 @@ def combine_checks(check_a: dict[str, Any], check_b: dict[str, Any], how: str) -
             "false_alarm_probability": SAMPLE_CHECK_FALSE_ALARM,
             "on_failure": "the audit raises SampleInconsistencyError (dpsco audit: exit 2); no verdict",
             "dataset": check_a, "neighbour": check_b}
+
+
+#: entropy of the two identical generators of :func:`reproducibility_check` (fixed: the probe never touches the
+#: audit's own stream, so the audit's numbers are the same with or without it)
+REPRODUCIBILITY_ENTROPY = 20240901
+
+
+def reproducibility_check(mechanism: Any, data: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Two runs of ``mechanism`` on ``data`` from two identical generators must give identical outputs.
+
+    A mechanism that draws from global state (``np.random.*``, ``random``, ``os.urandom``) instead of the
+    ``rng`` it is given gives different outputs: then the same seed does not reproduce its audit, and runs made
+    in forked worker processes may share that global state (dependent runs, which void the audit's binomial
+    bounds).  Returns {"reproducible": bool, "runs": 2, "note": str}; the generators come from
+    :data:`REPRODUCIBILITY_ENTROPY`, never from the audit's stream."""
+    def one() -> np.ndarray:
+        r = np.random.default_rng(np.random.SeedSequence(REPRODUCIBILITY_ENTROPY))
+        if callable(mechanism):
+            return as_real_output(mechanism(data, r)).ravel()
+        return as_real_output(mechanism.sample(data, 1, r), "mechanism.sample(data, 1, rng)").ravel()
+
+    a, b = one(), one()
+    same = a.shape == b.shape and bool(np.array_equal(a, b, equal_nan=True))
+    note = ("two runs from identical generators agree" if same else
+            "two runs from identical generators DIFFER: the mechanism draws randomness from somewhere other than "
+            "the rng it is given (np.random.*, random, os.urandom, a library's own generator), so the same seed "
+            "will not reproduce this audit; seed every generator from rng (docs/auditing.md)")
+    return {"reproducible": same, "runs": 2, "note": note}

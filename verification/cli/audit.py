@@ -656,6 +656,8 @@ def run(args: argparse.Namespace) -> int:
         if executor is not None:
             executor.close()
     if args.json:
+        for warning in getattr(result, "warnings", None) or []:   # stdout is the record: the warnings go loud to stderr
+            print(f"dpsco audit: warning: {warning}", file=sys.stderr)
         record = result.to_dict()
         record["mechanism"] = args.target
         record["seed"] = seed
