@@ -107,3 +107,50 @@ def test_a_mechanism_ignoring_its_rng_is_flagged_loudly_and_refused_in_parallel(
     ok = audit(lambda d, rng: np.array([d["x"].sum() + rng.laplace()]), A, B, (1.0, 0.0), 2000,
                np.random.default_rng(0))
     assert ok.reproducible is True and not ok.warnings
+
+
+# ---- item 10: absurd sizes and vacuous pairs are refused at once ------------------------------------------------
+
+
+def _cli(tmp_path, monkeypatch, argv):
+    import argparse
+
+    from dpsco.verification.cli.audit import configure_parser, run
+
+    (tmp_path / "mech.py").write_text("import numpy as np\n"
+                                      "def f(data, rng):\n"
+                                      "    raise AssertionError('the mechanism ran although the input is bad')\n")
+    np.savez(tmp_path / "a.npz", **A)
+    np.savez(tmp_path / "b.npz", **B)
+    monkeypatch.chdir(tmp_path)
+    p = argparse.ArgumentParser()
+    configure_parser(p)
+    return run(p.parse_args(["mech:f", "--dataset", "a.npz", "--epsilon", "1", "--delta", "0", "--seed", "1",
+                             *argv]))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--neighbour", "b.npz", "--samples", str(10**12 + 1)], "at most 1e+12"),
+    (["--neighbour", "b.npz", "--samples", "1000", "--sequential", "--max-samples", str(10**13)], "--max-samples"),
+    (["--neighbour", "b.npz", "--samples", "1000", "--workers", str(10**6)], "--workers"),
+    (["--neighbour", "a.npz", "--samples", "1000"], "vacuous"),
+])
+def test_absurd_sizes_and_identical_datasets_are_refused_before_any_run(tmp_path, monkeypatch, capsys, argv,
+                                                                        message):
+    assert _cli(tmp_path, monkeypatch, argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_validate_workers_refuses_absurd_counts():
+    from dpsco.verification.executors import max_workers, validate_workers
+
+    assert validate_workers(max_workers()) == max_workers()
+    with pytest.raises(ValueError, match="at most"):
+        validate_workers(max_workers() + 1)
+
+
+def test_compare_refuses_runs_beyond_the_validated_range(capsys):
+    from dpsco.verification.cli.main import main
+
+    assert main(["compare", "nowhere:f", "--against", "lr21.alg2", "--samples", str(10**13)]) == 2
+    assert "validated range" in capsys.readouterr().err

@@ -33,7 +33,7 @@ from numbers import Integral
 from typing import Any, Callable, Iterator, Sequence
 
 __all__ = ["DaskExecutor", "Executor", "ProcessExecutor", "SerialExecutor", "TrackedExecutor", "available_cores",
-           "get_executor", "validate_workers"]
+           "get_executor", "max_workers", "validate_workers"]
 
 #: environment variables that set the thread count of the BLAS libraries numpy/scipy may be linked with
 _BLAS_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
@@ -50,14 +50,23 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def max_workers() -> int:
+    """The most local worker processes a command starts: 8 per core, at least 64 (beyond that a pool only
+    thrashes: one process per core is the default, and more only helps while runs wait on I/O)."""
+    return max(64, 8 * (os.cpu_count() or 1))
+
+
 def validate_workers(workers: Any, name: str = "workers") -> int | None:
-    """``workers`` as an int ≥ 1, or None; ValueError/TypeError naming ``name`` otherwise."""
+    """``workers`` as an int in [1, :func:`max_workers`], or None; ValueError/TypeError naming ``name``
+    otherwise (an absurd count is refused at once, before any process starts)."""
     if workers is None:
         return None
     if isinstance(workers, bool) or not isinstance(workers, Integral):
         raise TypeError(f"{name} must be an integer >= 1 or None, got {workers!r}")
     if int(workers) < 1:
         raise ValueError(f"{name} must be an integer >= 1, got {workers}")
+    if int(workers) > max_workers():
+        raise ValueError(f"{name} must be at most {max_workers()} (8 local processes per core), got {workers}")
     return int(workers)
 
 

@@ -63,7 +63,7 @@ import numpy as np
 from dpsco.reference import Ball, get_loss
 from dpsco.reference.privacy import to_jsonable
 
-from dpsco.verification.executors import Executor, get_executor, validate_workers
+from dpsco.verification.executors import Executor, get_executor, max_workers, validate_workers
 from dpsco.verification.progress import progress_bar, stderr_is_terminal
 from dpsco.verification.papers.catalogue import BUDGET_NAMES, CATALOGUE, CatalogueEntry, extra_check_labels
 from dpsco.verification.campaign.audits import WHITE_BOX_INSTANCE, apply_holm_to_audits
@@ -514,8 +514,9 @@ def _check_arguments(args: argparse.Namespace) -> str:
             raise ValueError(f"{name} must lie in (0, 1), got {value}")
     if args.from_json is not None and not args.from_json:
         raise ValueError("--from must name a results.json file, got ''")
-    if args.workers is not None and args.workers < 1:
-        raise ValueError(f"--workers must be an integer >= 1, got {args.workers}")
+    if args.workers is not None and not 1 <= args.workers <= max_workers():
+        raise ValueError(f"--workers must be an integer in [1, {max_workers()}] (8 local processes per core), got "
+                         f"{args.workers}")
     if args.workers is not None and args.scheduler is not None:
         raise ValueError("--workers and --scheduler exclude each other: a Dask cluster has its own workers")
     if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):

@@ -118,6 +118,7 @@ from dpsco.verification.auditing import estimators
 from dpsco.verification.auditing import neighbours as nbm
 from dpsco.verification.auditing import pair_search
 from dpsco.verification.auditing.audit import audit
+from dpsco.verification.auditing.clopper_pearson import CLOPPER_PEARSON_MAX_N
 from dpsco.verification.auditing.curve_audit import audit_curve
 from dpsco.verification.auditing.curves import CurveClaim
 from dpsco.verification.auditing.neighbours import BoxBounds
@@ -366,6 +367,28 @@ _CLAIM_FORMS = "gdp:MU, zcdp:RHO, approx:EPS,DELTA or event:FILE.json"
 _EVENT_RELATION = {"replace-one": "REPLACE_ONE", "add/remove": "ADD_OR_REMOVE_ONE"}
 
 
+def _parse_runs(text: Any, flag: str, minimum: int) -> int:
+    """A run count: an integer in [minimum, 1e12] (the validated range of the Clopper–Pearson bounds)."""
+    value = _parse_int(text, flag)
+    if value < minimum:
+        raise InputError(f"{flag} must be >= {minimum}, got {text!r}")
+    if value > CLOPPER_PEARSON_MAX_N:
+        raise InputError(f"{flag} must be at most {CLOPPER_PEARSON_MAX_N:.0e} (the validated range of the "
+                         f"Clopper-Pearson bounds), got {text!r}")
+    return value
+
+
+def _refuse_identical(dataset: dict[str, np.ndarray], neighbour: dict[str, np.ndarray] | None) -> None:
+    """InputError if --neighbour's arrays equal --dataset's (identical datasets make a vacuous audit: the two
+    output distributions are the same, so no claim can ever be refuted)."""
+    if neighbour is not None and set(neighbour) == set(dataset) and all(
+            neighbour[k].shape == dataset[k].shape and np.array_equal(neighbour[k], dataset[k],
+                                                                      equal_nan=neighbour[k].dtype.kind in "fc")
+            for k in dataset):
+        raise InputError("--neighbour holds the same arrays as --dataset: an audit of identical datasets is vacuous "
+                         "(it can never refute); give a neighbouring dataset that differs in one record")
+
+
 def parse_claim(text: Any, neighbouring: str = "replace-one") -> Any:
     """``--claim FORM`` as ("approx", (ε, δ)) or ("curve", CurveClaim); InputError naming --claim otherwise."""
     form = str(text)
@@ -481,9 +504,7 @@ def run(args: argparse.Namespace) -> int:
         if not one_run:
             if args.samples is None:
                 raise InputError("--samples is required (runs per dataset)")
-            samples = _parse_int(args.samples, "--samples")
-            if samples < 4:
-                raise InputError(f"--samples must be >= 4, got {args.samples!r}")
+            samples = _parse_runs(args.samples, "--samples", 4)
         seed = _parse_int(args.seed, "--seed")
         if seed < 0:
             raise InputError(f"--seed must be a non-negative integer, got {args.seed!r}")
@@ -508,6 +529,7 @@ def run(args: argparse.Namespace) -> int:
             if args.neighbour is None:
                 raise InputError("--neighbour B.npz is required")
             neighbour = load_npz(args.neighbour, "--neighbour")
+            _refuse_identical(dataset, neighbour)
             mechanism = load_mechanism(args.target)
             with _mechanism_errors(args.target, _named):
                 result = audit_curve(mechanism, dataset, neighbour, curve, samples, rng, confidence=confidence,
@@ -554,13 +576,9 @@ def run(args: argparse.Namespace) -> int:
                         raise InputError(f"{flag} does not apply to --sequential (a threshold audit)")
                 max_samples = samples
                 if getattr(args, "max_samples", None) is not None:
-                    max_samples = _parse_int(args.max_samples, "--max-samples")
-                    if max_samples < 4:
-                        raise InputError(f"--max-samples must be >= 4, got {args.max_samples!r}")
+                    max_samples = _parse_runs(args.max_samples, "--max-samples", 4)
                 if getattr(args, "batch", None) is not None:
-                    batch = _parse_int(args.batch, "--batch")
-                    if batch < 1:
-                        raise InputError(f"--batch must be >= 1, got {args.batch!r}")
+                    batch = _parse_runs(args.batch, "--batch", 1)
             neighbour = load_npz(args.neighbour, "--neighbour") if args.pairs is None else None
             search_bounds = None
             if args.pairs == "search":
@@ -619,9 +637,8 @@ def run(args: argparse.Namespace) -> int:
             if args.pilot is not None:
                 if pairs is None and search_bounds is None:
                     raise InputError("--pilot applies only with --pairs")
-                pilot = _parse_int(args.pilot, "--pilot")
-                if pilot < 2:
-                    raise InputError(f"--pilot must be >= 2, got {args.pilot!r}")
+                pilot = _parse_runs(args.pilot, "--pilot", 2)
+            _refuse_identical(dataset, neighbour)   # after every option check: those errors come first
             with _mechanism_errors(args.target, _named):
                 if sequential:
                     result = sequential_audit(

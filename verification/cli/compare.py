@@ -44,6 +44,7 @@ from typing import Any
 from dpsco.verification.papers.catalogue import CATALOGUE
 from dpsco.verification.campaign.compare import DEFAULT_CONFIDENCE, DEFAULT_SEED, INSTANCES, CandidateError, compare
 from dpsco.verification.campaign.compare import candidate_is_vectorised
+from dpsco.verification.auditing.clopper_pearson import CLOPPER_PEARSON_MAX_N
 from dpsco.verification.cli.usercode import InputError, UserMechanism, load_mechanism, running
 from dpsco.verification.executors import Executor, TrackedExecutor, get_executor
 from dpsco.verification.progress import progress_bar
@@ -95,12 +96,13 @@ def run(args: argparse.Namespace) -> int:
     executor: Executor | None = None
     try:
         samples = _num(args.samples, "--samples", integer=True)
-        if samples < 4:
-            raise InputError(f"--samples must be >= 4, got {args.samples!r}")
         audit_samples = None if args.audit_samples is None else _num(args.audit_samples, "--audit-samples",
                                                                        integer=True)
-        if audit_samples is not None and audit_samples < 4:
-            raise InputError(f"--audit-samples must be >= 4, got {args.audit_samples!r}")
+        for flag, value, text in (("--samples", samples, args.samples),
+                                  ("--audit-samples", audit_samples, args.audit_samples)):
+            if value is not None and not 4 <= value <= CLOPPER_PEARSON_MAX_N:
+                raise InputError(f"{flag} must be an integer in [4, {CLOPPER_PEARSON_MAX_N:.0e}] (the validated "
+                                 f"range of the Clopper-Pearson bounds), got {text!r}")
         seed = _num(args.seed, "--seed", integer=True)
         if seed < 0:
             raise InputError(f"--seed must be a non-negative integer, got {args.seed!r}")

@@ -22,7 +22,7 @@ import argparse
 import sys
 from typing import Any, Iterator
 
-from dpsco.verification.executors import Executor, TrackedExecutor, get_executor
+from dpsco.verification.executors import Executor, TrackedExecutor, get_executor, max_workers
 from dpsco.verification.progress import progress_bar
 
 __all__ = ["InputError", "UserMechanism", "cwd_on_sys_path", "load_mechanism", "running", "runs_executor"]
@@ -153,8 +153,9 @@ def runs_executor(args: argparse.Namespace, mechanism: Any, target: str, quiet: 
             workers = int(str(workers), 10)
         except ValueError:
             raise InputError(f"--workers must be an integer, got {args.workers!r}") from None
-        if workers < 1:
-            raise InputError(f"--workers must be >= 1, got {args.workers!r}")
+        if not 1 <= workers <= max_workers():
+            raise InputError(f"--workers must be an integer in [1, {max_workers()}] (8 local processes per core), "
+                             f"got {args.workers!r}")
         if scheduler is not None:
             raise InputError("--workers and --scheduler exclude each other: a Dask cluster has its own workers")
     if callable(getattr(mechanism, "sample", None)):
