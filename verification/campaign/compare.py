@@ -660,11 +660,17 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
                 neighbouring="replace-one", source="user-declared (dpsco compare)")
         else:
             claim = base
-        if claim.neighbouring != "replace-one":
-            notes.append(f"candidate claims {claim.neighbouring} neighbouring; audited against a replace-one pair")
+        pair_a, pair_b = {"X": X, "y": y}, {"X": inst.X_neighbour, "y": inst.y_neighbour}
+        if claim.neighbouring == "add/remove":
+            # the claim's own relation: the instance with its extreme record added (the replace-one pair's
+            # replacement, inside the declared bounds) against the instance itself
+            pair_a = {"X": np.vstack([X, inst.X_neighbour[-1:]]), "y": np.concatenate([y, inst.y_neighbour[-1:]])}
+            pair_b = {"X": X, "y": y}
+            notes.append("candidate claims add/remove neighbouring: audited on an add/remove pair (the instance "
+                         "with its extreme record added, against the instance)")
         mech = _CandidateMechanism(candidate, problem, eps, delta, dict(options or {}), name, workers, vectorised)
         try:
-            res = audit(mech, {"X": X, "y": y}, {"X": inst.X_neighbour, "y": inst.y_neighbour}, claim,
+            res = audit(mech, pair_a, pair_b, claim,
                         audit_samples, np.random.default_rng(s_audit), confidence=1.0 - alpha / 3.0,
                         seed_entropy=None)
         except CandidateError:
