@@ -263,7 +263,9 @@ class ApproximateEnvelopeGradientOracle(ParallelGradientOracle):
         # projection onto B(w, ρ) clips c to ±ρ/‖x‖ (none when x = 0).  v_1 = w: c_1 = 0.  β(w − v_K) = −β c_K x.
         a = _inner(Xb, W)
         r, yb = self.sq_norms[idx], self.y[idx]
-        bound = np.divide(self.local_radius, self.norms[idx], out=np.full(a.shape, np.inf), where=self.norms[idx] > 0)
+        with np.errstate(over="ignore"):  # ρ/‖x‖ for a subnormal ‖x‖ is +inf: no bound, as for x = 0
+            bound = np.divide(self.local_radius, self.norms[idx], out=np.full(a.shape, np.inf),
+                              where=self.norms[idx] > 0)
         beta = self.beta
         c = np.zeros_like(a)
         for k in range(1, self.K):

@@ -38,7 +38,8 @@ from dpsco.reference.validation import (check_bool, check_calibration_budget, ch
                                         check_positive_int, check_rng)
 
 __all__ = ["OBJP_PRECISION_FLOOR", "RADIUS_R_MIN", "check_common", "efficient_objective_perturbation",
-           "efficient_objp_schedule_count", "objective_perturbation", "replicate_count"]
+           "efficient_objp_schedule_count", "efficient_objp_svrg_constants", "objective_perturbation",
+           "replicate_count"]
 
 
 def check_common(problem: ERMProblem, X: Any, y: Any, epsilon: Any, delta: Any, rng: Any, clip: bool,
@@ -206,6 +207,16 @@ def _objp_replicated(problem: ERMProblem, Xa: np.ndarray, ya: np.ndarray, n_clip
 RADIUS_R_MIN = 1e-12
 
 
+def efficient_objp_svrg_constants(beta: float, lam: float) -> tuple[float, int]:
+    """Step 2's Prox-SVRG constants from public inputs: step 0.1/L_Q and inner length ⌈100 L_Q/μ⌉ with
+    L_Q = β + 2λ (the components' smoothness) and μ = 2λ (J's strong convexity) [XZ14].  Raises ValueError when
+    the inner length exceeds ``dpsco.reference.validation.MAX_ITERATIONS``."""
+    mu, LQ = 2.0 * lam, float(beta) + 2.0 * lam
+    inner = check_iterations(math.ceil(100.0 * LQ / mu), "the SVRG inner length ⌈100 L_Q/μ⌉",
+                             remedy="it grows with n; use fewer rows")
+    return 0.1 / LQ, inner
+
+
 def efficient_objp_schedule_count(n: int, inner: int, max_stages: int) -> int:
     """The gradient evaluations efficient ObjP's schedule allows, from public inputs: the certificate at the
     start (n) and ``max_stages`` Prox-SVRG stages, each a full gradient (n), ``inner`` variance-reduced steps of two
@@ -272,11 +283,8 @@ def efficient_objective_perturbation(
     failures = objp_preconditions(problem, n, p.epsilon1, p.lam)
     if failures:
         raise PaperRegimeError("efficient objective perturbation refuses: " + "; ".join(failures))
-    beta = float(problem.smoothness)  # type: ignore[arg-type]
     loss, domain = problem.loss, problem.domain
-    mu, LQ = 2.0 * p.lam, beta + 2.0 * p.lam
-    step, inner = 0.1 / LQ, math.ceil(100.0 * LQ / mu)
-    inner = check_iterations(inner, "the SVRG inner length ⌈100 L_Q/μ⌉", remedy="it grows with n; use fewer rows")
+    step, inner = efficient_objp_svrg_constants(float(problem.smoothness), p.lam)  # type: ignore[arg-type]
     claim = efficient_objp_claim(problem, p)
     parameters = {**p.to_dict(), "svrg_step": step, "svrg_inner_length": inner, "max_stages": max_stages}
     schedule = efficient_objp_schedule_count(n, inner, max_stages)
