@@ -409,3 +409,20 @@ def objp_regulariser_dropped(X: Any, y: Any, problem: ERMProblem, epsilon: float
     return Release(output=w[0] if replicates is None else w, replicates=replicates, claim=correct.claim, gradient_evaluations=0,
                    parameters={**correct.parameters, "lambda_used": 0.0},
                    algorithm="MUTANT: A_ObjP without the regulariser")
+
+
+# ---- "reports σ, draws σ/√2" (dpsco.verification.mutants.noise_scale) ----------------------------------------
+# Each computes σ from public inputs exactly as the algorithm does, reports it (parameters, claim, white-box
+# trace), and adds σ/√2: invisible to every check that reads σ from the release; caught by the measured-noise
+# check of the entry's privacy harness (verification/papers/bftt19_harness.py, tests/test_glm_harness.py).
+from dpsco.verification.mutants.noise_scale import under_noised  # noqa: E402
+
+noisy_sgd_draws_sigma_over_sqrt2 = under_noised(o.noisy_sgd)
+moreau_noisy_sgd_draws_sigma_over_sqrt2 = under_noised(o.moreau_noisy_sgd)
+prox_noisy_sgd_draws_sigma_over_sqrt2 = under_noised(o.prox_noisy_sgd)
+objective_perturbation_draws_sigma_over_sqrt2 = under_noised(o.objective_perturbation)
+efficient_objective_perturbation_draws_sigma_over_sqrt2 = under_noised(o.efficient_objective_perturbation)
+
+__all__ += ["noisy_sgd_draws_sigma_over_sqrt2", "moreau_noisy_sgd_draws_sigma_over_sqrt2",
+            "prox_noisy_sgd_draws_sigma_over_sqrt2", "objective_perturbation_draws_sigma_over_sqrt2",
+            "efficient_objective_perturbation_draws_sigma_over_sqrt2"]

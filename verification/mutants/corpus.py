@@ -67,6 +67,7 @@ from dpsco.verification.mutants.exact import (DEFAULT_CONFIDENCE, fixed_event_re
                                               release_epsilon)
 from dpsco.verification.mutants.accd22_corpus import ACCD22_BUGS
 from dpsco.verification.mutants.alt24_corpus import ALT24_BUGS
+from dpsco.verification.mutants.glm_noise_corpus import GLM_NOISE_BUGS
 from dpsco.verification.mutants.muabg23_corpus import MUABG23_BUGS
 from dpsco.verification.mutants.planted import (CANARY_AUDIT_TESTS, DEFAULT_SAMPLES, Dataset, Mechanism, PaperTestBug,
                                                 PlantedBug)
@@ -443,10 +444,11 @@ PAPER_TEST_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
 ]}
 
 #: every planted bug, by name: the canary-audited ones (this module), then those its papers' tests catch
-#: (Lowy & Razaviyayn here, Asi, Liu & Tian in ``mutants.alt24_corpus``, Menart et al. in ``mutants.muabg23_corpus``,
-#: Asi, Chadha, Cheng & Duchi in ``mutants.accd22_corpus``)
-CORPUS: dict[str, PlantedBug | PaperTestBug] = {**CANARY_AUDITED, **PAPER_TEST_BUGS, **ALT24_BUGS, **MUABG23_BUGS,
-                                               **ACCD22_BUGS}
+#: (Lowy & Razaviyayn here, the σ/√2 bugs of both in ``mutants.glm_noise_corpus``, Asi, Liu & Tian in
+#: ``mutants.alt24_corpus``, Menart et al. in ``mutants.muabg23_corpus``, Asi, Chadha, Cheng & Duchi in
+#: ``mutants.accd22_corpus``)
+CORPUS: dict[str, PlantedBug | PaperTestBug] = {**CANARY_AUDITED, **PAPER_TEST_BUGS, **GLM_NOISE_BUGS, **ALT24_BUGS,
+                                               **MUABG23_BUGS, **ACCD22_BUGS}
 
 
 # ---- detection rates ------------------------------------------------------------------------------------

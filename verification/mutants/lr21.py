@@ -142,3 +142,22 @@ def alg3_uncertified_stochastic_eg(X: Any, y: Any, problem: op.LinearAdversarial
     return Release(output=out, replicates=replicates, claim=claim, gradient_evaluations=game.gradient_evaluations,
                    parameters={**p, "method": "stochastic extragradient (uncertified)", "noise_scale": cal.scale},
                    algorithm="MUTANT: Algorithm 3 with uncertified stochastic extragradient", diagnostics={})
+
+
+# ---- "reports σ, draws σ/√2" (dpsco.verification.mutants.noise_scale) ----------------------------------------
+# Each calibrates σ from public inputs exactly as the algorithm does (Zhao et al.'s σ for Δ_T), reports it in the
+# parameters and the claim's event, and adds σ/√2 to w_T: invisible to every check that reads σ from the release;
+# caught by the measured-noise check of the entry's privacy harness (verification/papers/lr21_harness.py,
+# tests/test_glm_harness.py).
+from dpsco.verification.mutants.noise_scale import under_noised  # noqa: E402
+from dpsco.verification.papers.objectives import algorithm_3_from_problem, robust_erm_from_problem  # noqa: E402
+
+algorithm_1_draws_sigma_over_sqrt2 = under_noised(op.algorithm_1)
+algorithm_2_draws_sigma_over_sqrt2 = under_noised(op.algorithm_2)
+tilted_erm_draws_sigma_over_sqrt2 = under_noised(op.tilted_erm)
+robust_erm_from_problem_draws_sigma_over_sqrt2 = under_noised(robust_erm_from_problem)
+algorithm_3_from_problem_draws_sigma_over_sqrt2 = under_noised(algorithm_3_from_problem)
+
+__all__ += ["algorithm_1_draws_sigma_over_sqrt2", "algorithm_2_draws_sigma_over_sqrt2",
+            "tilted_erm_draws_sigma_over_sqrt2", "robust_erm_from_problem_draws_sigma_over_sqrt2",
+            "algorithm_3_from_problem_draws_sigma_over_sqrt2"]

@@ -125,8 +125,10 @@ DETERMINISTIC_COSTS = _costs(BudgetCost(2000, 20, rate_runs=6, stability_runs=20
                              BudgetCost(200000, 1000, rate_runs=100, stability_runs=1000))
 
 _GATED = "Prop. 2.1 (certificate replaces 'accuracy in expectation', LR-P1)"
-#: planted bugs of Algorithm 1's line 2 (any inner optimiser: the mutants re-noise the certified w_T)
-ALG1_BUGS = ("alg1_sensitivity_without_alpha_term", "alg1_printed_alg3_term")
+#: planted bugs of Algorithm 1's line 2 (any inner optimiser: the mutants re-noise the certified w_T), with the
+#: "reports σ, draws σ/√2" copy every entry has (mutants.glm_noise_corpus; caught by the measured-noise check of
+#: verification/papers/lr21_harness.py)
+ALG1_BUGS = ("alg1_sensitivity_without_alpha_term", "alg1_printed_alg3_term", "alg1_draws_sigma_over_sqrt2")
 
 
 def _alg1_inner_variant(method: str, title: str, inner: str, privacy: str, theorem: str,
@@ -204,7 +206,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         utility_theorem="Thm 0.5 / MB3, MB5", run=lr.algorithm_2, smooth_loss_required=True,
         synthetic_loss="logistic", empirical_bound=_lr2_empirical, population_bound=_lr2_population,
         paper_gradient_count=_lr_count, stability_bound=_lr_stability, costs=DETERMINISTIC_COSTS,
-        planted_bugs=("alg2_printed_gaussian",), rate_exponent=-1.0 / 3.0, options={"method": "agd"},
+        planted_bugs=("alg2_printed_gaussian", "alg2_draws_sigma_over_sqrt2"), rate_exponent=-1.0 / 3.0,
+        options={"method": "agd"},
         replicate_axis=True, deterministic=True, audit_chunk=20000,
         notes="λ, α of Theorem 0.5 (ERM); T rigorous AGD count on F_λ; rate: with Thm 0.5's λ ∝ (s/n)^{2/3} the "
               "MB5 stability term 2(L + λR)²/(λn) decays like n^{-1/3} "
@@ -217,7 +220,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         privacy_theorem="Prop. 4.1/4.2 (Lemma 0.5's Δ_Fτ)", utility_theorem="Prop. 4.2 / MB1 (empirical only)",
         run=lr.tilted_erm, smooth_loss_required=True, synthetic_loss="logistic", empirical_bound=_lr_mb1,
         population_bound=None, paper_gradient_count=_lr_count, stability_bound=_lr_stability,
-        costs=DETERMINISTIC_COSTS, planted_bugs=("tilted_erm_alg1_sensitivity",), rate_exponent=-1.0,
+        costs=DETERMINISTIC_COSTS, planted_bugs=("tilted_erm_alg1_sensitivity", "tilted_erm_draws_sigma_over_sqrt2"),
+        rate_exponent=-1.0,
         objective=TILTED_LOGISTIC, printed_bounds={"empirical": (_prop_4_2(True), _prop_4_2(False))},
         options={"tau": TAU_REAL, "mu": MU_REAL, "method": "agd"}, replicate_axis=True, deterministic=True,
         audit_chunk=20000,
@@ -231,7 +235,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         utility_theorem="Thm 0.2 / MB1, MB5 (Thm 4.1 does not cover it, LR-E10)", run=robust_erm_from_problem,
         smooth_loss_required=True, synthetic_loss="logistic", empirical_bound=_lr_mb1, population_bound=_lr_mb5,
         paper_gradient_count=_lr_count, stability_bound=_lr_stability, costs=DETERMINISTIC_COSTS,
-        planted_bugs=("robust_erm_printed_alpha_term",), rate_exponent=-1.0, objective=ROBUST_LOGISTIC,
+        planted_bugs=("robust_erm_printed_alpha_term", "robust_erm_draws_sigma_over_sqrt2"), rate_exponent=-1.0,
+        objective=ROBUST_LOGISTIC,
         options={"rho": RHO_REAL, "mu": MU_REAL, "method": "agd"}, replicate_axis=True, deterministic=True,
         audit_chunk=20000,
         notes="ρ = 0.1, μ = 0.1 public, R = problem radius; AGD is a utility heuristic on the non-smooth G_D — "
@@ -244,7 +249,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         utility_theorem="Thm 0.2 / MB1, MB5", run=robust_erm_from_problem, smooth_loss_required=False,
         synthetic_loss="logistic", empirical_bound=_lr_mb1, population_bound=_lr_mb5,
         paper_gradient_count=_lr_count, stability_bound=_lr_stability, costs=DETERMINISTIC_COSTS,
-        planted_bugs=("robust_erm_printed_alpha_term",), rate_exponent=-1.0, objective=ROBUST_SQUARED,
+        planted_bugs=("robust_erm_printed_alpha_term", "robust_erm_draws_sigma_over_sqrt2"), rate_exponent=-1.0,
+        objective=ROBUST_SQUARED,
         options={"rho": RHO_REAL, "mu": MU_REAL, "method": "agd", "kind": "squared"}, replicate_axis=True,
         deterministic=True, audit_chunk=20000,
         notes="least squares on the ±1 labels (y_max = 1), ρ = 0.1, μ = 0.1, R = problem radius; L = "
@@ -260,7 +266,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         costs=_costs(BudgetCost(2000, 20, rate_runs=3, stability_runs=20, population_runs=6),
                      BudgetCost(20000, 200, rate_runs=10, stability_runs=100, population_runs=40),
                      BudgetCost(200000, 1000, rate_runs=50, stability_runs=1000, population_runs=200)),
-        planted_bugs=("alg3_printed_alpha_term", "alg3_uncertified_stochastic_eg"), rate_exponent=-1.0,
+        planted_bugs=("alg3_printed_alpha_term", "alg3_uncertified_stochastic_eg", "alg3_draws_sigma_over_sqrt2"),
+        rate_exponent=-1.0,
         objective=LINEAR_ADVERSARIAL, options={"mu": MU_REAL, "r": R_GAME}, replicate_axis=True,
         deterministic=True, audit_chunk=20000,
         notes="linear game of docs/derivations.md#linear-adversarial-games (γ = 0): H = (μ/2)‖w‖² − "
