@@ -74,7 +74,10 @@ Departures from the printed text (each also in ERRATA.md's LR section, with the 
 
 Modules
 -------
-``algorithms``      Algorithms 1–3, ``tilted_erm``, ``robust_erm`` and their ``*_parameters`` (the pseudo-code).
+``release``         what Algorithms 1–3 share: the up-front checks, the claim, line 2's noise and its event.
+``algorithms``      Algorithms 1 and 2 and their ``*_parameters`` (the pseudo-code).
+``applications``    Sec. 4: ``tilted_erm``, ``robust_erm``, Algorithm 3 and their ``*_parameters``; the catalogue's
+                    calling convention for the last two (``robust_erm_from_problem``, ``algorithm_3_from_problem``).
 ``inner_solvers``   the inner methods 𝓜, the saddle-point solver and the certified inner step (line 1).
 ``objectives``      the objectives 𝓜 minimises (GLM, tilted, ℓ2-robust, linear adversarial games) and their
                     certificates.
@@ -107,8 +110,11 @@ from dpsco.reference.lr21.inner_solvers import (
     extragradient_iterations, extragradient, inner_schedule_count, extragradient_schedule_count,
 )
 from dpsco.reference.lr21.algorithms import (
-    PAPER, noise_event, algorithm_1_parameters, algorithm_1, algorithm_2_parameters, algorithm_2, tilted_erm_parameters,
-    tilted_erm, robust_erm_parameters, robust_erm, algorithm_3_parameters, algorithm_3,
+    PAPER, noise_event, algorithm_1_parameters, algorithm_1, algorithm_2_parameters, algorithm_2,
+)
+from dpsco.reference.lr21.applications import (
+    tilted_erm_parameters, tilted_erm, robust_erm_parameters, robust_erm, algorithm_3_parameters, algorithm_3,
+    robust_erm_from_problem, algorithm_3_from_problem,
 )
 from dpsco.reference.solvers import certified_first_order
 
@@ -201,5 +207,7 @@ __all__ = [
     "robust_erm",
     "algorithm_3_parameters",
     "algorithm_3",
+    "robust_erm_from_problem",
+    "algorithm_3_from_problem",
     "certified_first_order",
 ]

@@ -22,24 +22,24 @@ finite pool of points the population objective *is* the objective on the pool, s
 the population minimiser.  The tilted risk is not an average of per-sample losses: the paper bounds only its
 empirical excess (Props 4.1, 4.2), and `dpsco verify` says so instead of inventing a population claim.
 
-The two ``*_from_problem`` adapters give :func:`dpsco.reference.lr21.robust_erm` and
-:func:`dpsco.reference.lr21.algorithm_3` the catalogue's calling convention
-``run(X, y, problem, epsilon, delta, rng, **options)``: they read the declared bounds and the radius R of W
-from the :class:`dpsco.reference.problem.ERMProblem` and pass everything else through.
+The two ``*_from_problem`` adapters (defined in :mod:`dpsco.reference.lr21.applications`, re-exported here) give
+:func:`dpsco.reference.lr21.robust_erm` and :func:`dpsco.reference.lr21.algorithm_3` the catalogue's calling
+convention ``run(X, y, problem, epsilon, delta, rng, **options)``: they read the declared bounds and the radius R
+of W from the :class:`dpsco.reference.problem.ERMProblem` and pass everything else through.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Literal
+from typing import Any, Callable
 
 import numpy as np
 
 import dpsco.reference.lr21 as lr
 from dpsco.reference.domains import Ball
 from dpsco.reference.losses import get_loss
-from dpsco.reference.privacy import Release
 from dpsco.reference.problem import ERMProblem
+from dpsco.reference.lr21 import algorithm_3_from_problem, robust_erm_from_problem
 from dpsco.reference.solvers import certified_minimize, strictly_inside
 
 __all__ = ["ObjectiveSpec", "OracleValue", "RIDGE_LOGISTIC", "TILTED_LOGISTIC", "ROBUST_LOGISTIC", "ROBUST_SQUARED",
@@ -191,32 +191,8 @@ LINEAR_ADVERSARIAL = ObjectiveSpec(
     minimum=_game_min, sample_losses=_game_sample_losses, erm_form=True)
 
 
-# -- calling-convention adapters -------------------------------------------------------------------------
-
-
-def robust_erm_from_problem(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
-                            rng: np.random.Generator, *, rho: float, mu: float,
-                            kind: Literal["logistic", "squared"] = "logistic", **options: Any) -> Release:
-    """:func:`dpsco.reference.lr21.robust_erm` with x_max, y_max and R = problem.radius taken from
-    ``problem`` (declared bounds; W = B(0, R) is public, ERRATA.md LR-D1).  Other keywords are passed through."""
-    if not isinstance(problem, ERMProblem):
-        raise TypeError(f"problem must be an ERMProblem, got {type(problem).__name__}")
-    return lr.robust_erm(X, y, kind, problem.bounds.x_max, problem.bounds.y_max, epsilon, delta, rng, rho=rho,
-                         mu=mu, radius=problem.radius, **options)
-
-
-def algorithm_3_from_problem(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
-                             rng: np.random.Generator, *, mu: float, r: float, gamma: float = 0.0,
-                             **options: Any) -> Release:
-    """:func:`dpsco.reference.lr21.algorithm_3` on the linear adversarial games of
-    docs/derivations.md#linear-adversarial-games
-    (:class:`dpsco.reference.lr21.LinearAdversarialProblem` with μ, r, γ, the declared bounds of
-    ``problem`` and R = problem.radius).  Other keywords are passed through."""
-    if not isinstance(problem, ERMProblem):
-        raise TypeError(f"problem must be an ERMProblem, got {type(problem).__name__}")
-    game = lr.LinearAdversarialProblem(mu, r, gamma, problem.bounds.x_max, problem.bounds.y_max,
-                                       radius=problem.radius)
-    return lr.algorithm_3(X, y, game, epsilon, delta, rng, **options)
+# -- calling-convention adapters: dpsco.reference.lr21.robust_erm_from_problem, algorithm_3_from_problem (imported
+# above; the reference layer holds them so that the planted bugs can wrap them too) --------------------------------
 
 
 def objective_range(params: dict[str, Any]) -> float:
