@@ -35,7 +35,7 @@ from dpsco.verification.mutants.noise_scale import SCALE
 from dpsco.verification.papers import bftt19_harness as bh
 from dpsco.verification.papers import lr21_harness as lh
 from dpsco.verification.papers.catalogue import get_entry
-from dpsco.verification.papers.objectives import algorithm_3_from_problem, robust_erm_from_problem
+from dpsco.reference.lr21 import algorithm_3_from_problem, robust_erm_from_problem
 
 HARNESSES = {**bh.HARNESSES, **lh.HARNESSES}
 
@@ -47,12 +47,13 @@ def _records(x: tuple[float, ...], y: float, n: int = 40) -> np.ndarray:
 # ---- the planted σ/√2 copies are caught by the measured noise ---------------------------------------------------
 
 #: one entry that runs each planted copy (the corpus entry's mutant is the entry's algorithm under under_noised)
-BUG_ENTRIES = {"nsgd_draws_sigma_over_sqrt2": "bftt19.nsgd", "moreau_nsgd_draws_sigma_over_sqrt2": "bftt19.moreau_nsgd",
-               "proxgd_draws_sigma_over_sqrt2": "bftt19.proxgd", "objp_draws_sigma_over_sqrt2": "bftt19.objp",
-               "efficient_objp_draws_sigma_over_sqrt2": "bftt19.efficient_objp",
-               "alg1_draws_sigma_over_sqrt2": "lr21.alg1", "alg2_draws_sigma_over_sqrt2": "lr21.alg2",
-               "tilted_erm_draws_sigma_over_sqrt2": "lr21.tilted", "robust_erm_draws_sigma_over_sqrt2": "lr21.robust",
-               "alg3_draws_sigma_over_sqrt2": "lr21.alg3"}
+BUG_ENTRIES = {"noisy_sgd_draws_sigma_over_sqrt2": "bftt19.nsgd",
+               "moreau_noisy_sgd_draws_sigma_over_sqrt2": "bftt19.moreau_nsgd",
+               "prox_noisy_sgd_draws_sigma_over_sqrt2": "bftt19.proxgd", "objective_perturbation_draws_sigma_over_sqrt2": "bftt19.objp",
+               "efficient_objective_perturbation_draws_sigma_over_sqrt2": "bftt19.efficient_objp",
+               "algorithm_1_draws_sigma_over_sqrt2": "lr21.alg1", "algorithm_2_draws_sigma_over_sqrt2": "lr21.alg2",
+               "tilted_erm_draws_sigma_over_sqrt2": "lr21.tilted", "robust_erm_from_problem_draws_sigma_over_sqrt2": "lr21.robust",
+               "algorithm_3_from_problem_draws_sigma_over_sqrt2": "lr21.alg3"}
 
 
 @pytest.mark.parametrize("bug", sorted(BUG_ENTRIES))
@@ -62,16 +63,16 @@ def test_measured_noise_catches_each_sigma_over_sqrt2_mutant(bug):
     from dpsco.verification.mutants import bftt19 as mb
     from dpsco.verification.mutants import lr21 as ml
 
-    mutants = {"nsgd_draws_sigma_over_sqrt2": mb.noisy_sgd_draws_sigma_over_sqrt2,
-               "moreau_nsgd_draws_sigma_over_sqrt2": mb.moreau_noisy_sgd_draws_sigma_over_sqrt2,
-               "proxgd_draws_sigma_over_sqrt2": mb.prox_noisy_sgd_draws_sigma_over_sqrt2,
-               "objp_draws_sigma_over_sqrt2": mb.objective_perturbation_draws_sigma_over_sqrt2,
-               "efficient_objp_draws_sigma_over_sqrt2": mb.efficient_objective_perturbation_draws_sigma_over_sqrt2,
-               "alg1_draws_sigma_over_sqrt2": ml.algorithm_1_draws_sigma_over_sqrt2,
-               "alg2_draws_sigma_over_sqrt2": ml.algorithm_2_draws_sigma_over_sqrt2,
+    mutants = {"noisy_sgd_draws_sigma_over_sqrt2": mb.noisy_sgd_draws_sigma_over_sqrt2,
+               "moreau_noisy_sgd_draws_sigma_over_sqrt2": mb.moreau_noisy_sgd_draws_sigma_over_sqrt2,
+               "prox_noisy_sgd_draws_sigma_over_sqrt2": mb.prox_noisy_sgd_draws_sigma_over_sqrt2,
+               "objective_perturbation_draws_sigma_over_sqrt2": mb.objective_perturbation_draws_sigma_over_sqrt2,
+               "efficient_objective_perturbation_draws_sigma_over_sqrt2": mb.efficient_objective_perturbation_draws_sigma_over_sqrt2,
+               "algorithm_1_draws_sigma_over_sqrt2": ml.algorithm_1_draws_sigma_over_sqrt2,
+               "algorithm_2_draws_sigma_over_sqrt2": ml.algorithm_2_draws_sigma_over_sqrt2,
                "tilted_erm_draws_sigma_over_sqrt2": ml.tilted_erm_draws_sigma_over_sqrt2,
-               "robust_erm_draws_sigma_over_sqrt2": ml.robust_erm_from_problem_draws_sigma_over_sqrt2,
-               "alg3_draws_sigma_over_sqrt2": ml.algorithm_3_from_problem_draws_sigma_over_sqrt2}
+               "robust_erm_from_problem_draws_sigma_over_sqrt2": ml.robust_erm_from_problem_draws_sigma_over_sqrt2,
+               "algorithm_3_from_problem_draws_sigma_over_sqrt2": ml.algorithm_3_from_problem_draws_sigma_over_sqrt2}
     entry = BUG_ENTRIES[bug]
     assert CORPUS[bug].mutant is mutants[bug] and bug in get_entry(entry).planted_bugs
     assert HARNESSES[entry].noise_bug == bug

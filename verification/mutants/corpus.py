@@ -447,8 +447,9 @@ PAPER_TEST_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
 #: (Lowy & Razaviyayn here, the σ/√2 bugs of both in ``mutants.glm_noise_corpus``, Asi, Liu & Tian in
 #: ``mutants.alt24_corpus``, Menart et al. in ``mutants.muabg23_corpus``, Asi, Chadha, Cheng & Duchi in
 #: ``mutants.accd22_corpus``)
-CORPUS: dict[str, PlantedBug | PaperTestBug] = {**CANARY_AUDITED, **PAPER_TEST_BUGS, **GLM_NOISE_BUGS, **ALT24_BUGS,
-                                               **MUABG23_BUGS, **ACCD22_BUGS}
+PAPER_TEST_BUGS.update(GLM_NOISE_BUGS)  # Bassily et al.'s and Lowy & Razaviyayn's σ/√2 copies: their harnesses' tests
+CORPUS: dict[str, PlantedBug | PaperTestBug] = {**CANARY_AUDITED, **PAPER_TEST_BUGS, **ALT24_BUGS, **MUABG23_BUGS,
+                                               **ACCD22_BUGS}
 
 
 # ---- detection rates ------------------------------------------------------------------------------------

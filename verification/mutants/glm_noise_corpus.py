@@ -19,7 +19,6 @@ import dpsco.reference.lr21 as lr
 from dpsco.verification.mutants import bftt19 as mb
 from dpsco.verification.mutants import lr21 as ml
 from dpsco.verification.mutants.planted import PaperTestBug
-from dpsco.verification.papers.objectives import algorithm_3_from_problem, robust_erm_from_problem
 
 __all__ = ["GLM_NOISE_BUGS"]
 
@@ -40,29 +39,29 @@ def _bug(name: str, mutant: object, correct: object, paper: str, what: str, inst
 
 
 GLM_NOISE_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
-    _bug("nsgd_draws_sigma_over_sqrt2", mb.noisy_sgd_draws_sigma_over_sqrt2, o.noisy_sgd, "bftt19",
+    _bug("noisy_sgd_draws_sigma_over_sqrt2", mb.noisy_sgd_draws_sigma_over_sqrt2, o.noisy_sgd, "bftt19",
          "A_NSGD (Algorithm 1)", "logistic, n = 40, d = 2, every record ((0.6, 0.8), +1), 200 white-box runs",
          "noisy gradients minus the step function at the run's iterates", 1200),
-    _bug("moreau_nsgd_draws_sigma_over_sqrt2", mb.moreau_noisy_sgd_draws_sigma_over_sqrt2, o.moreau_noisy_sgd,
+    _bug("moreau_noisy_sgd_draws_sigma_over_sqrt2", mb.moreau_noisy_sgd_draws_sigma_over_sqrt2, o.moreau_noisy_sgd,
          "bftt19", "A_NSGD on the Moreau envelope (Thm 4.4)",
          "logistic, n = 40, d = 2, every record ((0.6, 0.8), +1), 200 white-box runs",
          "noisy envelope gradients minus the step function at the run's iterates", 1200),
-    _bug("proxgd_draws_sigma_over_sqrt2", mb.prox_noisy_sgd_draws_sigma_over_sqrt2, o.prox_noisy_sgd, "bftt19",
+    _bug("prox_noisy_sgd_draws_sigma_over_sqrt2", mb.prox_noisy_sgd_draws_sigma_over_sqrt2, o.prox_noisy_sgd, "bftt19",
          "A_ProxGD (Sec. 4)", "logistic, n = 40, d = 2, every record ((0.6, 0.8), +1), 200 white-box runs",
          "noisy approximate envelope gradients minus the step function at the run's iterates", 1200),
-    _bug("objp_draws_sigma_over_sqrt2", mb.objective_perturbation_draws_sigma_over_sqrt2, o.objective_perturbation,
+    _bug("objective_perturbation_draws_sigma_over_sqrt2", mb.objective_perturbation_draws_sigma_over_sqrt2, o.objective_perturbation,
          "bftt19", "A_ObjP (Algorithm 2)", "logistic, n = 400, d = 2, records ((0.6, 0.8), ±1) alternating, 500 runs",
          "perturbation G = −n(∇L̂(ŵ) + 2λŵ) replayed from each released ŵ", 1000),
-    _bug("efficient_objp_draws_sigma_over_sqrt2", mb.efficient_objective_perturbation_draws_sigma_over_sqrt2,
+    _bug("efficient_objective_perturbation_draws_sigma_over_sqrt2", mb.efficient_objective_perturbation_draws_sigma_over_sqrt2,
          o.efficient_objective_perturbation, "bftt19", "efficient objective perturbation (Sec. 5)",
          "logistic, n = 2000, d = 2, records ((0.6, 0.8), ±1) alternating, 500 runs",
          "output noise: released point minus the certified Prox-SVRG point w̃", 1000),
-    _bug("alg1_draws_sigma_over_sqrt2", ml.algorithm_1_draws_sigma_over_sqrt2, lr.algorithm_1, "lr21",
+    _bug("algorithm_1_draws_sigma_over_sqrt2", ml.algorithm_1_draws_sigma_over_sqrt2, lr.algorithm_1, "lr21",
          "Algorithm 1 (output perturbation, every inner method)",
          "ridge logistic (μ = 0.1), d = 2, records ((0.6, 0.8), ±1) alternating, 500 runs; n and ε chosen per entry "
          "so that the projection onto B(0, R) is inactive (lr21_harness.NOISE_INSTANCES)",
          "output noise: released point minus the certified w_T", 1000),
-    _bug("alg2_draws_sigma_over_sqrt2", ml.algorithm_2_draws_sigma_over_sqrt2, lr.algorithm_2, "lr21",
+    _bug("algorithm_2_draws_sigma_over_sqrt2", ml.algorithm_2_draws_sigma_over_sqrt2, lr.algorithm_2, "lr21",
          "Algorithm 2 (output perturbation with regularisation)",
          "logistic, d = 2, records ((0.6, 0.8), ±1) alternating, 500 runs (lr21_harness.NOISE_INSTANCES)",
          "output noise: released point minus the certified w_T", 1000),
@@ -70,11 +69,11 @@ GLM_NOISE_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
          "tilted ERM via Algorithm 1 (Sec. 4)",
          "logistic, τ = 1, μ = 0.1, d = 2, records ((0.6, 0.8), ±1) alternating, 500 runs "
          "(lr21_harness.NOISE_INSTANCES)", "output noise: released point minus the certified w_T", 1000),
-    _bug("robust_erm_draws_sigma_over_sqrt2", ml.robust_erm_from_problem_draws_sigma_over_sqrt2,
-         robust_erm_from_problem, "lr21", "ℓ2-robust logistic / least squares via Algorithm 3 (Sec. 4)",
+    _bug("robust_erm_from_problem_draws_sigma_over_sqrt2", ml.robust_erm_from_problem_draws_sigma_over_sqrt2,
+         lr.robust_erm_from_problem, "lr21", "ℓ2-robust logistic / least squares via Algorithm 3 (Sec. 4)",
          "ρ = 0.1, μ = 0.1, d = 2, records ((0.6, 0.8), ±1) alternating, 500 runs (lr21_harness.NOISE_INSTANCES)",
          "output noise: released point minus the certified w_T", 1000),
-    _bug("alg3_draws_sigma_over_sqrt2", ml.algorithm_3_from_problem_draws_sigma_over_sqrt2, algorithm_3_from_problem,
+    _bug("algorithm_3_from_problem_draws_sigma_over_sqrt2", ml.algorithm_3_from_problem_draws_sigma_over_sqrt2, lr.algorithm_3_from_problem,
          "lr21", "Algorithm 3 (adversarial training, linear game)",
          "μ = 0.1, r = 0.05, d = 2, records ((0.6, 0.8), ±1) alternating, 500 runs (lr21_harness.NOISE_INSTANCES)",
          "output noise: released point minus the certified w_T", 1000),

@@ -150,13 +150,11 @@ def alg3_uncertified_stochastic_eg(X: Any, y: Any, problem: op.LinearAdversarial
 # caught by the measured-noise check of the entry's privacy harness (verification/papers/lr21_harness.py,
 # tests/test_glm_harness.py).
 from dpsco.verification.mutants.noise_scale import under_noised  # noqa: E402
-from dpsco.verification.papers.objectives import algorithm_3_from_problem, robust_erm_from_problem  # noqa: E402
-
 algorithm_1_draws_sigma_over_sqrt2 = under_noised(op.algorithm_1)
 algorithm_2_draws_sigma_over_sqrt2 = under_noised(op.algorithm_2)
 tilted_erm_draws_sigma_over_sqrt2 = under_noised(op.tilted_erm)
-robust_erm_from_problem_draws_sigma_over_sqrt2 = under_noised(robust_erm_from_problem)
-algorithm_3_from_problem_draws_sigma_over_sqrt2 = under_noised(algorithm_3_from_problem)
+robust_erm_from_problem_draws_sigma_over_sqrt2 = under_noised(op.robust_erm_from_problem)
+algorithm_3_from_problem_draws_sigma_over_sqrt2 = under_noised(op.algorithm_3_from_problem)
 
 __all__ += ["algorithm_1_draws_sigma_over_sqrt2", "algorithm_2_draws_sigma_over_sqrt2",
             "tilted_erm_draws_sigma_over_sqrt2", "robust_erm_from_problem_draws_sigma_over_sqrt2",

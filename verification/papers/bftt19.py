@@ -264,7 +264,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         smooth_loss_required=True, synthetic_loss="logistic", empirical_bound=_nsgd_empirical,
         population_bound=_nsgd_population, paper_gradient_count=_count_nsgd, stability_bound=_nsgd_stability,
         costs=_standard_costs(300, 8000, 100000, white_box=(2000, 100_000, 1_000_000)),
-        planted_bugs=NSGD_BUGS + ("nsgd_draws_sigma_over_sqrt2",),
+        planted_bugs=NSGD_BUGS + ("noisy_sgd_draws_sigma_over_sqrt2",),
         replicate_axis=True, white_box=True, extra_checks=NSGD_SWEEPS,
     ),
     CatalogueEntry(
@@ -273,7 +273,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         utility_theorem="Thm 4.4", run=o.moreau_noisy_sgd, smooth_loss_required=False, synthetic_loss="hinge",
         empirical_bound=_moreau_empirical, population_bound=_moreau_population, paper_gradient_count=_count_nsgd,
         stability_bound=_nsgd_stability, costs=_standard_costs(200, 3000, 40000, white_box=(1000, 20_000, 200_000)),
-        planted_bugs=NSGD_CORE_BUGS + ("moreau_nsgd_draws_sigma_over_sqrt2",), replicate_axis=True, white_box=True,
+        planted_bugs=NSGD_CORE_BUGS + ("moreau_noisy_sgd_draws_sigma_over_sqrt2",), replicate_axis=True,
+        white_box=True,
         notes="exact closed-form R^d prox; σ, η calibrated with L' = 2L (Lemma 4.3 as printed)",
     ),
     CatalogueEntry(
@@ -284,7 +285,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         costs=_costs(BudgetCost(60, 5, rate_runs=3, stability_runs=5, white_box_runs=200),
                      BudgetCost(150, 20, rate_runs=4, stability_runs=20, white_box_runs=1500),
                      BudgetCost(1000, 100, rate_runs=30, stability_runs=100, white_box_runs=20_000)),
-        planted_bugs=NSGD_CORE_BUGS + ("proxgd_draws_sigma_over_sqrt2",), replicate_axis=True, audit_chunk=500,
+        planted_bugs=NSGD_CORE_BUGS + ("prox_noisy_sgd_draws_sigma_over_sqrt2",), replicate_axis=True, audit_chunk=500,
         white_box=True,
         options={"accuracy": 0.5}, quick_options={"accuracy": 1.0},
         notes="prox accuracy ξ overridden (utility constant; σ calibrated with L_env + ξ): the paper's "
@@ -297,7 +298,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         run=o.objective_perturbation, smooth_loss_required=True, synthetic_loss="logistic",
         empirical_bound=_objp_empirical, population_bound=_objp_population, paper_gradient_count=_no_count,
         stability_bound=_objp_stability, costs=_standard_costs(200, 4000, 40000),
-        planted_bugs=OBJP_BUGS + ("objp_draws_sigma_over_sqrt2",),
+        planted_bugs=OBJP_BUGS + ("objective_perturbation_draws_sigma_over_sqrt2",),
         printed_bounds={"population": (_objp_population_printed,)},
         # replicates: batched certified Newton (tests/test_objp_replicates.py), rows solved in blocks of ≤ 2·10⁶/n
         # (314 on Fair: ~16 MB temporaries), so the chunk only sets how many runs share one call's set-up
@@ -313,7 +314,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         costs=_costs(BudgetCost(100, 10, rate_runs=6, stability_runs=10),
                      BudgetCost(600, 100, rate_runs=20, stability_runs=100),
                      BudgetCost(10000, 500, rate_runs=100, stability_runs=500)),
-        planted_bugs=("objp_noise_scaled_by_n", "efficient_objp_draws_sigma_over_sqrt2"),
+        planted_bugs=("objp_noise_scaled_by_n", "efficient_objective_perturbation_draws_sigma_over_sqrt2"),
         printed_bounds={"population": (_eff_population_printed,)},
         # replicates: the Prox-SVRG runs iterated together on (k, d) arrays (tests/test_objp_replicates.py)
         replicate_axis=True, audit_chunk=600,

@@ -480,11 +480,11 @@ def _efficient_exact() -> tuple[ExactPrivacy, Release]:
 
 #: the planted "reports σ, draws σ/√2" copy of each entry's algorithm, by entry (corpus names)
 NOISE_BUGS: dict[str, str] = {
-    "bftt19.nsgd": "nsgd_draws_sigma_over_sqrt2",
-    "bftt19.moreau_nsgd": "moreau_nsgd_draws_sigma_over_sqrt2",
-    "bftt19.proxgd": "proxgd_draws_sigma_over_sqrt2",
-    "bftt19.objp": "objp_draws_sigma_over_sqrt2",
-    "bftt19.efficient_objp": "efficient_objp_draws_sigma_over_sqrt2",
+    "bftt19.nsgd": "noisy_sgd_draws_sigma_over_sqrt2",
+    "bftt19.moreau_nsgd": "moreau_noisy_sgd_draws_sigma_over_sqrt2",
+    "bftt19.proxgd": "prox_noisy_sgd_draws_sigma_over_sqrt2",
+    "bftt19.objp": "objective_perturbation_draws_sigma_over_sqrt2",
+    "bftt19.efficient_objp": "efficient_objective_perturbation_draws_sigma_over_sqrt2",
 }
 
 HARNESSES: dict[str, PrivacyHarness] = {

@@ -59,12 +59,13 @@ PROJECTION_MISS = 1e-15
 ENTRIES = ("lr21.alg1", "lr21.alg1.subgradient", "lr21.alg1.sgd", "lr21.alg1.katyusha", "lr21.alg2", "lr21.tilted",
            "lr21.robust", "lr21.robust_squared", "lr21.alg3")
 #: the planted "reports σ, draws σ/√2" copy of each entry's algorithm (corpus names, mutants.glm_noise_corpus)
-NOISE_BUGS: dict[str, str] = {**{e: "alg1_draws_sigma_over_sqrt2" for e in ENTRIES if e.startswith("lr21.alg1")},
-                              "lr21.alg2": "alg2_draws_sigma_over_sqrt2",
-                              "lr21.tilted": "tilted_erm_draws_sigma_over_sqrt2",
-                              "lr21.robust": "robust_erm_draws_sigma_over_sqrt2",
-                              "lr21.robust_squared": "robust_erm_draws_sigma_over_sqrt2",
-                              "lr21.alg3": "alg3_draws_sigma_over_sqrt2"}
+NOISE_BUGS: dict[str, str] = {
+    **{e: "algorithm_1_draws_sigma_over_sqrt2" for e in ENTRIES if e.startswith("lr21.alg1")},
+    "lr21.alg2": "algorithm_2_draws_sigma_over_sqrt2",
+    "lr21.tilted": "tilted_erm_draws_sigma_over_sqrt2",
+    "lr21.robust": "robust_erm_from_problem_draws_sigma_over_sqrt2",
+    "lr21.robust_squared": "robust_erm_from_problem_draws_sigma_over_sqrt2",
+    "lr21.alg3": "algorithm_3_from_problem_draws_sigma_over_sqrt2"}
 
 
 def public_parameters(name: str, problem: ERMProblem, n: int, d: int, epsilon: float, delta: float) -> dict[str, Any]:
