@@ -90,7 +90,8 @@ from dpsco.verification.auditing.samples import (
     combine_checks,
     sampler_consistency,
 )
-from dpsco.verification.auditing.statistics import Statistic, parse_statistic, statistic_function
+from dpsco.verification.auditing.statistics import (DEFAULT_STATISTIC, Statistic, parse_statistic,
+                                                       select_statistic_and_event, statistic_function)
 
 __all__ = [
     "AuditResult",
@@ -147,7 +148,7 @@ def audit(
     rng: np.random.Generator,
     *,
     confidence: float = 0.95,
-    statistic: Statistic = "projection",
+    statistic: Statistic = DEFAULT_STATISTIC,
     selection_fraction: float | None = None,
     n_thresholds: int = 600,
     event: Event | None = None,
@@ -188,9 +189,14 @@ def audit(
     rng : numpy.random.Generator
         The only source of randomness.
     confidence : float in (0, 1), default 0.95
-    statistic : "projection" | "norm" | "logistic" | "coordinate:<i>" | callable
-        Scalar statistic of a flattened output.  "projection" (default): the output itself when it is
-        1-D, else the projection on the unit vector along mean(selection, S) − mean(selection, S').
+    statistic : "auto" | "projection" | "norm" | "logistic" | "classifier" | "coordinate:<i>" | callable
+        Scalar statistic of a flattened output.  "auto" (default): the best of a small family chosen on the
+        selection half — location (the projection below), scale (distance to the pooled centre), extremes
+        (largest standardised coordinate) and, for outputs of 4 to 100 coordinates with scikit-learn
+        installed, a learned classifier (``dpsco.verification.auditing.statistics``); the projection where no
+        selection half exists.  "projection": the output itself when it is 1-D, else the projection on the
+        unit vector along mean(selection, S) − mean(selection, S').  "classifier": a scikit-learn classifier's
+        log-odds on [x, x²], trained on the selection half (extra ``dpsco[classifier]``).
         "logistic": a logistic-regression classifier on [x, x²] trained on the selection half.  For an
         exact likelihood ratio pass :func:`dpsco.verification.auditing.statistics.likelihood_ratio_statistic`.
         A callable maps an (N, k) array of outputs to (N,) finite values; it must not look at the samples
@@ -468,10 +474,15 @@ def audit(
                                                      int(n_thresholds))
         estimator_desc = ESTIMATOR_SPLIT + " (event chosen by the caller's selection_score)"
     elif event is None:
-        s_sa, s_sb = stat_fn(sel_a), stat_fn(sel_b)
-        chosen, sel_score, n_cand = select_event(
-            s_sa, s_sb, delta, half_alpha, int(n_thresholds), main_kind, the_claim.epsilon
-        )
+        if kind == "auto":   # the default family, chosen on the selection half (statistics module docstring)
+            stat_fn, stat_desc, stat_info, chosen, sel_score, n_cand = select_statistic_and_event(
+                kind, arg, sel_a, sel_b, k, delta, half_alpha, int(n_thresholds), main_kind, the_claim.epsilon)
+            s_sa, s_sb = stat_fn(sel_a), stat_fn(sel_b)
+        else:
+            s_sa, s_sb = stat_fn(sel_a), stat_fn(sel_b)
+            chosen, sel_score, n_cand = select_event(
+                s_sa, s_sb, delta, half_alpha, int(n_thresholds), main_kind, the_claim.epsilon
+            )
         if estimator == "gdp":
             chosen_gdp, _, _ = select_event(s_sa, s_sb, delta, half_alpha, int(n_thresholds), "gdp", the_claim.epsilon)
         estimator_desc = ESTIMATOR_SPLIT

@@ -339,7 +339,7 @@ def audit_curve(
     rng: np.random.Generator,
     *,
     confidence: float = 0.95,
-    statistic: Any = "projection",
+    statistic: Any = "auto",
     selection_fraction: float | None = None,
     n_thresholds: int = 600,
     event: Event | None = None,

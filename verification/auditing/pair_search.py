@@ -39,7 +39,7 @@ from dpsco.verification.auditing.neighbours import (
 )
 from dpsco.verification.auditing.results import AuditResult
 from dpsco.verification.auditing.samples import draw
-from dpsco.verification.auditing.statistics import parse_statistic, statistic_function
+from dpsco.verification.auditing.statistics import DEFAULT_STATISTIC, parse_statistic, select_statistic_and_event
 
 __all__ = ["PairSearchResult", "pair_search_audit", "parse_interval_bounds", "search_pairs"]
 
@@ -375,7 +375,7 @@ def pair_search_audit(
     *,
     confidence: float = 0.95,
     n_final: int = 1,
-    statistic: Any = "projection",
+    statistic: Any = DEFAULT_STATISTIC,
     estimator: str = "threshold",
     candidates: Sequence[NeighbourPair] | None = None,
     n_thresholds: int = 600,
@@ -465,9 +465,9 @@ def pair_search_audit(
         check_neighbouring_pair(ds, nb, relation)
         pa, _ = draw(mechanism, ds, npil, rng, "dataset")
         pb, _ = draw(mechanism, nb, npil, rng, "neighbour")
-        fn, desc, _info = statistic_function(kind, arg, pa, pb, pa.shape[1])
-        ev, score, _ = select_event(fn(pa), fn(pb), the_claim.delta, half_alpha, n_thresholds, estimator,
-                                    the_claim.epsilon)
+        fn, desc, _info, ev, score, _ = select_statistic_and_event(kind, arg, pa, pb, pa.shape[1], the_claim.delta,
+                                                                   half_alpha, n_thresholds, estimator,
+                                                                   the_claim.epsilon)
         members.append({"label": c.label, "relation": c.relation, "statistic": desc,
                         "pilot_score": float(score), "event": ev.describe()})
         chosen_info.append((fn, desc, ev))

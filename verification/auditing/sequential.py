@@ -71,7 +71,8 @@ from dpsco.verification.auditing.events import (
 )
 from dpsco.verification.auditing.inputs import as_claim, check_dataset, check_neighbouring_pair
 from dpsco.verification.auditing.samples import combine_checks, checked_draw, draw
-from dpsco.verification.auditing.statistics import Statistic, parse_statistic, statistic_function
+from dpsco.verification.auditing.statistics import (DEFAULT_STATISTIC, Statistic, family_members, parse_statistic,
+                                                       statistic_function)
 
 __all__ = [
     "CONFIDENCE_SEQUENCE",
@@ -336,7 +337,7 @@ def sequential_audit(
     confidence: float = 0.95,
     batch: int | None = None,
     selection_samples: int | None = None,
-    statistic: Statistic = "projection",
+    statistic: Statistic = DEFAULT_STATISTIC,
     target_epsilon: float | None = None,
     event: Event | None = None,
     selection: str = "projected",
@@ -474,13 +475,25 @@ def sequential_audit(
         if sel_a.shape[1] != sel_b.shape[1]:
             raise ValueError(f"outputs on dataset and neighbour have different sizes ({sel_a.shape[1]} and {sel_b.shape[1]})")
         k_dim = sel_a.shape[1]
-        stat_fn, stat_desc, _ = statistic_function(kind, arg, sel_a, sel_b, k_dim)
+        members = (family_members(sel_a, sel_b, k_dim) if kind == "auto" and selection == "projected"
+                   else [statistic_function(kind, arg, sel_a, sel_b, k_dim)])
+        stat_fn, stat_desc, _ = members[0]
         s_sa, s_sb = stat_fn(sel_a), stat_fn(sel_b)
         if selection == "projected":
             goal = the_claim.epsilon if target_epsilon is None else min(the_claim.epsilon, target_epsilon)
             # test sizes b, 2b, 4b, … up to the budget, which is always the last horizon
             horizons = sorted({min(budget, b_size * 2**j) for j in range(64) if b_size * 2**j < budget} | {budget})
-            chosen, proj_t, proj_score = projected_event(s_sa, s_sb, delta, goal, half, int(n_thresholds), horizons)
+            best = None
+            for fn, desc, _ in members:   # "auto": the member expected to certify the goal soonest, then best score
+                sa_, sb_ = fn(sel_a), fn(sel_b)
+                ev, t_goal, score = projected_event(sa_, sb_, delta, goal, half, int(n_thresholds), horizons)
+                rank = (t_goal if t_goal is not None else math.inf, -score)
+                if best is None or rank < best[0]:
+                    best = (rank, fn, desc, ev, t_goal, score, sa_, sb_)
+            assert best is not None
+            _, stat_fn, stat_desc, chosen, proj_t, proj_score, s_sa, s_sb = best
+            if len(members) > 1:
+                stat_desc += f" [chosen from the default family of {len(members)}]"
             selection_info = {"criterion": "projected", "projected_test_runs_to_goal": proj_t,
                               "projected_score": proj_score}
         else:

@@ -146,8 +146,11 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                    help="runs per dataset (>= 4); required except with --estimator one-run")
     p.add_argument("--seed", required=True, metavar="S", help="non-negative integer seed of the SeedSequence")
     p.add_argument("--confidence", default="0.95", metavar="C", help="confidence level in (0, 1) (default 0.95)")
-    p.add_argument("--statistic", default="projection", metavar="STAT",
-                   help="'projection' (default), 'norm', 'logistic' or 'coordinate:<i>'")
+    p.add_argument("--statistic", default="auto", metavar="STAT",
+                   help="'auto' (default: the best of location, scale, extremes and, for outputs of >= 4 "
+                        "coordinates, a learned classifier, chosen on the selection half), 'projection', 'norm', "
+                        "'logistic', 'classifier' (scikit-learn: pip install 'dpsco[classifier]') or "
+                        "'coordinate:<i>'")
     p.add_argument("--estimator", default="threshold",
                    choices=("threshold", "gdp", "hockey-stick", "auto", "one-run"),
                    help="threshold (assumption-free, default), gdp (mu bound; the epsilon it implies assumes a "
@@ -159,7 +162,10 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                         "Gaussian-DP epsilon may refute the claim (recorded in the result, with a shape check)")
     p.add_argument("--claim-neighbouring", "--claim-neighboring", default="replace-one",
                    choices=("replace-one", "add/remove"), dest="claim_neighbouring",
-                   help="neighbouring relation of the claim (default replace-one)")
+                   help="neighbouring relation of the claim (default replace-one). Most DP-SGD libraries (Opacus, "
+                        "TF Privacy, JAX privacy) state add/remove guarantees: use add/remove for them, with a "
+                        "--neighbour that has one record more or less, or with --pairs search, which then "
+                        "generates add/remove candidates (records added and removed)")
     p.add_argument("--canary-protocol", default="add/remove", choices=("add/remove", "replace-one"),
                    dest="canary_protocol",
                    help="--estimator one-run: what mask[i] does - add/remove canary i (default) or choose between "
@@ -170,8 +176,9 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pairs", default=None, choices=("extreme", "sign-flip", "worst-case", "search"),
                    help="generate the neighbours of --dataset (X, y) from the declared domain instead of "
                         "--neighbour, and audit them together at one overall confidence; 'search' proposes "
-                        "candidate pairs (sub-datasets, extreme replacements, label extremes), ranks them on "
-                        "pilot runs and tests the best on fresh runs (pair_search_audit)")
+                        "candidate pairs (sub-datasets, extreme replacements, label extremes; records added and "
+                        "removed under --claim-neighbouring add/remove), ranks them on pilot runs and tests the best "
+                        "on fresh runs (pair_search_audit)")
     p.add_argument("--x-max", default=None, metavar="X", dest="x_max", help="declared bound ||x|| <= X (--pairs)")
     p.add_argument("--y-max", default=None, metavar="Y", dest="y_max", help="declared bound |y| <= Y (--pairs)")
     p.add_argument("--x-bounds", default=None, dest="x_bounds", metavar="LO,HI",
@@ -224,12 +231,19 @@ def _parse_int(text: Any, name: str) -> int:
 def _check_statistic(text: Any) -> str:
     """--statistic as dpsco.verification.auditing.audit accepts it, checked before anything is loaded or run."""
     stat = str(text)
-    if stat in ("projection", "norm", "logistic"):
+    if stat == "classifier":
+        try:
+            import sklearn  # noqa: F401
+        except ImportError:
+            raise InputError("--statistic classifier needs scikit-learn: pip install 'dpsco[classifier]'") from None
+        return stat
+    if stat in ("auto", "projection", "norm", "logistic"):
         return stat
     if stat.startswith("coordinate:"):
         _parse_int(stat.split(":", 1)[1], f"--statistic {stat!r}: the coordinate index")
         return stat
-    raise InputError(f"--statistic must be 'projection', 'norm', 'logistic' or 'coordinate:<i>', got {stat!r}")
+    raise InputError(f"--statistic must be 'auto', 'projection', 'norm', 'logistic', 'classifier' or "
+                     f"'coordinate:<i>', got {stat!r}")
 
 
 _LIBRARY_NAMES = {"statistic": "--statistic", "event_from_claim": "--event-from-claim"}
