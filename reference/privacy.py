@@ -220,15 +220,28 @@ class PrivacyClaim:
             raise ValueError("event_neighbouring is given without an event")
 
     def _event_accountant(self, discretisation: float | None = None) -> Any:
+        """The event's PLD accountant at ``discretisation``, built once per claim and interval (composing a
+        long event, e.g. T sampled Gaussian steps, takes seconds; the claim is immutable, so is the result)."""
         if self.event is None:
             raise ValueError(f"this claim ({self.source}) carries no dp_accounting event")
         from dp_accounting import NeighboringRelation
         from dp_accounting.pld import PLDAccountant
 
         interval = _EVENT_DISCRETISATION if discretisation is None else check_positive(discretisation, "discretisation")
-        accountant = PLDAccountant(NeighboringRelation[self.event_neighbouring], value_discretization_interval=interval)
-        accountant.compose(self.event)
-        return accountant
+        cache = self.__dict__.setdefault("_accountants", {})
+        if interval not in cache:
+            accountant = PLDAccountant(NeighboringRelation[self.event_neighbouring],
+                                       value_discretization_interval=interval)
+            accountant.compose(self.event)
+            cache[interval] = accountant
+        return cache[interval]
+
+    def __getstate__(self) -> dict[str, Any]:   # the accountant cache stays behind (it is rebuilt on demand)
+        return {k: v for k, v in self.__dict__.items() if k != "_accountants"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for k, v in state.items():
+            object.__setattr__(self, k, v)
 
     def event_epsilon(self, delta: float | None = None, *, discretisation: float | None = None) -> float:
         """ε at ``delta`` (default: the claim's δ) re-derived from ``event`` by dp_accounting's PLD accountant
