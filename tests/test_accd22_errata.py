@@ -45,6 +45,7 @@ from scipy.stats import norm
 from dpsco.reference.accd22 import algorithms as al
 from dpsco.reference.accd22 import theorems as th
 from dpsco.reference.accd22.extension import SquaredLoss
+from dpsco.verification.mutants.accd22 import RAW_GRADIENTS
 
 LOSS = SquaredLoss()
 TOL = al.SOLVER_TOL
@@ -485,7 +486,7 @@ def test_AC10_proof_terms_against_the_printed_prefactor():
 def test_AC11_algorithm_6_without_extension_breaks_the_laplace_calibration():
     """Algorithm 6 on interpolating data S (records (1, 0), x* = 0; d = 1, n = 60: T = 4 epochs of m = 15, κ = 3)
     and its neighbour S′ whose record in the last phase is the outlier (1, 10⁵) (not interpolating).  With raw
-    gradients ("raw_gradients", what the printed box says) the last phase's exact sensitivity at the recorded
+    gradients (``mutants.accd22.RAW_GRADIENTS``, what the printed box says) the last phase's exact sensitivity at the recorded
     centre is 3.68 ≈ 10⁵·η/2 = 25.7·L_Tη (the outlier's gradient x − 10⁵ is ≫ L_T = H·D_T = 1945), beyond the
     4L_Tη that σ = 4L_Tη/ε tolerates: the exact ε of that phase is 6.43ε.  With the extension (default) the same
     pair moves the minimiser by ≤ (1 + 2tol)L_Tη (measured 0.49·L_Tη).  On S itself the two runs are identical
@@ -493,9 +494,10 @@ def test_AC11_algorithm_6_without_extension_breaks_the_laplace_calibration():
     n, eps = 60, 1.0
     S = np.column_stack([np.ones(n), np.zeros(n)])
     runs = {}
-    for bug in (None, "raw_gradients"):
-        runs[bug] = al.algorithm_6(S, LOSS, DOM1, 1.0, 1.0, 1.0, 3.0, [0.5], eps, 0.0, np.random.default_rng(0),
-                                   white_box=True, _bug=bug)
+    for bug in (None, "raw_gradients"):  # the printed box: the reference's run with the raw-gradient oracle
+        parts = al.REFERENCE_PARTS if bug is None else RAW_GRADIENTS
+        runs[bug] = al.run_with_parts("algorithm_6", parts, S, LOSS, DOM1, 1.0, 1.0, 1.0, 3.0, [0.5], eps, 0.0,
+                                      np.random.default_rng(0), white_box=True)
     assert np.array_equal(runs[None].output, runs["raw_gradients"].output)
     assert (runs[None].parameters["T"], runs[None].parameters["m"]) == (4, 15)
     for bug, rel in runs.items():

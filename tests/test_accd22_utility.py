@@ -1,6 +1,6 @@
 """Utility claims of Asi, Chadha, Cheng & Duchi (2022), arXiv:2210.17070, as tests: the headline claim
 (near-exponential decay on interpolation problems with growth, through Theorem 2's containment argument), the
-suites' tasks, Proposition 1.2 and Theorem 4 as a privacy sanity check.
+suites' tasks, Proposition 1.2 and Theorems 1 and 4 as privacy sanity checks that can fail.
 
 The runs use the practical utility overrides of ``dpsco.verification.papers.accd22_utility.PRACTICAL`` (privacy-
 neutral; the paper's m exceeds n below n ≈ 10^10)."""
@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from scipy import stats
 
 from dpsco.reference.accd22 import SquaredLoss, algorithm_2, algorithm_5
@@ -52,7 +53,9 @@ def test_headline_exponential_envelope_on_interpolating_least_squares() -> None:
             contained &= np.abs(outs[i][:, 0] - u._X_STAR[0]) <= D[i + 1] / 2.0
         excess = np.asarray(u._INTERP.excess(rel.output))
         envelope = D[-1] ** 2 / 2.0
-        assert np.all(excess[contained] <= envelope * (1 + 1e-12))  # deterministic on E
+        # deterministic on E, by construction of the projection (a regression check of the projection, which
+        # cannot fail for any algorithm; the assertions with content are the radii by hand and P(E) below)
+        assert np.all(excess[contained] <= envelope * (1 + 1e-12))
         envelopes.append(envelope)
         contained_total += int(contained.sum())
         runs_total += R
@@ -95,7 +98,9 @@ def test_algorithm_3_keeps_a_polynomial_envelope_on_the_twin() -> None:
              + math.log(2 / b) * math.log(N) / (N * P["epsilon"]))
         assert math.isclose(D_int, P["alg3_constant"] * (u._TWIN.L / u._TWIN.lam) * A, rel_tol=1e-12)
         inside = np.abs(X1[:, 0] - u._TWIN.x_star[0]) <= D_int / 2
-        assert np.all(np.asarray(ex)[inside] <= D_int ** 2 / 2 * (1 + 1e-12))  # deterministic on E
+        # deterministic on E, by construction of the projection onto X_int (a regression check of the projection;
+        # the assertions with content are D_int by hand, its decay and P(E) below)
+        assert np.all(np.asarray(ex)[inside] <= D_int ** 2 / 2 * (1 + 1e-12))
         hits += int(inside.sum())
         total += R
         envelopes.append(D_int ** 2 / 2)
@@ -128,27 +133,72 @@ def test_proposition_1_2_identity() -> None:
     assert out["record"]["max_gap_with_outlier"] > 0
 
 
-def test_lower_bound_sanity_checks_pass_and_catch_the_non_private_control() -> None:
+def test_lower_bound_packing_bound_by_hand() -> None:
+    """The proofs' inequality for the four-point packing V = {−0.9, −0.5, 0.5, 0.9} (γ = 0.4), n = 64, H = ε = 1,
+    by hand: Theorem 1 (k = d/ε = 1): c = kHγ²/(8n) = 0.16/512 = 3.125e-4, bound = c/(1 + e/3) = 1.640e-4;
+    Theorem 4 (λ = 1/32, k = λn/H = 2): c = 6.25e-4, bound = c/(1 + e²/3) = 1.806e-4.  Both exceed the printed
+    HD²d/(96e²nε) = 8.81e-5 and (λD²/96)e^{−2λnε/(Hd)} = 2.38e-5 (the printed ones are this inequality at the
+    theorems' own packings), and the truncation is within 3.5× of each bound."""
+    V = np.array(u.LB["v"])[:, None]
+    c1, b1, g = u.packing_bound(1, 1.0, 64, 1.0, V)
+    c4, b4, _ = u.packing_bound(2, 1.0, 64, 1.0, V)
+    assert g == pytest.approx(0.4, rel=1e-12)
+    assert c1 == pytest.approx(0.16 / 512, rel=1e-12) and b1 == pytest.approx(c1 / (1 + math.e / 3), rel=1e-12)
+    assert c4 == pytest.approx(0.32 / 512, rel=1e-12) and b4 == pytest.approx(c4 / (1 + math.e ** 2 / 3), rel=1e-12)
+    assert b1 > 4 / (96 * math.e ** 2 * 64) and b4 > (1 / 32) * 4 / 96 * math.exp(-4)
+    assert c1 / b1 < 3.5 and c4 / b4 < 3.5
+
+
+def test_lower_bound_check_can_now_fail_and_could_not_before() -> None:
+    """A mechanism with zero excess (the exact minimiser v: non-private) against each design, R = 200 runs per v.
+    Old design (as at commit 3926272): excess truncated at kHD²/(2n) and compared with the printed bound:
+    the zero-excess control's Hoeffding p-value exp(−2R(bound/width)²) is 0.997 (Theorem 1) and 1.0 (Theorem 4) —
+    a check that could not fail.  New design: truncation c, bound c/(1 + e^{kε}/3): p-value exp(−2R/(1 + e^{kε}/3)²)
+    = 1.1e-48 and 4.3e-15, below ALPHA_LB = 1e-6 (deterministic: the control's excess is exactly 0)."""
+    R, n, H, D = 200, 64, 1.0, 2.0
+    zero = [0.0] * 4
+    old_t1 = u.lower_bound_p_value(zero, 4 / (96 * math.e ** 2 * 64), 1 * H * D ** 2 / (2 * n), R)
+    old_t4 = u.lower_bound_p_value(zero, (1 / 16) * 4 / 96 * math.exp(-8), 4 * H * D ** 2 / (2 * n), R)
+    assert old_t1 > 0.99 and old_t4 > 0.99
+    V = np.array(u.LB["v"])[:, None]
+    for k in (1, 2):
+        c, b, _ = u.packing_bound(k, H, n, 1.0, V)
+        p = u.lower_bound_p_value(zero, b, c, R)
+        assert p == pytest.approx(math.exp(-2 * R / (1 + math.exp(k) / 3) ** 2), rel=1e-9)
+        assert p < u.ALPHA_LB
+
+
+def _check_lower_bound_task(k: int) -> None:
+    out = getattr(u, f"lower_bound_algorithm_{k}")(SuiteInputs("quick", np.random.SeedSequence(5), 0.95))
+    for theorem in ("theorem_1", "theorem_4"):
+        key = f"accd22_algorithm_{k}_theorem_{theorem[-1]}"
+        # the reference is ε-DP, so max_v E[min(f_v, c)] ≥ bound and its p-value falls below ALPHA_LB = 1e-6 with
+        # probability ≤ 1e-6 (one-sided Hoeffding; intersection-union over v): false failure ≤ 2e-6 per task
+        assert out["checks"][key]["p_value"] >= u.ALPHA_LB
+        # the planted noise-free copy is deterministic: refuted exactly (miss probability 0)
+        assert out["checks"][key + "_control_caught"]["p_value"] == 1.0
+        rec = out["record"][theorem]
+        assert rec["control_p_value"] < u.ALPHA_LB and max(rec["control_truncated_excess"]) <= 0.0324 * rec["truncation"]
+
+
+def test_lower_bound_sanity_check_passes_algorithm_5_and_catches_its_noise_free_copy() -> None:
+    """Algorithm 5 (the fastest of the six; the others: the campaign test below).  False failure ≤ 2e-6."""
+    _check_lower_bound_task(5)
+
+
+@pytest.mark.campaign
+def test_lower_bound_sanity_checks_pass_and_catch_the_noise_free_copies() -> None:
+    """All six algorithms (≈ 40 s).  False failure ≤ 1.2e-5 (2e-6 per algorithm, union bound)."""
     for k in range(1, 7):
-        out = getattr(u, f"lower_bound_algorithm_{k}")(SuiteInputs("quick", np.random.SeedSequence(5), 0.95))
-        for theorem in ("theorem_1", "theorem_4"):
-            key = f"accd22_algorithm_{k}_{theorem}"
-            # Theorems 1 / 4 (ε-DP ⇒ max_v E[min(f_v, kHD²/(2n))] ≥ bound): the Hoeffding p-value of the
-            # refutation is ≤ 5e-8 with probability ≤ 5e-8 when the algorithm is private; 12 checks: false
-            # failure ≤ 6e-7 for the test (union bound)
-            assert out["checks"][key]["p_value"] > 5e-8
-            assert out["checks"][key + "_control_caught"]["p_value"] == 1.0
-    rec = out["record"]
-    # the bounds by hand, n = 64, ε = 1, H = d = 1, D = 2: Theorem 1: HD²d/(96e²nε) = 4/(96·e²·64);
-    # Theorem 4 with λ = 1/16: (λD²/96)·exp(−2λnε/(Hd)) = (1/16)(4/96)e^{−8}
-    assert math.isclose(rec["theorem_1"]["bound"], 4 / (96 * math.e ** 2 * 64), rel_tol=1e-12)
-    assert math.isclose(rec["theorem_4"]["bound"], (1 / 16) * 4 / 96 * math.exp(-8), rel_tol=1e-12)
+        _check_lower_bound_task(k)
 
 
 def test_kappa_growth_schedule_and_envelope() -> None:
     out = u.kappa_growth_task(SuiteInputs("quick", np.random.SeedSequence(9), 0.95))
-    assert out["checks"]["accd22_kappa_schedule"]["p_value"] == 1.0
-    assert out["checks"]["accd22_kappa_envelope"]["p_value"] == 1.0  # deterministic on the containment event
+    assert set(out["checks"]) == {"accd22_kappa_schedule"} and out["checks"]["accd22_kappa_schedule"]["p_value"] == 1.0
+    # Lemma C.1's envelope on the containment event holds by construction of the projection: a diagnostic only
+    diag = out["record"]["diagnostics"]["envelope_on_containment"]
+    assert diag["holds"] and "by construction" in diag["not_a_check"]
     env = out["record"]["envelope"]
     assert all(b < a for a, b in zip(env, env[1:]))  # the public envelope decreases along the grid
     # Theorem 8's T = ⌊log n⌋, m = ⌊n/T⌋ by hand at n = 2000: log 2000 = 7.6 → T = 7, m = 285

@@ -19,7 +19,12 @@ What this implementation fixes where the printed text is silent or wrong (each i
 
 * the inner ERM is solved by projected gradient descent run for a number of steps computed *before the data is
   read* from (L, H, η, n_0) — the contraction q = H/(H + 4/(η n_0)) of step 2/(μ + β) certifies
-  ‖x̂ − x*‖ ≤ tol = ``solver_tol``·Lη — so the phase's sensitivity is at most (1 + 2·solver_tol)·Lη (AC3);
+  ‖x̂ − x*‖ ≤ tol = ``solver_tol``·Lη, with the stated error ``grad_rtol``·L of the loss's gradient oracle
+  (the diagonal quadratic's τ-search; 0 for the closed forms) accounted for — so the phase's sensitivity is at
+  most (1 + 2·solver_tol)·Lη (AC3);
+* every per-record gradient passes the fail-safe ``enforce_norm_bound`` (‖∇F_L‖ ≤ L as computed, finite) before
+  the phase's ERM sums it: after the up-front data checks, every algorithm returns a finite release and never
+  raises mid-run, whatever the (finite, admissible) records;
 * the Gaussian branch's printed σ_i = 4Lη_i√(log(1/δ))/ε is used where the exact Gaussian curve at that
   sensitivity is ≤ δ, and the analytic-Gaussian σ otherwise (AC3);
 * ε_i = ε (AC2); Algorithm 5's batches S_i = (s_{i n_0 + 1}, …, s_{(i+1) n_0}) (AC1); Algorithm 3 line 2 runs
@@ -32,239 +37,34 @@ What this implementation fixes where the printed text is silent or wrong (each i
 
 Domains are Euclidean balls (public centre and radius).  Privacy-relevant quantities (T, m, T_5, k, n_0, η, σ, the
 solver's step count, every radius and Lipschitz constant) come from public inputs only; the declared smoothness
-H is checked against the records (a ValueError, before any noise is drawn).  The paper's utility constants (256,
-128, c_κ, Theorem 2's m) are the defaults; ``constant=``, ``m=``, ``T=`` and ``T5=`` are explicit, recorded
-*utility* overrides.  The privacy calibration has no override.
+H is checked against the records (a ValueError, before any noise is drawn).  A run is made of fixed parts
+(:class:`Parts`: the gradient oracle, the phase solver, Algorithm 5's batches); the public functions always use
+the paper's (:data:`REFERENCE_PARTS`) — planted bugs live in ``dpsco.verification.mutants.accd22``, never here.
+The paper's utility constants (256, 128, c_κ, Theorem 2's m) are the defaults; ``constant=``, ``m=``, ``T=`` and
+``T5=`` are explicit, recorded *utility* overrides.  The privacy calibration has no override.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
 from dpsco.reference.accd22 import theorems as th
 from dpsco.reference.accd22.extension import ConvexLoss, check_records
-from dpsco.reference.noise import gaussian_log_delta, analytic_gaussian_sigma
+from dpsco.reference.accd22.phase import (REFERENCE_PARTS, SOLVER_TOL, BallDomain, Balls, GradFn, Parts,
+                                          PhaseRecord, Transcript, extension_oracle, phase_noise, project_balls,
+                                          solve_phase, solver_steps)
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import (check_calibration_budget, check_positive, check_positive_int, check_rng)
 
-__all__ = ["BallDomain", "PhaseRecord", "Transcript", "SOLVER_TOL", "phase_noise", "project_balls", "solve_phase",
-           "solver_steps", "algorithm_1", "algorithm_2", "algorithm_3", "algorithm_4", "algorithm_5", "algorithm_6"]
+__all__ = ["BallDomain", "Parts", "PhaseRecord", "REFERENCE_PARTS", "Transcript", "SOLVER_TOL", "extension_oracle",
+           "phase_noise", "project_balls", "run_with_parts", "solve_phase", "solver_steps", "algorithm_1",
+           "algorithm_2", "algorithm_3", "algorithm_4", "algorithm_5", "algorithm_6"]
 
 PAPER = "Asi, Chadha, Cheng & Duchi (2022), arXiv:2210.17070"
-#: certified inner-solver tolerance in units of Lη: ‖x̂ − argmin G‖ ≤ SOLVER_TOL·Lη (sensitivity ≤ (1 + 2·0.05)Lη)
-SOLVER_TOL = 0.05
-#: the planted bugs reachable through the private ``_bug`` keyword (for ``dpsco.verification.mutants.accd22`` only):
-#: gradients of the raw F instead of F_L ("raw_gradients": L_{i+1} = H·D_{i+1} without the extension), ℓ2-clipped
-#: gradients instead of ∇F_L ("clipped_gradients"), a sloppy inner solver (one incremental pass with step 1/μ_G,
-#: "incremental_solver"), every epoch of Algorithm 5 on the whole dataset ("reused_epochs": overlapping batches)
-PLANTED_BUGS = (None, "raw_gradients", "clipped_gradients", "incremental_solver", "reused_epochs")
-
-
-@dataclass(frozen=True)
-class BallDomain:
-    """The Euclidean ball B(center, radius) ⊂ R^d, the domain X of the algorithms (public).
-
-    center : (d,) float array.  radius : float > 0.  Raises ValueError for a non-finite centre or radius ≤ 0."""
-
-    center: np.ndarray
-    radius: float
-
-    def __post_init__(self) -> None:
-        c = np.asarray(self.center, dtype=np.float64).reshape(-1).copy()
-        if c.size == 0 or not np.all(np.isfinite(c)):
-            raise ValueError("domain center must be a non-empty finite vector")
-        c.setflags(write=False)
-        object.__setattr__(self, "center", c)
-        object.__setattr__(self, "radius", check_positive(self.radius, "radius"))
-
-    @property
-    def d(self) -> int:
-        return int(self.center.size)
-
-    @property
-    def diameter(self) -> float:
-        return 2.0 * self.radius
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"center": self.center.tolist(), "radius": self.radius}
-
-
-Balls = list[tuple[np.ndarray, float]]  # (centres (R, d), radius) per ball; the domain is their intersection
-
-
-def project_balls(P: np.ndarray, balls: Balls) -> np.ndarray:
-    """Exact Euclidean projection of each row of P (R, d) onto the intersection of one or two balls (each ball's
-    centre (R, d) or (d,), its radius a float).  For two balls: the point itself if feasible, else the projection on
-    one ball if it lies in the other, else the nearest point of the intersection of the two spheres (both
-    constraints active).  Raises ValueError if two balls do not intersect."""
-    P = np.atleast_2d(np.asarray(P, dtype=np.float64))
-    if len(balls) == 1:
-        c, r = balls[0]
-        return _project_ball(P, np.broadcast_to(c, P.shape), r)
-    if len(balls) != 2:
-        raise ValueError(f"project_balls takes one or two balls, got {len(balls)}")
-    (a, r), (b, s) = balls
-    a, b = np.broadcast_to(a, P.shape), np.broadcast_to(b, P.shape)
-    gap = np.linalg.norm(b - a, axis=1)
-    if np.any(gap > r + s + 1e-12 * (r + s)):
-        raise ValueError("the two balls of the domain do not intersect")
-    out = _project_ball(P, a, r)
-    bad = np.linalg.norm(out - b, axis=1) > s * (1 + 1e-12)
-    if np.any(bad):
-        p2 = _project_ball(P[bad], b[bad], s)
-        ok2 = np.linalg.norm(p2 - a[bad], axis=1) <= r * (1 + 1e-12)
-        sub = out[bad]
-        sub[ok2] = p2[ok2]
-        both = ~ok2
-        if np.any(both):
-            sub[both] = _project_two_spheres(P[bad][both], a[bad][both], r, b[bad][both], s)
-        out[bad] = sub
-    return out
-
-
-def _project_ball(P: np.ndarray, c: np.ndarray, r: float) -> np.ndarray:
-    V = P - c
-    nv = np.linalg.norm(V, axis=1, keepdims=True)
-    return c + V * np.minimum(1.0, r / np.maximum(nv, 1e-300))
-
-
-def _project_two_spheres(P: np.ndarray, a: np.ndarray, r: float, b: np.ndarray, s: float) -> np.ndarray:
-    delta = np.linalg.norm(b - a, axis=1, keepdims=True)
-    e = (b - a) / delta
-    t = (delta ** 2 + r ** 2 - s ** 2) / (2.0 * delta)
-    h = np.sqrt(np.maximum(r ** 2 - t ** 2, 0.0))
-    W = (P - a) - np.sum((P - a) * e, axis=1, keepdims=True) * e
-    nw = np.linalg.norm(W, axis=1, keepdims=True)
-    if np.any(nw == 0):  # on the axis: every point of the circle is nearest; take one orthogonal direction
-        for i in np.flatnonzero(nw[:, 0] == 0):
-            u = np.zeros(P.shape[1])
-            u[int(np.argmin(np.abs(e[i])))] = 1.0
-            u -= (u @ e[i]) * e[i]
-            W[i], nw[i] = u, np.linalg.norm(u)
-    return a + t * e + h * W / nw
-
-
-def solver_steps(L: float, H: float, eta: float, b: int, tol: float) -> int:
-    """K, the number of projected-gradient steps that certify ‖x_K − argmin G‖ ≤ tol·Lη for
-    G = (1/b)Σ F_L + (1/(ηb))‖x − c‖² (μ = 2/(ηb), β = H + μ, step 2/(μ + β), contraction q = H/(H + 2μ), initial
-    distance ≤ L/μ = Lηb/2).  Public inputs only."""
-    mu = 2.0 / (eta * b)
-    q = H / (H + 2.0 * mu)
-    r0 = L / mu
-    target = tol * L * eta
-    if q <= 0.0 or r0 <= target:
-        return 1
-    return max(1, math.ceil(math.log(target / r0) / math.log(q)))
-
-
-GradFn = Callable[[np.ndarray, np.ndarray, float], np.ndarray]
-
-
-def solve_phase(grad: GradFn, Z: np.ndarray, L: float, H: float, eta: float, C: np.ndarray, balls: Balls,
-                tol: float = SOLVER_TOL) -> tuple[np.ndarray, int]:
-    """The regularised ERM of Algorithm 4, line 4, for R centres at once: argmin over the domain (``balls``) of
-    G_r(x) = (1/b)Σ_j F(x; s_j) + (1/(ηb))‖x − c_r‖², by :func:`solver_steps` projected gradient steps from c_r.
-
-    grad : (X (R, d), Z, L) -> (R, b, d), the per-record gradients (∇F_L for Algorithm 1).  Z : (b, p) records.
-    C : (R, d) centres (inside the domain).  Returns (x̂ (R, d), steps)."""
-    b = Z.shape[0]
-    mu = 2.0 / (eta * b)
-    step = 2.0 / (2.0 * mu + H)
-    K = solver_steps(L, H, eta, b, tol)
-    X = C.copy()
-    for _ in range(K):
-        G = np.mean(grad(X, Z, L), axis=1) + mu * (X - C)
-        X = project_balls(X - step * G, balls)
-    return X, K
-
-
-def _incremental_pass(grad: GradFn, Z: np.ndarray, L: float, eta: float, C: np.ndarray,
-                      balls: Balls) -> tuple[np.ndarray, int]:
-    """The sloppy solver of the planted bug "incremental_solver": one pass over the batch in index order, step
-    1/μ_G on the j-th summand F(x; s_j) + (1/(ηb))‖x − c‖² (not a minimiser of G: the last record moves the
-    output by up to 2L/μ_G = Lηb, b times the exact sensitivity)."""
-    b = Z.shape[0]
-    mu = 2.0 / (eta * b)
-    X = C.copy()
-    for j in range(b):
-        X = project_balls(X - (grad(X, Z[j:j + 1], L)[:, 0, :] + mu * (X - C)) / mu, balls)
-    return X, b
-
-
-def phase_noise(L: float, eta_i: float, d: int, epsilon: float, delta: float,
-                tol: float = SOLVER_TOL) -> tuple[str, float, float]:
-    """(kind, σ_i, printed σ_i) of Algorithm 4, lines 6–9.
-
-    Laplace with the printed scale 4Lη_i√d/ε per coordinate for δ = 0, and also for δ > 0 where d ≤ log(1/δ)
-    (it is ε-DP, hence (ε, δ)-DP, with less noise there: the min(d, √(d log(1/δ))) of Algorithms 2 and 3 presumes
-    this switch): its ℓ1 sensitivity √d(1 + 2tol)Lη_i is ≤ 4Lη_i√d, so the phase is (1 + 2tol)ε/4-DP.
-    Gaussian otherwise, with σ_i = max(printed 4Lη_i√(log(1/δ))/ε, the analytic-Gaussian σ of sensitivity
-    (1 + 2tol)Lη_i at (ε, δ)): the printed σ alone fails the exact curve where ε is large against √(log(1/δ))
-    (e.g. ε > 254 at δ = 1e-5, ε > 7.2 at δ = 0.9; ERRATA.md AC3)."""
-    printed = th.algorithm_4_sigma(L, eta_i, d, epsilon, delta)  # validates every input (named errors) first
-    if delta == 0.0 or d <= math.log(1.0 / delta):
-        printed = th.algorithm_4_sigma(L, eta_i, d, epsilon, 0.0)
-        return "laplace", printed, printed
-    sens = (1.0 + 2.0 * tol) * L * eta_i
-    if gaussian_log_delta(epsilon, sens / printed) <= math.log(delta):
-        return "gaussian", printed, printed
-    return "gaussian", max(printed, analytic_gaussian_sigma(sens, epsilon, delta)), printed
-
-
-@dataclass
-class PhaseRecord:
-    """One phase of Algorithm 4 as run (public parameters; ``centers`` and ``noisy`` are the transcript).
-
-    start, stop : record indices [start, stop) of the phase's batch in the dataset the top-level call received
-    eta, sigma, noise : η_i, σ_i and "laplace" | "gaussian";  L, H : Lipschitz constant of the extension, declared
-    smoothness;  balls : the phase's domain;  centers : (R, d) x_{i−1};  noisy : (R, d) x̂_i + ζ_i before the
-    projection;  steps : inner solver steps;  solver : "certified" (or the planted bug's "incremental")."""
-
-    start: int
-    stop: int
-    eta: float
-    sigma: float
-    noise: str
-    L: float
-    H: float
-    balls: Balls
-    centers: np.ndarray
-    noisy: np.ndarray
-    steps: int
-    solver: str = "certified"
-
-
-@dataclass
-class Transcript:
-    """Everything an Algorithm 1–6 run did, in order: its phases (:class:`PhaseRecord`), the epochs of Algorithms
-    2/6 (public D_i, L_i) and their outputs x_i ((R, d) each, data-dependent: for containment checks, Lemma C.1),
-    Algorithm 3's first-stage output x_1 (the centre of X_int; Theorem 3.2's containment), counts.  A verification record for white-box audits, never serialised."""
-
-    phases: list[PhaseRecord] = field(default_factory=list)
-    epochs: list[dict[str, Any]] = field(default_factory=list)
-    epoch_outputs: list[np.ndarray] = field(default_factory=list)
-    first_stage_output: np.ndarray | None = None
-    gradient_evaluations: int = 0
-    solver_tol: float = SOLVER_TOL
-    grad: GradFn | None = None
-
-    def phase_minimisers(self, phase: PhaseRecord, Z: np.ndarray, solver: str | None = None) -> np.ndarray:
-        """The minimisers (R, d) of ``phase``'s ERM at its recorded centres on the records
-        ``Z[phase.start:phase.stop]`` (another dataset's, for a white-box likelihood ratio), computed as the run
-        computed them (``solver=None``): the certified solver (exact to its tolerance), or the planted bug's
-        incremental pass; ``solver="certified"`` forces the certified solver (the claimed model of a phase)."""
-        assert self.grad is not None
-        if (solver or phase.solver) == "incremental":
-            x, _ = _incremental_pass(self.grad, Z[phase.start:phase.stop], phase.L, phase.eta, phase.centers,
-                                     phase.balls)
-            return x
-        x, _ = solve_phase(self.grad, Z[phase.start:phase.stop], phase.L, phase.H, phase.eta, phase.centers,
-                           phase.balls, self.solver_tol)
-        return x
 
 
 @dataclass
@@ -276,9 +76,10 @@ class _Context:
     rng: np.random.Generator
     transcript: Transcript
     grad: GradFn
+    parts: Parts = REFERENCE_PARTS
     solver_tol: float = SOLVER_TOL
     eta_scale: float = 1.0
-    bug: str | None = None
+    grad_rtol: float = 0.0
 
 
 def _noise(kind: str, sigma: float, shape: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
@@ -304,15 +105,12 @@ def _algorithm_4(Z: np.ndarray, offset: int, balls: Balls, eta: float, X0: np.nd
         eta_i = th.algorithm_4_eta(i, eta)  # line 3
         batch = Z[(i - 1) * n0:i * n0]
         H_i = _phase_H(ctx, L)
-        if ctx.bug == "incremental_solver":
-            xhat, K = _incremental_pass(ctx.grad, batch, L, eta_i, X, balls)
-        else:
-            xhat, K = solve_phase(ctx.grad, batch, L, H_i, eta_i, X, balls, ctx.solver_tol)  # lines 4–5
+        xhat, K = ctx.parts.solve(ctx.grad, batch, L, H_i, eta_i, X, balls, ctx.solver_tol,
+                                  ctx.grad_rtol)  # lines 4–5
         kind, sigma, _ = phase_noise(L, eta_i, d, ctx.epsilon, ctx.delta, ctx.solver_tol)  # lines 6–10
         noisy = xhat + _noise(kind, sigma, X.shape, ctx.rng)  # line 11
         ctx.transcript.phases.append(PhaseRecord(offset + (i - 1) * n0, offset + i * n0, eta_i, sigma, kind, L,
-                                                 H_i, balls, X, noisy, K,
-                                                 "incremental" if ctx.bug == "incremental_solver" else "certified"))
+                                                 H_i, balls, X, noisy, K, ctx.parts.solver))
         ctx.transcript.gradient_evaluations += K * n0
         X = project_balls(noisy, balls)  # post-processing (AC4)
     return X  # line 13
@@ -329,11 +127,10 @@ def _algorithm_5(Z: np.ndarray, offset: int, center: np.ndarray, radius: float, 
     eta0 = ctx.eta_scale * th.algorithm_5_eta0(D0, L, n0, X0.shape[1], ctx.epsilon, ctx.delta, beta)  # lines 2–6
     X = X0
     for i in range(T5):  # line 7
-        S_i = Z[i * n0:(i + 1) * n0] if ctx.bug != "reused_epochs" else Z  # line 8, corrected indices (AC1)
+        S_i, at = ctx.parts.batch(Z, i, n0)  # line 8, corrected indices (AC1)
         D_i, eta_i = 2.0 ** (-i) * D0, 2.0 ** (-i) * eta0  # line 9
         balls = [(np.broadcast_to(center, X.shape), radius), (X, D_i)]  # line 10: X ∩ B(x_i, D_i)
-        X = _algorithm_4(S_i, offset + (i * n0 if ctx.bug != "reused_epochs" else 0), balls, eta_i, X, L,
-                         ctx)  # lines 11–12
+        X = _algorithm_4(S_i, offset + at, balls, eta_i, X, L, ctx)  # lines 11–12
     return X  # line 14
 
 
@@ -346,9 +143,13 @@ def _start(x0: Any, domain: BallDomain, R: int) -> np.ndarray:
     return np.repeat(x[None, :], R, axis=0)
 
 
-def _setup(Z: Any, loss: ConvexLoss, domain: Any, L: float, H: float, epsilon: float, delta: float, rng: Any,
-           replicates: int | None, extension: bool = True,
-           eta_scale: float = 1.0, bug: str | None = None) -> tuple[np.ndarray, _Context, int]:
+def _setup(parts: Parts, Z: Any, loss: ConvexLoss, domain: Any, L: float, H: float, epsilon: float, delta: float,
+           rng: Any, replicates: int | None,
+           eta_scale: float = 1.0) -> tuple[np.ndarray, _Context, int]:
+    """Every input check of Algorithms 1–6 (named errors), before any noise is drawn: the records (finite, the
+    loss family's own checks), the declared H against every record's extension (for families whose F_L smoothness
+    grows with L the solver uses their public bound at each L_i: ``_phase_H``), and the gradient oracle's stated
+    error against the solver's tolerance (grad_rtol·n ≤ SOLVER_TOL, so that every phase keeps a positive share)."""
     if not isinstance(loss, ConvexLoss):
         raise TypeError(f"loss must be a ConvexLoss of dpsco.reference.accd22.extension, got {type(loss).__name__}")
     if not isinstance(domain, BallDomain):
@@ -359,26 +160,18 @@ def _setup(Z: Any, loss: ConvexLoss, domain: Any, L: float, H: float, epsilon: f
     eps, dl = check_calibration_budget(epsilon, delta)
     rng = check_rng(rng)
     R = 1 if replicates is None else check_positive_int(replicates, "replicates")
-
-    if bug not in PLANTED_BUGS:
-        raise ValueError(f"_bug must be one of {PLANTED_BUGS}, got {bug!r}")
-    if bug == "raw_gradients":
-        extension = False
-
-    def grad(X: np.ndarray, Zb: np.ndarray, Lc: float) -> np.ndarray:
-        if bug == "clipped_gradients":
-            return loss.clipped_grad(X, Zb, Lc)
-        return loss.extended_grad(X, Zb, Lc) if extension else loss.grad(X, Zb)
-
-    tr = Transcript(grad=grad)
-    if bug is None:  # the declared H against every record before any noise is drawn (for families whose F_L
-        # smoothness grows with L, the solver uses their public bound at each L_i: ``_phase_H``)
-        h = float(np.max(loss.extension_smoothness(Zc, float(L))))
-        if h > max(H, loss.smoothness_bound(float(L)) or 0.0) * (1 + 1e-12):
-            raise ValueError(f"H = {H} (declared smoothness) is below the smoothness {h:.6g} of a record's "
-                             "Lipschitzian extension: the inner solver's certificate needs a valid H")
-    return Zc, _Context(loss, H, eps, dl, rng, tr, grad, eta_scale=check_positive(eta_scale, "eta_scale"),
-                        bug=bug), R
+    h = float(np.max(loss.extension_smoothness(Zc, float(L))))
+    if not h <= max(H, loss.smoothness_bound(float(L)) or 0.0) * (1 + 1e-12):
+        raise ValueError(f"H = {H} (declared smoothness) is below the smoothness {h:.6g} of a record's "
+                         "Lipschitzian extension: the inner solver's certificate needs a valid H")
+    rtol = float(parts.grad_rtol(loss))
+    if not rtol * Zc.shape[0] <= SOLVER_TOL:
+        raise ValueError(f"Z has {Zc.shape[0]} records: the gradient oracle's stated error {rtol:.3g}·L per record "
+                         f"would leave the inner solver no tolerance (needs n·grad_rtol <= {SOLVER_TOL})")
+    grad = parts.oracle(loss)
+    tr = Transcript(grad=grad, solve=parts.solve, grad_rtol=rtol)
+    return Zc, _Context(loss, H, eps, dl, rng, tr, grad, parts, eta_scale=check_positive(eta_scale, "eta_scale"),
+                        grad_rtol=rtol), R
 
 
 def _claim(epsilon: float, delta: float, source: str, L: float, loss: ConvexLoss, extra: dict[str, Any],
@@ -420,7 +213,7 @@ def _release(X: np.ndarray, claim: PrivacyClaim, ctx: _Context, parameters: dict
 
 def algorithm_4(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, x0: Any, epsilon: float,
                 delta: float, rng: np.random.Generator, *, eta: float | None = None, beta: float | None = None,
-                replicates: int | None = None, white_box: bool = False, _bug: str | None = None) -> Release:
+                replicates: int | None = None, white_box: bool = False) -> Release:
     """Algorithm 4 (localisation-based algorithm of Asi, Levy & Duchi 2021; App. A.2), on the Lipschitzian
     extensions F_L (the paper's "Lipschitz (clipping) constant L").
 
@@ -432,7 +225,15 @@ def algorithm_4(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
 
     Privacy: Propositions 2 (ε-DP) / 3 ((ε, δ)-DP).  Utility: Propositions 2 / 3 (:func:`theorems.proposition_2_bound`).
     Raises TypeError / ValueError naming the bad input."""
-    Zc, ctx, R = _setup(Z, loss, domain, L, H, epsilon, delta, rng, replicates, bug=_bug)
+    return _run_algorithm_4(REFERENCE_PARTS, Z, loss, domain, L, H, x0, epsilon, delta, rng, eta=eta,
+                            beta=beta, replicates=replicates, white_box=white_box)
+
+
+def _run_algorithm_4(parts: Parts, Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, x0: Any,
+                     epsilon: float, delta: float, rng: np.random.Generator, *, eta: float | None = None,
+                     beta: float | None = None, replicates: int | None = None, white_box: bool = False) -> Release:
+    """:func:`algorithm_4` run with ``parts`` (the public function: :data:`REFERENCE_PARTS`)."""
+    Zc, ctx, R = _setup(parts, Z, loss, domain, L, H, epsilon, delta, rng, replicates)
     n = Zc.shape[0]
     b = 1.0 / (n + domain.d) if beta is None else check_positive(beta, "beta")
     e = th.proposition_2_eta(domain.diameter, L, n, domain.d, ctx.epsilon, ctx.delta, b) if eta is None \
@@ -450,22 +251,22 @@ def _T5(n: int, T5: int | None, kappa_lower: float = 2.0) -> int:
 
 def algorithm_5(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, x0: Any, epsilon: float,
                 delta: float, rng: np.random.Generator, *, beta: float | None = None, T5: int | None = None,
-                kappa_lower: float = 2.0, eta_scale: float = 1.0, replicates: int | None = None, white_box: bool = False,
-                _bug: str | None = None) -> Release:
+                kappa_lower: float = 2.0, eta_scale: float = 1.0, replicates: int | None = None,
+                white_box: bool = False) -> Release:
     """Algorithm 5 (epoch-based algorithm for κ-growth; Asi, Levy & Duchi 2021, Algorithm 2; App. A.2) on the
     Lipschitzian extensions F_L — this *is* Algorithm 1 with M = Algorithm 5 (:func:`algorithm_1`).
 
     T5 : epochs, default ⌈2 log n/(κ̲ − 1)⌉ (Theorems 6, 7); beta default 1/(n + d).  Other parameters as
     :func:`algorithm_4`.  Privacy: Theorems 6 / 7.  Utility: Theorems 6 / 7 (:func:`theorems.theorem_6_bound`)."""
-    return algorithm_1(Z, loss, domain, L, H, x0, epsilon, delta, rng, beta=beta, T5=T5, kappa_lower=kappa_lower,
-                       eta_scale=eta_scale, replicates=replicates, white_box=white_box, _name="Algorithm 5",
-                       _bug=_bug)
+    return _run_algorithm_1(REFERENCE_PARTS, Z, loss, domain, L, H, x0, epsilon, delta, rng, beta=beta,
+                            T5=T5, kappa_lower=kappa_lower, eta_scale=eta_scale, replicates=replicates,
+                            white_box=white_box, name="Algorithm 5")
 
 
 def algorithm_1(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, x0: Any, epsilon: float,
                 delta: float, rng: np.random.Generator, *, beta: float | None = None, T5: int | None = None,
-                kappa_lower: float = 2.0, eta_scale: float = 1.0, replicates: int | None = None, white_box: bool = False, _bug: str | None = None,
-                _name: str = "Algorithm 1", _extension: bool = True) -> Release:
+                kappa_lower: float = 2.0, eta_scale: float = 1.0, replicates: int | None = None,
+                white_box: bool = False) -> Release:
     """Algorithm 1 (Lipschitzian-extension algorithm, Section 4.1) with M = Algorithm 5, as the paper instantiates
     it: line 1 replaces every F(·; s_i) by F_L(·; s_i) = inf_y {F(y; s_i) + L‖· − y‖} (exactly, in closed form:
     ``dpsco.reference.accd22.extension``); line 2 runs Algorithm 5 on them; lines 3–4 return its output.
@@ -474,14 +275,24 @@ def algorithm_1(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
     delta ∈ [0, 1), rng : numpy Generator.  beta : default 1/(n + d).  T5 : Algorithm 5's epochs (default
     Theorem 6's).  Proposition 1.1: (ε, δ)-DP for every dataset of convex losses; Proposition 1.2: on L-Lipschitz
     data the output is Algorithm 5's on F (identical draws).  Returns a Release (replicates: an (R, d) record)."""
-    Zc, ctx, R = _setup(Z, loss, domain, L, H, epsilon, delta, rng, replicates, _extension, eta_scale, _bug)
+    return _run_algorithm_1(REFERENCE_PARTS, Z, loss, domain, L, H, x0, epsilon, delta, rng, beta=beta,
+                            T5=T5, kappa_lower=kappa_lower, eta_scale=eta_scale, replicates=replicates,
+                            white_box=white_box)
+
+
+def _run_algorithm_1(parts: Parts, Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, x0: Any,
+                     epsilon: float, delta: float, rng: np.random.Generator, *, beta: float | None = None,
+                     T5: int | None = None, kappa_lower: float = 2.0, eta_scale: float = 1.0,
+                     replicates: int | None = None, white_box: bool = False, name: str = "Algorithm 1") -> Release:
+    """:func:`algorithm_1` run with ``parts`` (the public function: :data:`REFERENCE_PARTS`)."""
+    Zc, ctx, R = _setup(parts, Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale)
     n = Zc.shape[0]
     b = 1.0 / (n + domain.d) if beta is None else check_positive(beta, "beta")
     T = _T5(n, T5, kappa_lower)
     X = _algorithm_5(Zc, 0, domain.center, domain.radius, L, _start(x0, domain, R), T, b, ctx)
     claim = _claim(ctx.epsilon, ctx.delta, "Proposition 1.1 with Algorithm 5 (Theorems 6 / 7)", L, loss, {}, d=domain.d)
     return _release(X, claim, ctx, {"T5": T, "n0": n // T, "beta": b, "L": L, "H": ctx.H,
-                                    "T5_override": T5 is not None}, f"{_name} ({PAPER})", replicates, white_box)
+                                    "T5_override": T5 is not None}, f"{name} ({PAPER})", replicates, white_box)
 
 
 def _m_T(n: int, m: int | None, T: int | None, default_m: float, what: str) -> tuple[int, int, bool]:
@@ -501,7 +312,7 @@ def algorithm_2(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
                 epsilon: float, delta: float, rng: np.random.Generator, *, mu: float = 1.0, beta: float | None = None,
                 m: int | None = None, T: int | None = None, T5: int | None = None,
                 constant: float = th.ALGORITHM_2_CONSTANT, eta_scale: float = 1.0, replicates: int | None = None,
-                white_box: bool = False, _bug: str | None = None) -> Release:
+                white_box: bool = False) -> Release:
     """Algorithm 2 (domain and Lipschitz localisation, Section 4.2).
 
     Z : (n, p) records.  domain : BallDomain X (D_1 = Diam X).  L : the Lipschitz constant L_1.  H : smoothness
@@ -512,7 +323,18 @@ def algorithm_2(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
 
     Privacy: Theorem 2 ((ε, δ)-DP for every dataset: disjoint batches, Algorithm 1 in each).  Utility: Theorem 2
     under interpolation and quadratic growth (:func:`theorems.theorem_2_bound`).  Returns a Release."""
-    Zc, ctx, R = _setup(Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale=eta_scale, bug=_bug)
+    return _run_algorithm_2(REFERENCE_PARTS, Z, loss, domain, L, H, lam, x0, epsilon, delta, rng, mu=mu,
+                            beta=beta, m=m, T=T, T5=T5, constant=constant, eta_scale=eta_scale,
+                            replicates=replicates, white_box=white_box)
+
+
+def _run_algorithm_2(parts: Parts, Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float,
+                     lam: float, x0: Any, epsilon: float, delta: float, rng: np.random.Generator, *,
+                     mu: float = 1.0, beta: float | None = None, m: int | None = None, T: int | None = None,
+                     T5: int | None = None, constant: float = th.ALGORITHM_2_CONSTANT, eta_scale: float = 1.0,
+                     replicates: int | None = None, white_box: bool = False) -> Release:
+    """:func:`algorithm_2` run with ``parts`` (the public function: :data:`REFERENCE_PARTS`)."""
+    Zc, ctx, R = _setup(parts, Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale=eta_scale)
     lam = check_positive(lam, "lam")
     n, d = Zc.shape[0], domain.d
     b_default, m_default, _ = th.theorem_2_parameters(max(n, 2), d, ctx.epsilon, ctx.delta, ctx.H, lam, mu)
@@ -551,7 +373,7 @@ def algorithm_3(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
                 mu: float = 1.0, m: int | None = None, T: int | None = None, T5: int | None = None,
                 constant: float = th.ALGORITHM_3_CONSTANT, alg2_constant: float = th.ALGORITHM_2_CONSTANT,
                 printed_radius: bool = False, project_output: bool = True, eta_scale: float = 1.0, replicates: int | None = None,
-                white_box: bool = False, _bug: str | None = None) -> Release:
+                white_box: bool = False) -> Release:
     """Algorithm 3 (adapts to interpolation, Section 4.3).
 
     Line 1 splits S into S_1 = first ⌊n/2⌋ records and S_2 = the next ⌊n/2⌋; line 2 runs Algorithm 1 on S_1 with
@@ -564,7 +386,21 @@ def algorithm_3(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
 
     Privacy: Theorem 3.1 (ε-DP) / Theorem 9.1 ((ε, δ)-DP; printed "ε-DP", AC13): disjoint halves.  Utility:
     Theorem 3 / 9 (:func:`theorems.theorem_3_bound` without interpolation, Theorem 2's with it)."""
-    Zc, ctx, R = _setup(Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale=eta_scale, bug=_bug)
+    return _run_algorithm_3(REFERENCE_PARTS, Z, loss, domain, L, H, lam, x0, epsilon, delta, rng,
+                            beta=beta, mu=mu, m=m, T=T, T5=T5, constant=constant, alg2_constant=alg2_constant,
+                            printed_radius=printed_radius, project_output=project_output, eta_scale=eta_scale,
+                            replicates=replicates, white_box=white_box)
+
+
+def _run_algorithm_3(parts: Parts, Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float,
+                     lam: float, x0: Any, epsilon: float, delta: float, rng: np.random.Generator, *,
+                     beta: float | None = None, mu: float = 1.0, m: int | None = None, T: int | None = None,
+                     T5: int | None = None, constant: float = th.ALGORITHM_3_CONSTANT,
+                     alg2_constant: float = th.ALGORITHM_2_CONSTANT, printed_radius: bool = False,
+                     project_output: bool = True, eta_scale: float = 1.0, replicates: int | None = None,
+                     white_box: bool = False) -> Release:
+    """:func:`algorithm_3` run with ``parts`` (the public function: :data:`REFERENCE_PARTS`)."""
+    Zc, ctx, R = _setup(parts, Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale=eta_scale)
     lam = check_positive(lam, "lam")
     n, d = Zc.shape[0], domain.d
     half = n // 2
@@ -595,7 +431,7 @@ def algorithm_3(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
 def algorithm_6(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, lam: float, kappa: float, x0: Any,
                 epsilon: float, delta: float, rng: np.random.Generator, *, beta: float | None = None,
                 T: int | None = None, m: int | None = None, T5: int | None = None, constant: float | None = None,
-                eta_scale: float = 1.0, replicates: int | None = None, white_box: bool = False, _bug: str | None = None) -> Release:
+                eta_scale: float = 1.0, replicates: int | None = None, white_box: bool = False) -> Release:
     """Algorithm 6 (epoch-based algorithm for κ-growth with κ > 2, App. C.1), each epoch wrapped in Algorithm 1
     (the printed box never mentions the extension; without it privacy fails on non-interpolating data: AC11).
 
@@ -605,7 +441,18 @@ def algorithm_6(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
 
     Privacy: Theorem 8 ((ε, δ)-DP: disjoint batches, Algorithm 1 in each).  Utility: Theorem 8 (κ-growth and
     interpolation; printed "quadratic growth", AC14) — :func:`theorems.theorem_8_rate`."""
-    Zc, ctx, R = _setup(Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale=eta_scale, bug=_bug)
+    return _run_algorithm_6(REFERENCE_PARTS, Z, loss, domain, L, H, lam, kappa, x0, epsilon, delta, rng,
+                            beta=beta, T=T, m=m, T5=T5, constant=constant, eta_scale=eta_scale,
+                            replicates=replicates, white_box=white_box)
+
+
+def _run_algorithm_6(parts: Parts, Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float,
+                     lam: float, kappa: float, x0: Any, epsilon: float, delta: float, rng: np.random.Generator,
+                     *, beta: float | None = None, T: int | None = None, m: int | None = None,
+                     T5: int | None = None, constant: float | None = None, eta_scale: float = 1.0,
+                     replicates: int | None = None, white_box: bool = False) -> Release:
+    """:func:`algorithm_6` run with ``parts`` (the public function: :data:`REFERENCE_PARTS`)."""
+    Zc, ctx, R = _setup(parts, Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale=eta_scale)
     lam = check_positive(lam, "lam")
     k = check_positive(kappa, "kappa")
     if not k > 2.0:
@@ -627,3 +474,22 @@ def algorithm_6(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
               "T_override": T is not None, "m_override": m is not None, "constant_override": constant is not None,
               "epochs": ctx.transcript.epochs}
     return _release(X, claim, ctx, params, f"Algorithm 6 ({PAPER})", replicates, white_box)
+
+
+_RUNNERS: dict[str, Callable[..., Release]] = {"algorithm_1": _run_algorithm_1, "algorithm_2": _run_algorithm_2,
+                                               "algorithm_3": _run_algorithm_3, "algorithm_4": _run_algorithm_4,
+                                               "algorithm_6": _run_algorithm_6}
+
+
+def run_with_parts(algorithm: str, parts: Parts, *args: Any, **kwargs: Any) -> Release:
+    """Algorithm ``algorithm`` ("algorithm_1" … "algorithm_6") with the arguments of its public function, run with
+    ``parts`` instead of :data:`REFERENCE_PARTS`.  For the verification code only (a planted bug swaps one part:
+    ``dpsco.verification.mutants.accd22``); the public functions always run the paper's parts.  Raises
+    ValueError for an unknown name or if ``parts`` is not a :class:`Parts`."""
+    if not isinstance(parts, Parts):
+        raise TypeError(f"parts must be a Parts, got {type(parts).__name__}")
+    if algorithm == "algorithm_5":
+        return _run_algorithm_1(parts, *args, name="Algorithm 5", **kwargs)
+    if algorithm not in _RUNNERS:
+        raise ValueError(f"algorithm must be one of algorithm_1 … algorithm_6, got {algorithm!r}")
+    return _RUNNERS[algorithm](parts, *args, **kwargs)

@@ -12,9 +12,19 @@ coincide:
   gradient clipping at L.  Squared loss (½·Huber), squared hinge, logistic and power losses.
 * the radial loss (h/2)‖x − s‖²: F_L = (h/2)r² for hr ≤ L, Lr − L²/(2h) beyond; again clipping.
 * the diagonal quadratic ½(x − c)ᵀdiag(u)(x − c) (not a GLM, not radial): when ‖U(x − c)‖ > L the minimiser
-  y(x) = x − (U + τI)^{−1}U(x − c) with τ > 0 solving τ‖(U + τI)^{−1}U(x − c)‖ = L (found by bisection to machine
-  precision), ∇F_L(x) = τ(x − y(x)) and F_L(x) = F(y(x)) + L‖x − y(x)‖.  Here clipping is *not* the extension's
-  gradient (:meth:`DiagonalQuadraticLoss.clipped_grad` is kept for the planted bug that uses it).
+  y(x) = x − (U + τI)^{−1}U(x − c) with τ > 0 solving τ‖(U + τI)^{−1}U(x − c)‖ = L, ∇F_L(x) = τ(x − y(x)) and
+  F_L(x) = F(y(x)) + L‖x − y(x)‖.  τ is found by bisection on t = log τ until the bracket is at most
+  ``LOG_TAU_TOL`` = 2⁻³⁶ wide, a number of steps bounded for every finite record (``docs/derivations.md``, "The
+  τ-search of the diagonal quadratic"), and the gradient is returned at the bracket's lower end: within
+  ``grad_rtol``·L = (e^{2⁻³⁶} − 1)·L ≈ 1.5e-11·L of ∇F_L, with norm ≤ L.  Here clipping is *not* the
+  extension's gradient.
+
+Floating point.  Every ``extended_grad`` is computed direction-first (a unit vector times a magnitude ≤ L, the
+magnitudes compared in a form that neither overflows nor underflows: ⟨a, x⟩ rescaled by ‖a‖, x − s halved where
+it leaves the float range, the diagonal quadratic entirely in logarithms), returns the raw gradient ∇F bit for bit
+where the extension is inactive, and ends with :func:`dpsco.reference.clipping.enforce_norm_bound` (a no-op on the
+bounded gradients it is given, the fail-safe otherwise): for every finite record and point the result is finite with
+‖∇F_L‖ ≤ L as computed, at magnitudes up to 1.8e308 and down to subnormals.
 
 Records are float arrays Z of shape (n, p): GLM records Z = [a, y] (p = d + 1), radial records Z = [s, h]
 (p = d + 1, h ≥ 0), diagonal-quadratic records Z = [c, u] (p = 2d, u ≥ 0).  Points are X of shape (R, d) (R
@@ -29,13 +39,16 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
+import math
+
 import numpy as np
 from scipy.special import expit
 
+from dpsco.reference.clipping import enforce_norm_bound, row_norms
 from dpsco.reference.validation import check_positive
 
 __all__ = ["ConvexLoss", "GLMLoss", "SquaredLoss", "SquaredHingeLoss", "LogisticLoss", "PowerLoss",
-           "SquaredDistanceLoss", "DiagonalQuadraticLoss", "check_records", "clip_rows"]
+           "SquaredDistanceLoss", "DiagonalQuadraticLoss", "check_records"]
 
 
 def check_records(Z: object, loss: "ConvexLoss", d: int | None = None, name: str = "Z") -> np.ndarray:
@@ -58,20 +71,18 @@ def check_records(Z: object, loss: "ConvexLoss", d: int | None = None, name: str
     return A
 
 
-def clip_rows(G: np.ndarray, L: float) -> np.ndarray:
-    """Each gradient (last axis) scaled by min(1, L/‖g‖): ℓ2 clipping at L."""
-    norms = np.linalg.norm(G, axis=-1, keepdims=True)
-    return G * np.minimum(1.0, L / np.maximum(norms, 1e-300))
-
-
 class ConvexLoss(ABC):
     """A family of convex per-sample losses F(·; s) with a closed-form Lipschitzian extension.
 
     ``value``/``grad`` evaluate F and ∇F; ``extended_value``/``extended_grad`` evaluate F_L and ∇F_L (eq. (2));
     ``extension_smoothness`` bounds the smoothness of F_L for each record (used to certify Algorithm 4's inner
-    solver: the caller's declared H is checked against it).  ``glm`` is True where ∇F_L is ℓ2 clipping of ∇F."""
+    solver: the caller's declared H is checked against it).  ``glm`` is True where ∇F_L is ℓ2 clipping of ∇F.
+    ``grad_rtol`` bounds ‖extended_grad − ∇F_L‖/L in exact arithmetic (0 for the closed forms; the bisection
+    tolerance of the diagonal quadratic), which the inner solver's step count accounts for
+    (``algorithms.solver_steps``)."""
 
     glm: bool = False
+    grad_rtol: float = 0.0
 
     @abstractmethod
     def dim(self, Z: np.ndarray) -> int:
@@ -110,12 +121,16 @@ class ConvexLoss(ABC):
         (checked against the records before any noise is drawn)."""
         return None
 
-    def clipped_grad(self, X: np.ndarray, Z: np.ndarray, L: float) -> np.ndarray:
-        """∇F clipped to ℓ2 norm L (gradient clipping; equal to ∇F_L for GLM and radial losses only)."""
-        return clip_rows(self.grad(X, Z), L)
-
     def to_dict(self) -> dict[str, object]:
         return {"loss": type(self).__name__}
+
+
+def _logsumexp(A: np.ndarray) -> np.ndarray:
+    """log Σ exp over the last axis, −inf for a row of −inf (no overflow: the row's maximum is factored out)."""
+    m = np.max(A, axis=-1)
+    ms = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore"):
+        return np.where(np.isfinite(m), ms + np.log(np.sum(np.exp(A - ms[..., None]), axis=-1)), m)
 
 
 # ---- GLM losses -------------------------------------------------------------------------------------------------
@@ -160,8 +175,9 @@ class GLMLoss(ConvexLoss):
 
     def _M(self, Z: np.ndarray, L: float) -> tuple[np.ndarray, np.ndarray]:
         A, _ = self._split(Z)
-        na = np.linalg.norm(A, axis=1)
-        return na, np.where(na > 0, L / np.maximum(na, 1e-300), np.inf)
+        na = row_norms(A)  # overflow- and underflow-safe ‖a‖
+        with np.errstate(divide="ignore", over="ignore"):
+            return na, np.where(na > 0, L / np.where(na > 0, na, 1.0), np.inf)
 
     def extended_value(self, X: np.ndarray, Z: np.ndarray, L: float) -> np.ndarray:
         A, y = self._split(Z)
@@ -169,15 +185,32 @@ class GLMLoss(ConvexLoss):
         return self.h_ext(np.atleast_2d(X) @ A.T, y[None, :], M[None, :])
 
     def extended_grad(self, X: np.ndarray, Z: np.ndarray, L: float) -> np.ndarray:
+        """∇F_L = clip(h'(⟨a, x⟩), −M, M)·a, direction first: where |h'|·‖a‖ ≤ L the raw h'·a (bit for bit the
+        gradient of F), beyond it sign(h')·L·a/‖a‖.  ⟨a, x⟩ is recomputed as ‖a‖·⟨a/‖a‖, x⟩ where it overflows, and
+        h' and |h'|·‖a‖ may be ±inf (that only selects the clipped branch).  (R, n, d), ‖·‖ ≤ L in floating point."""
         A, y = self._split(Z)
-        _, M = self._M(Z, L)
-        g = np.clip(self.dh(np.atleast_2d(X) @ A.T, y[None, :]), -M[None, :], M[None, :])
-        return g[:, :, None] * A[None, :, :]
+        X2 = np.atleast_2d(X)
+        na = row_norms(A)
+        pos = na > 0
+        unit = A / np.where(pos, na, 1.0)[:, None]  # a/‖a‖ (0 for a = 0)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            z = X2 @ A.T
+            bad = ~np.isfinite(z)
+            if np.any(bad):  # ⟨a, x⟩ beyond the float range: ‖a‖·⟨a/‖a‖, x⟩ (±inf only if it really is)
+                z = np.where(bad, (X2 @ unit.T) * na[None, :], z)
+            g = self.dh(z, y[None, :])  # h'(⟨a, x⟩), possibly ±inf
+            s = np.where(pos[None, :], g * na[None, :], 0.0)  # the signed norm h'·‖a‖ of ∇F
+            active = ~(np.abs(s) <= L)  # |h'|‖a‖ > L (a NaN, impossible for finite records, also clips)
+            raw = g[:, :, None] * A[None, :, :]
+            clipped = (np.sign(s) * L)[:, :, None] * unit[None, :, :]
+            G = np.where(active[:, :, None], clipped, raw)
+        return enforce_norm_bound(G, L)
 
     def extension_smoothness(self, Z: np.ndarray, L: float) -> np.ndarray:
         na, M = self._M(Z, L)
         finite = np.isfinite(M)
-        return np.where(finite, na ** 2 * self.curvature_ext(Z[:, -1], np.where(finite, M, 1.0)), 0.0)
+        with np.errstate(over="ignore"):  # ‖a‖² beyond the float range: inf, refused against the declared H
+            return np.where(finite, na ** 2 * self.curvature_ext(Z[:, -1], np.where(finite, M, 1.0)), 0.0)
 
 
 class SquaredLoss(GLMLoss):
@@ -315,15 +348,49 @@ class SquaredDistanceLoss(ConvexLoss):
     def grad(self, X, Z):
         return Z[None, :, -1, None] * (np.atleast_2d(X)[:, None, :] - Z[None, :, :-1])
 
+    @staticmethod
+    def _offsets(X: np.ndarray, Z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(V, unit, f·m, q, finite) over (R, n): V = x − s as computed (±inf where it leaves the float range);
+        x − s = f·m·q·unit exactly in direction, with Vs = V where finite else (x − s)/2 = x/2 − s/2 (f = 1 or 2),
+        m = max_k |Vs_k|, q = ‖Vs/m‖ ∈ [1, √d] and unit = Vs/(m q): so ‖x − s‖ = (f m)·q and h‖x − s‖ = (h f m)·q
+        are formed without the norm itself overflowing or a subnormal h underflowing against it."""
+        X2 = np.atleast_2d(X)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            V = X2[:, None, :] - Z[None, :, :-1]
+            finite = np.all(np.isfinite(V), axis=2)
+            Vs = V if np.all(finite) else np.where(finite[..., None], V,
+                                                   0.5 * X2[:, None, :] - 0.5 * Z[None, :, :-1])
+            m = np.max(np.abs(Vs), axis=2)
+            pos = m > 0
+            S = Vs / np.where(pos, m, 1.0)[..., None]
+            q = np.sqrt(np.sum(S * S, axis=2))
+            unit = S / np.where(pos, q, 1.0)[..., None]
+            fm = np.where(finite, 1.0, 2.0) * m
+        return V, unit, fm, q, finite
+
     def extended_value(self, X, Z, L):
-        V = np.atleast_2d(X)[:, None, :] - Z[None, :, :-1]
-        r = np.linalg.norm(V, axis=2)
-        h = np.broadcast_to(Z[None, :, -1], r.shape)
-        inside = h * r <= L
-        return np.where(inside, 0.5 * h * r ** 2, L * r - L ** 2 / (2.0 * np.where(inside, 1.0, h)))
+        _, _, fm, q, _ = self._offsets(X, Z)
+        h = np.broadcast_to(Z[None, :, -1], q.shape)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            r = fm * q
+            hr = np.where(h > 0, (h * fm) * q, 0.0)
+            inside = hr <= L
+            out = np.where(inside, 0.5 * hr * np.where(inside, r, 0.0),
+                           L * r - L ** 2 / (2.0 * np.where(inside, 1.0, h)))
+        return out
 
     def extended_grad(self, X, Z, L):
-        return clip_rows(self.grad(X, Z), L)
+        """∇F_L = min(hr, L)·(x − s)/r, direction first: the raw h(x − s) (bit for bit ∇F) where hr ≤ L, else
+        L·(x − s)/‖x − s‖, with hr = h‖x − s‖ and the direction formed from (x − s) rescaled by its largest entry
+        (halved first where x − s overflows), h = 0 giving 0.  (R, n, d), ‖·‖ ≤ L in floating point."""
+        V, unit, fm, q, finite = self._offsets(X, Z)
+        h = Z[None, :, -1]
+        with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+            hr = np.where(h > 0, (h * fm) * q, 0.0)
+            active = hr > L
+            raw = np.where(finite[..., None], h[..., None] * V, (h * fm)[..., None] * q[..., None] * unit)
+            G = np.where(active[..., None], L * unit, raw)
+        return enforce_norm_bound(G, L)
 
     def extension_smoothness(self, Z, L):
         return Z[:, -1].copy()
@@ -331,11 +398,25 @@ class SquaredDistanceLoss(ConvexLoss):
 
 class DiagonalQuadraticLoss(ConvexLoss):
     """F(x; (c, u)) = ½ Σ_k u_k (x_k − c_k)², u ≥ 0 (records Z = [c, u]): per-sample quadratics with non-isotropic
-    curvature.  Its extension is **not** gradient clipping (see the module docstring); ``clipped_grad`` is the
-    clipping that a careless implementation would use instead."""
+    curvature.  Its extension is **not** gradient clipping (see the module docstring).
 
-    #: bisection steps for τ (each halves the bracket; 200 reach the float64 resolution of any bracket)
-    BISECTION_STEPS = 200
+    The τ-search (``docs/derivations.md``, "The τ-search of the diagonal quadratic").  With v = x − c and
+    t = log τ, the extension's gradient has coordinates ∇_k(t) = sign(v_k)·exp(ℓ_k(t)),
+    ℓ_k(t) = log|v_k| + log u_k − log(1 + u_k e^{−t}), and G(t) = log(‖∇(t)‖/L) is continuous and increasing
+    (dℓ_k/dt = u_k/(u_k + τ) ∈ (0, 1)), from −∞ to log(‖Uv‖/L) > 0 when the extension is active.  The bracket
+    t_lo = log L − log‖v_{u>0}‖ (‖∇(τ)‖ ≤ τ‖v_{u>0}‖ ≤ L there) and t_hi = log max u − log(‖Uv‖/L − 1)
+    (‖∇(τ)‖ ≥ τ‖Uv‖/(max u + τ) ≥ L there) holds the root t*; both ends are finite for every finite record (the
+    logarithms of finite non-zero floats lie in [−745, 710]), so its width W is below 4500 and bisection with
+    midpoints stops after ⌈log₂(W/LOG_TAU_TOL)⌉ ≤ 49 steps, with t* ∈ [lo, hi], hi − lo ≤ LOG_TAU_TOL.  The
+    gradient is evaluated at lo (G(lo) ≤ 0: norm ≤ L); since every ∇_k(t) is monotone with log-derivative in
+    (0, 1), ∇_k(t*)/∇_k(lo) ∈ [1, e^{LOG_TAU_TOL}], so ‖∇(lo) − ∇F_L(x)‖ ≤ (e^{LOG_TAU_TOL} − 1)L = ``grad_rtol``·L.
+    Everything is computed in logarithms (v halved where x − c leaves the float range), so neither u·v nor τ is
+    ever formed: no overflow, no underflow to a wrong zero."""
+
+    #: the bisection's final bracket width on t = log τ (a stated tolerance, not a step count)
+    LOG_TAU_TOL = 2.0 ** -36
+    #: ‖extended_grad − ∇F_L‖ ≤ grad_rtol·L in exact arithmetic (≈ 1.46e-11)
+    grad_rtol = math.expm1(LOG_TAU_TOL)
 
     def dim(self, Z):
         return Z.shape[1] // 2
@@ -364,44 +445,91 @@ class DiagonalQuadraticLoss(ConvexLoss):
         C, U = self._split(Z)
         return U[None] * (np.atleast_2d(X)[:, None, :] - C[None, :, :])
 
-    def _tau(self, UV: np.ndarray, U: np.ndarray, L: float) -> np.ndarray:
-        """τ with τ‖UV/(U + τ)‖ = L for the rows where ‖UV‖ > L (the others: τ = 0), by bisection."""
-        norm = np.linalg.norm(UV, axis=-1)
-        active = norm > L
-        tau = np.zeros(norm.shape)
-        if not np.any(active):
-            return tau
-        uv, u, nv = UV[active], np.broadcast_to(U, UV.shape)[active], norm[active]
-        umax = np.max(u, axis=-1)
-        lo = np.zeros(nv.shape)
-        hi = L * umax / (nv - L) * 2.0 + 1e-300  # g(hi) ≥ hi/(umax + hi)·‖UV‖ ≥ L
-        for _ in range(self.BISECTION_STEPS):
-            mid = 0.5 * (lo + hi)
-            g = mid * np.linalg.norm(uv / (u + mid[:, None]), axis=-1)
-            big = g > L
-            hi = np.where(big, mid, hi)
-            lo = np.where(big, lo, mid)
-            if np.all(hi - lo <= 4e-16 * hi):
-                break
-        tau[active] = hi
-        return tau
-
-    def _extension(self, X, Z, L):
+    def _logs(self, X: np.ndarray, Z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                                         np.ndarray]:
+        """(V, log|v|, sign(v), log u, log|u v|), each (R, n, d), v = x − c: V as computed (±inf beyond the float
+        range), log|v| exact there too (from v/2 = x/2 − c/2); log|u v| from the product u·|v| where it is a
+        normal float (one rounding: the accuracy the ill-conditioned saturated case needs), else log u + log|v|;
+        log 0 = −inf."""
         C, U = self._split(Z)
-        V = np.atleast_2d(X)[:, None, :] - C[None, :, :]
-        UV = U[None] * V
-        tau = self._tau(UV, U[None], L)
-        step = np.where(tau[..., None] > 0, UV / (U[None] + tau[..., None] + (tau[..., None] == 0)), 0.0)
-        return V, U, tau, step  # step = x − y(x) where the extension is active
+        X2 = np.atleast_2d(X)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+            V = X2[:, None, :] - C[None, :, :]
+            finite = np.isfinite(V)
+            if np.all(finite):
+                logv, sign = np.log(np.abs(V)), np.sign(V)
+            else:
+                Vh = np.where(finite, V, 0.5 * X2[:, None, :] - 0.5 * C[None, :, :])
+                logv = np.log(np.abs(Vh)) + np.where(finite, 0.0, math.log(2.0))
+                sign = np.sign(Vh)
+            logu = np.broadcast_to(np.log(U)[None], V.shape)
+            P = U[None] * np.abs(V)
+            normal = np.isfinite(P) & (P >= np.finfo(np.float64).tiny)
+            logw = np.where(normal, np.log(np.where(normal, P, 1.0)), logv + logu)
+        return V, logv, sign, logu, logw
+
+    def _log_tau(self, logv: np.ndarray, logu: np.ndarray, lw: np.ndarray,
+                 L: float) -> tuple[np.ndarray, np.ndarray]:
+        """(active (R, n), t (R, n)): where ‖U(x − c)‖ > L, t = the lower end of the final bracket of log τ (class
+        docstring); elsewhere t = −inf (τ = 0, the extension inactive).  lw = log|u_k v_k|."""
+        logL = math.log(L)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            G_inf = 0.5 * _logsumexp(2.0 * lw) - logL  # log(‖Uv‖/L)
+            active = G_inf > 0.0
+            t = np.full(G_inf.shape, -np.inf)
+            if not np.any(active):
+                return active, t
+            lv, lu, G = logv[active], logu[active], G_inf[active]
+            lwL2 = 2.0 * (lw[active] - logL)  # 2 log(|u_k v_k|/L)
+            pos = np.isfinite(lu)  # u_k > 0
+            t_lo = logL - 0.5 * _logsumexp(np.where(pos, 2.0 * lv, -np.inf))
+            log_expm1 = np.where(G > 30.0, G + np.log1p(-np.exp(-G)), np.log(np.expm1(np.minimum(G, 30.0))))
+            t_hi = np.max(np.where(pos, lu, -np.inf), axis=-1) - log_expm1
+            lo, hi = np.minimum(t_lo, t_hi), np.maximum(t_lo, t_hi)  # the order holds exactly; rounding guard
+            w = self.LOG_TAU_TOL
+            width = float(np.max(hi - lo))
+            steps = math.ceil(math.log2(width / w)) + 1 if width > w else 0  # the proven bound (≤ 49)
+            for _ in range(steps):
+                open_ = hi - lo > w
+                if not np.any(open_):
+                    break
+                mid = lo + 0.5 * (hi - lo)
+                # G(mid) > 0  ⟺  Σ_k (∇_k(mid)/L)² > 1, with 2 log(|∇_k|/L) = 2 log(|u_k v_k|/L) − 2 log(1 + u_k/τ)
+                # (an exp that overflows to inf only makes a sum > 1 larger, so no rescaling is needed)
+                up = np.sum(np.exp(lwL2 - 2.0 * np.logaddexp(0.0, lu - mid[:, None])), axis=-1) > 1.0
+                hi = np.where(open_ & up, mid, hi)
+                lo = np.where(open_ & ~up, mid, lo)
+            t[active] = lo
+        return active, t
 
     def extended_value(self, X, Z, L):
-        V, U, tau, step = self._extension(X, Z, L)
-        W = V - step  # y(x) − c
-        return 0.5 * np.sum(U[None] * W ** 2, axis=2) + L * np.linalg.norm(step, axis=2)
+        """F_L(x) = F(y) + L‖x − y‖ at y = y(τ) for the returned τ (an upper bound of F_L within
+        grad_rtol·L·‖x − y‖ of it where the extension is active; F where it is not).  (R, n)."""
+        V, logv, _, logu, logw = self._logs(X, Z)
+        active, t = self._log_tau(logv, logu, logw, L)
+        _, U = self._split(Z)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            plain = 0.5 * np.sum(np.where(U[None] > 0, (U[None] * V) * V, 0.0), axis=2)
+            tt = np.where(active, t, 0.0)[..., None]
+            # (u_k/2)·(y − c)_k² = ½exp(2 log|v_k| + log u_k − 2 log(1 + u_k/τ)) and ‖x − y‖ from log|v_k u_k/(u_k + τ)|
+            fy = 0.5 * np.sum(np.exp(2.0 * logv + logu - 2.0 * np.logaddexp(0.0, logu - tt)), axis=2)
+            step = 0.5 * _logsumexp(2.0 * (logv - np.logaddexp(0.0, tt - logu)))
+            ext = fy + L * np.exp(step)
+        return np.where(active, ext, plain)
 
     def extended_grad(self, X, Z, L):
-        V, U, tau, step = self._extension(X, Z, L)
-        return np.where(tau[..., None] > 0, tau[..., None] * step, U[None] * V)
+        """∇F_L(x) = τ(U + τI)^{−1}U(x − c) at the τ of the class docstring (within grad_rtol·L of the exact one),
+        computed in logarithms, or the raw U(x − c) (bit for bit ∇F) where ‖U(x − c)‖ ≤ L.  (R, n, d),
+        ‖·‖ ≤ L in floating point (``enforce_norm_bound``, a no-op on the bounded values computed here)."""
+        V, logv, sign, logu, logw = self._logs(X, Z)
+        active, t = self._log_tau(logv, logu, logw, L)
+        _, U = self._split(Z)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            raw = np.where(U[None] > 0, U[None] * V, 0.0)
+            tt = np.where(active, t, 0.0)[..., None]
+            ext = sign * np.exp(logw - np.logaddexp(0.0, logu - tt))
+            G = np.where(active[..., None], np.where(np.isfinite(ext), ext, 0.0), raw)
+        return enforce_norm_bound(G, L)
 
     def extension_smoothness(self, Z, L):
         _, U = self._split(Z)

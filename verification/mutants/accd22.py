@@ -1,7 +1,10 @@
 """Planted bugs of Asi, Chadha, Cheng & Duchi (2022), arXiv:2210.17070 (``dpsco.reference.accd22.algorithms``).
 
-Each mutant has the signature of the correct algorithm it copies, makes its (now false) privacy claim and runs
-the reference implementation with one realistic bug, through its private ``_bug`` keyword:
+Each mutant has the signature of the correct algorithm it copies and runs the reference implementation with one
+realistic bug.  The bug lives here: the reference's run is made of fixed parts (``algorithms.Parts``: the
+gradient oracle, the phase solver, Algorithm 5's batches) and a mutant swaps one of them; the public reference
+functions have no keyword that reaches a bug.  A mutant's release is marked: its ``algorithm`` says "planted
+bug: …" and its claim (the same, now false, (ε, δ)) carries the bug in ``conditions`` and ``assumptions``.
 
 * :func:`algorithm_2_without_extension` — Algorithm 2 on the raw losses F with the Lipschitz constants
   L_{i+1} = H·D_{i+1} of line 7 (no Lipschitzian extension, Algorithm 1 line 1 skipped): L_{i+1} bounds the raw
@@ -16,62 +19,185 @@ the reference implementation with one realistic bug, through its private ``_bug`
 * :func:`algorithm_4_sloppy_solver` — Algorithm 4 with its inner ERM "solved" by one incremental pass over the
   batch (step 1/μ_G on each summand): not a minimiser of G; the last record alone moves the output by
   2L/μ_G = Lηn_0, n_0 times the exact sensitivity, so a phase of n_0 ≥ 8 records is ≥ 2ε-DP under an ε claim.
+* ``accd22_algorithm_k_draws_sigma_over_sqrt2`` (k = 1..6) — Algorithm k reporting its Gaussian σ_i and drawing
+  σ_i/√2 (``noise_scale.under_noised``): caught by the measured-noise check of the replayed Gaussian residuals
+  (``verification/papers/accd22_noise.py``; the privacy contract's item 5).
+* ``accd22_algorithm_k_draws_laplace_scale_over_sqrt2`` (k = 1..6) — Algorithm k reporting its Laplace scale b_i
+  and drawing b_i/√2 (``accd22_noise.under_noised_laplace``): caught by the measured Laplace-scale check.
 
-The audits that catch them are in ``dpsco.verification.papers.accd22_privacy`` (white-box likelihood-ratio
-audits of the transcript and of one phase, and a deterministic sensitivity check); the corpus entries are in
-``dpsco.verification.mutants.accd22_corpus``.
+The audits that catch the first four are in ``dpsco.verification.papers.accd22_privacy`` (white-box
+likelihood-ratio audits of the transcript and of one phase, and a deterministic sensitivity check); the corpus
+entries are in ``dpsco.verification.mutants.accd22_corpus``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from typing import Any, Callable
 
 import numpy as np
 
-from dpsco.reference.accd22.algorithms import algorithm_2, algorithm_4, algorithm_5
+from dpsco.reference.accd22.algorithms import (algorithm_1, algorithm_2, algorithm_3, algorithm_4, algorithm_5,
+                                               algorithm_6, run_with_parts)
+from dpsco.reference.accd22.phase import Balls, GradFn, Parts, project_balls
 from dpsco.reference.accd22.extension import ConvexLoss
+from dpsco.reference.clipping import clip_rows
 from dpsco.reference.privacy import Release
+from dpsco.verification.mutants.accd22_noise import under_noised_laplace
+from dpsco.verification.mutants.noise_scale import under_noised
 
-__all__ = ["algorithm_2_without_extension", "algorithm_4_clipped_gradients", "algorithm_5_reused_epochs",
-           "algorithm_4_sloppy_solver"]
+__all__ = ["MUTANTS", "algorithm_2_without_extension", "algorithm_4_clipped_gradients", "algorithm_5_reused_epochs",
+           "algorithm_4_sloppy_solver",
+           "accd22_algorithm_1_draws_sigma_over_sqrt2", "accd22_algorithm_2_draws_sigma_over_sqrt2",
+           "accd22_algorithm_3_draws_sigma_over_sqrt2", "accd22_algorithm_4_draws_sigma_over_sqrt2",
+           "accd22_algorithm_5_draws_sigma_over_sqrt2", "accd22_algorithm_6_draws_sigma_over_sqrt2",
+           "accd22_algorithm_1_draws_laplace_scale_over_sqrt2", "accd22_algorithm_2_draws_laplace_scale_over_sqrt2",
+           "accd22_algorithm_3_draws_laplace_scale_over_sqrt2", "accd22_algorithm_4_draws_laplace_scale_over_sqrt2",
+           "accd22_algorithm_5_draws_laplace_scale_over_sqrt2", "accd22_algorithm_6_draws_laplace_scale_over_sqrt2"]
 
 
-def _no_bug_keyword(kwargs: dict[str, Any]) -> None:
-    if "_bug" in kwargs:
-        raise TypeError("a mutant carries its own planted bug; do not pass _bug")
+# ---- the swapped parts -----------------------------------------------------------------------------------------
+
+def _raw_oracle(loss: ConvexLoss) -> GradFn:
+    """The raw gradients ∇F (Algorithm 1, line 1 skipped: no extension, no fail-safe)."""
+
+    def grad(X: np.ndarray, Z: np.ndarray, L: float) -> np.ndarray:
+        return loss.grad(X, Z)
+
+    return grad
+
+
+def _clipped_oracle(loss: ConvexLoss) -> GradFn:
+    """ℓ2-clipped raw gradients clip(∇F, L) (the extension's gradient for GLM and radial losses only)."""
+
+    def grad(X: np.ndarray, Z: np.ndarray, L: float) -> np.ndarray:
+        return clip_rows(loss.grad(X, Z), L)
+
+    return grad
+
+
+def _incremental_pass(grad: GradFn, Z: np.ndarray, L: float, H: float, eta: float, C: np.ndarray, balls: Balls,
+                      tol: float = 0.0, grad_rtol: float = 0.0) -> tuple[np.ndarray, int]:
+    """The sloppy solver: one pass over the batch in index order, step 1/μ_G on the j-th summand
+    F(x; s_j) + (1/(ηb))‖x − c‖² (not a minimiser of G: the last record moves the output by up to
+    2L/μ_G = Lηb, b times the exact sensitivity).  Same signature as ``algorithms.solve_phase``."""
+    b = Z.shape[0]
+    mu = 2.0 / (eta * b)
+    X = C.copy()
+    for j in range(b):
+        X = project_balls(X - (grad(X, Z[j:j + 1], L)[:, 0, :] + mu * (X - C)) / mu, balls)
+    return X, b
+
+
+def _whole_dataset(Z: np.ndarray, i: int, n0: int) -> tuple[np.ndarray, int]:
+    """Algorithm 5, line 8 with overlapping batches: every epoch on all the records of the call."""
+    return Z, 0
+
+
+RAW_GRADIENTS = Parts(oracle=_raw_oracle)
+CLIPPED_GRADIENTS = Parts(oracle=_clipped_oracle)
+INCREMENTAL_SOLVER = Parts(solve=_incremental_pass, solver="incremental")
+REUSED_EPOCHS = Parts(batch=_whole_dataset)
+
+
+def mark(release: Release, bug: str) -> Release:
+    """``release`` marked as a planted bug's: "planted bug: ``bug``" in its algorithm name and in its claim's
+    conditions and assumptions (the (ε, δ) it states is unchanged, and false)."""
+    claim = dataclasses.replace(release.claim, conditions=(*release.claim.conditions, f"planted bug: {bug}"),
+                                assumptions={**release.claim.assumptions, "planted bug": bug})
+    return dataclasses.replace(release, claim=claim, algorithm=f"{release.algorithm} [planted bug: {bug}]")
+
+
+# ---- the four mutants of the paper's pitfalls ----------------------------------------------------------------------
+
+_RAW = "no Lipschitzian extension: raw gradients ∇F with L_{i+1} = H·D_{i+1}"
+_CLIPPED = "ℓ2-clipped gradients clip(∇F, L) instead of ∇F_L"
+_REUSED = "every epoch of Algorithm 5 on the whole dataset (overlapping batches)"
+_SLOPPY = "each phase's ERM solved by one incremental pass with step 1/μ_G"
 
 
 def algorithm_2_without_extension(Z: Any, loss: ConvexLoss, domain: Any, L: float, H: float, lam: float, x0: Any,
                                   epsilon: float, delta: float, rng: np.random.Generator, **kwargs: Any) -> Release:
     """Mutant of ``algorithm_2`` (Algorithm 2, Theorem 2): every epoch's inner Algorithm 5 runs on the raw
     per-sample gradients ∇F with the calibration constants L_1 = L, L_{i+1} = H·D_{i+1}, without the Lipschitzian
-    extension.  Same arguments, keywords, claim and return as ``algorithm_2``."""
-    _no_bug_keyword(kwargs)
-    return algorithm_2(Z, loss, domain, L, H, lam, x0, epsilon, delta, rng, _bug="raw_gradients", **kwargs)
+    extension.  Same arguments, keywords, claim and return as ``algorithm_2`` (the release marked)."""
+    return mark(run_with_parts("algorithm_2", RAW_GRADIENTS, Z, loss, domain, L, H, lam, x0, epsilon, delta, rng,
+                                **kwargs), _RAW)
 
 
 def algorithm_4_clipped_gradients(Z: Any, loss: ConvexLoss, domain: Any, L: float, H: float, x0: Any,
                                   epsilon: float, delta: float, rng: np.random.Generator, **kwargs: Any) -> Release:
     """Mutant of ``algorithm_4`` (Algorithm 4, Propositions 2 / 3): the inner solver follows the ℓ2-clipped
     gradients clip(∇F, L) instead of the extension's ∇F_L (identical for GLM and radial losses, not for
-    ``DiagonalQuadraticLoss``).  Same arguments, keywords, claim and return as ``algorithm_4``."""
-    _no_bug_keyword(kwargs)
-    return algorithm_4(Z, loss, domain, L, H, x0, epsilon, delta, rng, _bug="clipped_gradients", **kwargs)
+    ``DiagonalQuadraticLoss``).  Same arguments, keywords, claim and return as ``algorithm_4`` (marked)."""
+    return mark(run_with_parts("algorithm_4", CLIPPED_GRADIENTS, Z, loss, domain, L, H, x0, epsilon, delta, rng,
+                                **kwargs), _CLIPPED)
 
 
 def algorithm_5_reused_epochs(Z: Any, loss: ConvexLoss, domain: Any, L: float, H: float, x0: Any,
                               epsilon: float, delta: float, rng: np.random.Generator, **kwargs: Any) -> Release:
     """Mutant of ``algorithm_5`` (Algorithm 5, Theorems 6 / 7): line 8 takes S_i = the whole dataset in every
     epoch (overlapping batches), so each record enters T_5 regularised ERMs.  Same arguments, keywords, claim and
-    return as ``algorithm_5``."""
-    _no_bug_keyword(kwargs)
-    return algorithm_5(Z, loss, domain, L, H, x0, epsilon, delta, rng, _bug="reused_epochs", **kwargs)
+    return as ``algorithm_5`` (marked)."""
+    return mark(run_with_parts("algorithm_5", REUSED_EPOCHS, Z, loss, domain, L, H, x0, epsilon, delta, rng,
+                                **kwargs), _REUSED)
 
 
 def algorithm_4_sloppy_solver(Z: Any, loss: ConvexLoss, domain: Any, L: float, H: float, x0: Any,
                               epsilon: float, delta: float, rng: np.random.Generator, **kwargs: Any) -> Release:
     """Mutant of ``algorithm_4`` (Algorithm 4, line 4): each phase's regularised ERM is replaced by one incremental
     pass over its batch with step 1/μ_G (μ_G = 2/(η_i n_0)), whose output moves by up to Lη_i n_0 when the last
-    record is replaced.  Same arguments, keywords, claim and return as ``algorithm_4``."""
-    _no_bug_keyword(kwargs)
-    return algorithm_4(Z, loss, domain, L, H, x0, epsilon, delta, rng, _bug="incremental_solver", **kwargs)
+    record is replaced.  Same arguments, keywords, claim and return as ``algorithm_4`` (marked)."""
+    return mark(run_with_parts("algorithm_4", INCREMENTAL_SOLVER, Z, loss, domain, L, H, x0, epsilon, delta, rng,
+                                **kwargs), _SLOPPY)
+
+
+#: the mutants of the paper's pitfalls by (algorithm, bug): the audits of ``verification/papers/accd22_privacy``
+MUTANTS: dict[tuple[str, str], Callable[..., Release]] = {
+    ("algorithm_2", "raw_gradients"): algorithm_2_without_extension,
+    ("algorithm_4", "clipped_gradients"): algorithm_4_clipped_gradients,
+    ("algorithm_5", "reused_epochs"): algorithm_5_reused_epochs,
+    ("algorithm_4", "incremental_solver"): algorithm_4_sloppy_solver,
+}
+
+
+# ---- reports the noise scale, draws it/√2 -------------------------------------------------------------------------
+
+_GAUSS = "reports the Gaussian σ_i, draws σ_i/√2"
+_LAPLACE = "reports the Laplace scale b_i, draws b_i/√2"
+
+
+def _noise_mutant(algorithm: Callable[..., Release], planted: Callable[..., Any], name: str,
+                  bug: str) -> Callable[..., Release]:
+    def mutant(*args: Any, **kwargs: Any) -> Release:
+        return mark(planted(*args, **kwargs), bug)
+
+    mutant.__name__ = mutant.__qualname__ = name
+    mutant.__doc__ = (f"Planted bug: ``{algorithm.__name__}`` that {bug} (every other draw, its σ_i, its claim and "
+                      f"its transcript unchanged).  Same arguments, keywords and return as ``{algorithm.__name__}`` "
+                      "(the release marked).")
+    return mutant
+
+
+def _gauss(algorithm: Callable[..., Release]) -> Callable[..., Release]:
+    return _noise_mutant(algorithm, under_noised(algorithm), f"accd22_{algorithm.__name__}_draws_sigma_over_sqrt2",
+                         _GAUSS)
+
+
+def _laplace(algorithm: Callable[..., Release]) -> Callable[..., Release]:
+    return _noise_mutant(algorithm, under_noised_laplace(algorithm),
+                         f"accd22_{algorithm.__name__}_draws_laplace_scale_over_sqrt2", _LAPLACE)
+
+
+accd22_algorithm_1_draws_sigma_over_sqrt2 = _gauss(algorithm_1)
+accd22_algorithm_2_draws_sigma_over_sqrt2 = _gauss(algorithm_2)
+accd22_algorithm_3_draws_sigma_over_sqrt2 = _gauss(algorithm_3)
+accd22_algorithm_4_draws_sigma_over_sqrt2 = _gauss(algorithm_4)
+accd22_algorithm_5_draws_sigma_over_sqrt2 = _gauss(algorithm_5)
+accd22_algorithm_6_draws_sigma_over_sqrt2 = _gauss(algorithm_6)
+accd22_algorithm_1_draws_laplace_scale_over_sqrt2 = _laplace(algorithm_1)
+accd22_algorithm_2_draws_laplace_scale_over_sqrt2 = _laplace(algorithm_2)
+accd22_algorithm_3_draws_laplace_scale_over_sqrt2 = _laplace(algorithm_3)
+accd22_algorithm_4_draws_laplace_scale_over_sqrt2 = _laplace(algorithm_4)
+accd22_algorithm_5_draws_laplace_scale_over_sqrt2 = _laplace(algorithm_5)
+accd22_algorithm_6_draws_laplace_scale_over_sqrt2 = _laplace(algorithm_6)

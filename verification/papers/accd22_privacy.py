@@ -40,7 +40,12 @@ What is audited here
   Laplace calibration tolerates, while the extension's minimiser moves by ≤ (1 + 2·SOLVER_TOL)Lη.
 * :func:`privacy_task` — the suite task of one algorithm: both regimes' transcript audits (and, for Algorithm 4,
   the phase audit) with exact checks of the disjoint-phase access pattern and of the differing phases' exact
-  sensitivity.
+  sensitivity, and the measured-noise checks of ``accd22_noise`` (the noise actually drawn, replayed from the
+  transcript, against the σ_i of the public schedule, Laplace and Gaussian, each with its planted "reports the
+  scale, draws it/√2" copy refuted).
+
+Every σ_i here is computed from the phase's public state by Algorithm 4's calibration (:func:`public_sigma`),
+never read from a release or its transcript; the phase's minimisers are replayed at the recorded centres.
 
 Instances (d = 1, squared loss F(x; (a, y)) = ½(ax − y)², L = 1, H = 1, X = B(0, 1), ε = 1 unless stated):
 non-interpolating regime — background (a_j, 0), a_j ∈ [1/2, 1], start x_0 = 0, the last record the outlier
@@ -54,7 +59,6 @@ minimiser moves by Lη_i/(1 + η_iΣa_j²/2) ≈ Lη_i: the tight instance); int
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import time
 from typing import Any, Callable
@@ -65,13 +69,15 @@ from scipy.special import ndtr
 
 from dpsco.reference.accd22 import algorithms as alg
 from dpsco.reference.accd22.algorithms import SOLVER_TOL, BallDomain, Transcript
-from dpsco.reference.accd22.extension import DiagonalQuadraticLoss, SquaredLoss
+from dpsco.reference.accd22.extension import SquaredLoss
 from dpsco.reference.noise import gaussian_log_delta
 from dpsco.reference.validation import check_positive_int, check_rng
 from dpsco.verification.auditing.clopper_pearson import check_confidence, confidence_bounds, epsilon_lower_bound
 from dpsco.verification.auditing.family import p_value_of_counts
 from dpsco.verification.checks.stats import exact_check
 from dpsco.verification.mutants import accd22 as mutants
+from dpsco.verification.papers.accd22_clipping import CLIP_INSTANCE, clipping_sensitivity_check
+from dpsco.verification.papers.accd22_noise import measured_noise_checks
 from dpsco.verification.papers.registry import SuiteInputs
 
 __all__ = ["ALGORITHMS", "REGIMES", "INSTANCES", "SIZES", "THETA", "GAUSS_THRESHOLD", "Y_OUTLIER", "X_STAR",
@@ -119,31 +125,23 @@ SIZES: dict[str, dict[str, int]] = {"quick": {"runs": 2_000}, "standard": {"runs
                                     "paper": {"runs": 1_000_000}}
 
 _REFERENCE: dict[str, Callable[..., Any]] = {name: getattr(alg, name) for name in ALGORITHMS}
-#: the planted bugs' mutants (``dpsco.verification.mutants.accd22``) by (algorithm, bug); other combinations run
-#: the reference with its private ``_bug`` keyword
-_MUTANTS: dict[tuple[str, str], Callable[..., Any]] = {
-    ("algorithm_2", "raw_gradients"): mutants.algorithm_2_without_extension,
-    ("algorithm_4", "clipped_gradients"): mutants.algorithm_4_clipped_gradients,
-    ("algorithm_5", "reused_epochs"): mutants.algorithm_5_reused_epochs,
-    ("algorithm_4", "incremental_solver"): mutants.algorithm_4_sloppy_solver,
-}
+#: the planted bugs an audit can run (``dpsco.verification.mutants.accd22.MUTANTS``, by (algorithm, bug))
+PLANTED_BUGS: tuple[str | None, ...] = (None, *sorted({bug for _, bug in mutants.MUTANTS}))
 
 
 def _algorithm(name: str, bug: str | None) -> Callable[..., Any]:
     if name not in _REFERENCE:
         raise ValueError(f"algorithm_name must be one of {ALGORITHMS}, got {name!r}")
-    if bug not in alg.PLANTED_BUGS:
-        raise ValueError(f"bug must be one of {alg.PLANTED_BUGS}, got {bug!r}")
     if bug is None:
         return _REFERENCE[name]
-    if (name, bug) in _MUTANTS:
-        return _MUTANTS[(name, bug)]
-    return functools.partial(_REFERENCE[name], _bug=bug)
+    if (name, bug) not in mutants.MUTANTS:
+        raise ValueError(f"bug must be None or a planted bug of {name} "
+                         f"({sorted(b for a, b in mutants.MUTANTS if a == name)}), got {bug!r}")
+    return mutants.MUTANTS[(name, bug)]
 
 
 def _name_of(fn: Callable[..., Any]) -> str:
-    f = getattr(fn, "func", fn)
-    return f.__name__ + (f"[_bug={fn.keywords['_bug']!r}]" if isinstance(fn, functools.partial) else "")
+    return getattr(fn, "__name__", repr(fn))
 
 
 def audit_pair(algorithm_name: str, regime: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -195,8 +193,18 @@ class _Stats:
     coverage_index: int
 
 
-def _statistics(tr: Transcript, S: np.ndarray, S2: np.ndarray, idx: int, bug: str | None) -> _Stats:
+def public_sigma(L: float, eta: float, d: int, epsilon: float, delta: float) -> tuple[str, float]:
+    """(kind, σ) of a phase with Lipschitz constant L and step η at the run's public (d, ε, δ): Algorithm 4's
+    calibration (lines 6–10, ``algorithms.phase_noise``: Laplace 4Lη√d/ε, or the Gaussian σ of AC3) computed from
+    the phase's public state — never the σ a release or its transcript reports."""
+    kind, sigma, _ = alg.phase_noise(L, eta, d, epsilon, delta)
+    return kind, sigma
+
+
+def _statistics(tr: Transcript, S: np.ndarray, S2: np.ndarray, idx: int, bug: str | None, epsilon: float,
+                delta: float) -> _Stats:
     R = tr.phases[0].centers.shape[0]
+    d = tr.phases[0].centers.shape[1]
     llr, lmax, mu2, ex_l1, ex_mu2 = (np.zeros(R) for _ in range(5))
     lambdas, sens, kinds = [], [], set()
     coverage = np.zeros(S.shape[0], dtype=int)
@@ -205,10 +213,11 @@ def _statistics(tr: Transcript, S: np.ndarray, S2: np.ndarray, idx: int, bug: st
         if not ph.start <= idx < ph.stop:
             continue
         xs, xn = tr.phase_minimisers(ph, S, "certified"), tr.phase_minimisers(ph, S2, "certified")
-        y, s = ph.noisy, ph.sigma
-        kinds.add(ph.noise)
+        noise, s = public_sigma(ph.L, ph.eta, d, epsilon, delta)  # the calibration, not the reported ph.sigma
+        y = ph.noisy
+        kinds.add(noise)
         ixs, ixn = tr.phase_minimisers(ph, S), tr.phase_minimisers(ph, S2)  # as implemented (the recorded solver)
-        if ph.noise == "laplace":
+        if noise == "laplace":
             llr += (np.abs(y - xs).sum(1) - np.abs(y - xn).sum(1)) / s
             lam = np.abs(xs - xn).sum(1) / s
             lmax += lam
@@ -261,7 +270,7 @@ def _run_side(algorithm_name: str, fn: Callable[..., Any], Z: np.ndarray, S: np.
     while done < runs:
         R = min(CHUNK, runs - done)
         release = run_algorithm(algorithm_name, fn, Z, x0, epsilon, delta, rng, R)
-        out.append(_statistics(release.white_box, S, S2, idx, bug))
+        out.append(_statistics(release.white_box, S, S2, idx, bug, epsilon, delta))
         done += R
     return out, release
 
@@ -343,8 +352,8 @@ def transcript_white_box_audit(algorithm_name: str, regime: str, runs: int, rng:
 
     algorithm_name : one of :data:`ALGORITHMS`.  regime : "interpolating" | "non_interpolating" (the pair of
     :func:`audit_pair`).  runs : ≥ 1 runs per side (every run a test run).  rng : numpy Generator.  confidence :
-    in (0, 1).  bug : None (the reference) or a planted bug of ``algorithms.PLANTED_BUGS`` (its mutant of
-    ``dpsco.verification.mutants.accd22`` where there is one, else the reference with ``_bug``).  epsilon, delta :
+    in (0, 1).  bug : None (the reference) or a planted bug of ``algorithm_name`` in
+    ``dpsco.verification.mutants.accd22.MUTANTS`` (its mutant runs).  epsilon, delta :
     the privacy parameters the algorithm runs at (δ = 0: Laplace, δ > 0: Gaussian).
 
     Returns a JSON-ready dict: "verdict" ("refuted" iff "epsilon_lower" > the claim's ε), "epsilon_lower",
@@ -407,19 +416,20 @@ def phase_white_box_audit(runs: int, rng: np.random.Generator, confidence: float
     mn = float(tr.phase_minimisers(ph, S2, "certified")[0, 0])
     ims = float(tr.phase_minimisers(ph, S)[0, 0])
     imn = float(tr.phase_minimisers(ph, S2)[0, 0])
-    p_num = single_phase_event_probabilities(ms, mn, imn, ph.sigma, ph.noise)
-    p_den = single_phase_event_probabilities(ms, mn, ims, ph.sigma, ph.noise)
+    noise, sigma = public_sigma(ph.L, ph.eta, 1, epsilon, delta)  # from public inputs, not ph.sigma
+    p_num = single_phase_event_probabilities(ms, mn, imn, sigma, noise)
+    p_den = single_phase_event_probabilities(ms, mn, ims, sigma, noise)
     shift = abs(ims - imn)
-    if ph.noise == "laplace":
-        eps_phase = shift / ph.sigma
-        phase = {"epsilon_exact": eps_phase, "epsilon_exact_claimed_model": abs(ms - mn) / ph.sigma,
+    if noise == "laplace":
+        eps_phase = shift / sigma
+        phase = {"epsilon_exact": eps_phase, "epsilon_exact_claimed_model": abs(ms - mn) / sigma,
                  "claimed_bound": (1.0 + 2.0 * SOLVER_TOL) * epsilon / 4.0}
     else:
-        mu = shift / ph.sigma
+        mu = shift / sigma
         phase = {"mu_exact": mu, "epsilon_exact": gaussian_epsilon(mu, delta),
-                 "mu_claimed_model": abs(ms - mn) / ph.sigma}
+                 "mu_claimed_model": abs(ms - mn) / sigma}
     phase.update({"index": tr.phases.index(ph) + 1, "start": ph.start, "stop": ph.stop, "eta": ph.eta,
-                  "sigma": ph.sigma, "noise": ph.noise, "shift": shift, "shift_over_L_eta": shift / (ph.L * ph.eta),
+                  "sigma": sigma, "noise": noise, "shift": shift, "shift_over_L_eta": shift / (ph.L * ph.eta),
                   "event_probability_numerator": p_num, "event_probability_denominator": p_den})
     rec["phase"] = phase
     rec["design"] = "one phase of Algorithm 4 (the differing record last, in phase 4 of 4), likelihood ratio"
@@ -469,130 +479,11 @@ def laplace_llr_event_bounds(lambdas: Any, theta: float = THETA, bins_per_lambda
     return max(p_lower, 0.0), min(q_upper, 1.0)
 
 
-# ---- clipping in place of the extension on a non-GLM loss -------------------------------------------------------
-
-#: the fixed instance of :func:`clipping_sensitivity_check` (scaled so that phase 1's η_1 = η/16 = 1 and L = 1):
-#: n = 896 records of ``DiagonalQuadraticLoss`` in d = 2 (Algorithm 4: k = 7 phases of n_0 = 128), records 0–126
-#: and 128–895 all [c, u] with c = (−63.3245, −44.9408), u = (10, 0.004885) (curvature ratio ≈ 2000), and record
-#: 127 (the last of phase 1) [±F(cos ψ, sin ψ), H, H] with F = 10⁴, ψ = 3.3272 (a far record whose gradient is a
-#: unit vector ∓(cos ψ, sin ψ) at every iterate).  H = 10 (= max u, the declared smoothness), X = B(0, 1000),
-#: x_0 = 0, ε = 1, δ = 0.  Found by an evolution-strategy search over (c, u, ψ) maximising the clipped fixed
-#: point's shift ‖Δ‖₁/(√d Lη) at 127 identical background records (best 5.24; these rounded constants: 5.13): far
-#: from c the clipped field of an anisotropic quadratic rotates with the iterate, and 127 copies of it make the
-#: fixed point of x = c_0 − (η/2)Σ clip(∇F) slide along its circle when the far record's pull flips.
-CLIP_INSTANCE: dict[str, Any] = {"n": 896, "n0": 128, "center": (-63.3245, -44.9408), "curvature": (10.0, 0.004885),
-                                 "far": 1.0e4, "psi": 3.3272, "H": 10.0, "radius": 1000.0, "eta": 16.0,
-                                 "epsilon": 1.0}
-
-
-def _clip_pair() -> tuple[np.ndarray, np.ndarray]:
-    c = CLIP_INSTANCE
-    n, b, H = c["n"], c["n0"], c["H"]
-    u = np.array([math.cos(c["psi"]), math.sin(c["psi"])])
-    Z = np.tile(np.concatenate([np.asarray(c["center"]), np.asarray(c["curvature"])]), (n, 1))
-    Z[b - 1] = np.concatenate([c["far"] * u, [H, H]])
-    Z2 = Z.copy()
-    Z2[b - 1] = np.concatenate([-c["far"] * u, [H, H]])
-    return Z, Z2
-
-
-@functools.lru_cache(maxsize=1)
-def _clip_phase() -> tuple[Any, Any]:
-    """Phase 1 of the clipped-gradient mutant on :data:`CLIP_INSTANCE` (its transcript and phase record).  The
-    phase's parameters (batch [0, n_0), centre x_0, η_1, σ_1, L, H, domain) come from public inputs only, so they
-    are those of the correct algorithm's phase 1 too."""
-    c = CLIP_INSTANCE
-    Z, _ = _clip_pair()
-    rel = mutants.algorithm_4_clipped_gradients(Z, DiagonalQuadraticLoss(), BallDomain(np.zeros(2), c["radius"]),
-                                                L_CAL, c["H"], np.zeros(2), c["epsilon"], 0.0,
-                                                np.random.default_rng(0), eta=c["eta"], replicates=1,
-                                                white_box=True)
-    ph = rel.white_box.phases[0]
-    assert ph.start == 0 and ph.stop == c["n0"] and ph.noise == "laplace"
-    return rel, ph
-
-
-@functools.lru_cache(maxsize=2)
-def _clip_shift(which: str) -> dict[str, Any]:
-    """Phase 1's outputs on both datasets at the common centre x_0: ``which`` = "clipped" (the mutant's own
-    transcript gradient, clip(∇F, L)) or "extension" (the correct algorithm's gradient ∇F_L, the reference's
-    ``DiagonalQuadraticLoss.extended_grad``), each by the reference's certified solver with the phase's step count
-    (``Transcript.phase_minimisers``)."""
-    rel, ph = _clip_phase()
-    Z, Z2 = _clip_pair()
-    loss = DiagonalQuadraticLoss()
-    t0 = time.perf_counter()
-    tr = rel.white_box if which == "clipped" else Transcript(grad=lambda X, Zb, Lc: loss.extended_grad(X, Zb, Lc))
-    xs, xn = tr.phase_minimisers(ph, Z), tr.phase_minimisers(ph, Z2)
-    d = xs - xn
-    return {"x_S": xs[0].tolist(), "x_S2": xn[0].tolist(),
-            "shift_l2_over_L_eta": float(np.linalg.norm(d) / (ph.L * ph.eta)),
-            "shift_l1_over_sqrt_d_L_eta": float(np.abs(d).sum() / (math.sqrt(2) * ph.L * ph.eta)),
-            "epsilon_exact": float(np.abs(d).sum() / ph.sigma), "seconds": time.perf_counter() - t0}
-
-
-@functools.lru_cache(maxsize=1)
-def _clip_fixed_points() -> dict[str, Any]:
-    """The clipped iteration of phase 1 (same step 2/(2μ + H)) run for 4K steps on both datasets: residuals
-    ~1e-11, so the shift is a property of the clipped field's fixed points, not of the step count K."""
-    _, ph = _clip_phase()
-    Z, Z2 = _clip_pair()
-    loss, b, H = DiagonalQuadraticLoss(), CLIP_INSTANCE["n0"], ph.H
-    mu = 2.0 / (ph.eta * b)
-    step = 2.0 / (2.0 * mu + H)
-    fps = []
-    for ZZ in (Z, Z2):
-        x = ph.centers.copy()
-        for _ in range(4 * ph.steps):
-            G = loss.clipped_grad(x, ZZ[:b], ph.L).mean(axis=1) + mu * (x - ph.centers)
-            x = x - step * G
-        fps.append((x[0], float(np.linalg.norm(G))))
-    d = fps[0][0] - fps[1][0]
-    return {"x_S": fps[0][0].tolist(), "x_S2": fps[1][0].tolist(), "residuals": [fps[0][1], fps[1][1]],
-            "shift_l1_over_sqrt_d_L_eta": float(np.abs(d).sum() / (math.sqrt(2) * ph.L * ph.eta)),
-            "epsilon_exact": float(np.abs(d).sum() / ph.sigma)}
-
-
-def clipping_sensitivity_check(*, bug: str | None = None) -> dict[str, Any]:
-    """Deterministic (noise-free) check of Algorithm 4's phase 1 on the fixed ``DiagonalQuadraticLoss`` pair
-    :data:`CLIP_INSTANCE`: "the exact ε of the phase as implemented, ‖x̂(S) − x̂(S′)‖₁/σ_1 (σ_1 = 4Lη_1√d/ε), is at
-    most the claim's ε" (Proposition 2).
-
-    bug : None (the reference: the extension's ∇F_L; its minimiser moves by 0.999·Lη_1 ≤ (1 + 2·SOLVER_TOL)Lη_1,
-    exact ε ≈ 0.21ε) or "clipped_gradients" (``algorithm_4_clipped_gradients``: the clipped "ERM" moves by
-    5.13·√2·Lη_1 in ℓ1, exact ε ≈ 1.28ε > ε).  Returns an exact check dict ("p_value" 1 if the statement holds, 0
-    if not) with "implementation" (the audited algorithm's phase outputs x̂ on both sides, ‖Δ‖₂/(Lη), ‖Δ‖₁/(√d Lη),
-    exact ε), "extension" (the same for ∇F_L) and "extension_within_bound" (‖Δ_ext‖₂ ≤ (1 + 2·SOLVER_TOL)Lη); for
-    the mutant also "fixed_points" (the clipped iteration run to convergence, residual ~1e-11: the shift belongs
-    to the clipped field's fixed points, not to the step count).  About 10 CPU-s at the first call (the
-    extension's bisection at each of the phase's 2294 solver steps), cached after."""
-    if bug not in (None, "clipped_gradients"):
-        raise ValueError(f"bug must be None or 'clipped_gradients', got {bug!r}")
-    rel, ph = _clip_phase()
-    ext = _clip_shift("extension")
-    impl = ext if bug is None else _clip_shift("clipped")
-    claim_eps = float(rel.claim.epsilon)
-    name = "algorithm_4_clipping_sensitivity" + ("" if bug is None else "_mutant")
-    check = exact_check(name, "exact ε of Algorithm 4's phase 1 on the non-GLM DiagonalQuadraticLoss pair "
-                        "(‖x̂_S − x̂_S′‖₁/σ_1, deterministic) ≤ claim ε (Proposition 2)",
-                        impl["epsilon_exact"] <= claim_eps, impl["epsilon_exact"], claim_eps)
-    check.update({"bug": bug, "algorithm": _name_of(_algorithm("algorithm_4", bug)),
-                  "instance": {k: (list(v) if isinstance(v, tuple) else v) for k, v in CLIP_INSTANCE.items()},
-                  "phase": {"eta": ph.eta, "sigma": ph.sigma, "L": ph.L, "H": ph.H, "steps": ph.steps,
-                            "noise": ph.noise, "n0": ph.stop - ph.start},
-                  "implementation": impl, "extension": ext,
-                  "extension_within_bound": ext["shift_l2_over_L_eta"] <= 1.0 + 2.0 * SOLVER_TOL,
-                  "sensitivity_bound": 1.0 + 2.0 * SOLVER_TOL})
-    if bug is not None:
-        check["fixed_points"] = _clip_fixed_points()
-    return check
-
-
 # ---- suite tasks ------------------------------------------------------------------------------------------------
 
 def _privacy(inputs: SuiteInputs, name: str) -> dict[str, Any]:
     runs = SIZES[inputs.budget]["runs"]
-    seeds = inputs.seed.spawn(3)
+    seeds = inputs.seed.spawn(4)
     audits, checks, record = {}, {}, {"runs_per_side": runs, "instance": {k: v for k, v in INSTANCES[name].items()}}
     sens_max, cover_ok, cover_max = 0.0, True, 0
     for regime, s in zip(REGIMES, seeds[:2]):
@@ -621,6 +512,8 @@ def _privacy(inputs: SuiteInputs, name: str) -> dict[str, Any]:
             ph["phase"]["epsilon_exact"] <= ph["phase"]["claimed_bound"] * (1.0 + 1e-9),
             ph["phase"]["epsilon_exact"], ph["phase"]["claimed_bound"])
         record["phase_epsilon_exact"] = ph["phase"]["epsilon_exact"]
+    noise_checks, record["measured_noise"] = measured_noise_checks(name, INSTANCES[name], seeds[3])
+    checks.update(noise_checks)
     return {"record": record, "checks": checks, "audits": audits}
 
 
@@ -665,7 +558,10 @@ def privacy_task(algorithm_name: str) -> Callable[[SuiteInputs], dict[str, Any]]
     {"record", "checks", "audits"} with the white-box transcript audits of both regimes (audit keys
     "<name>_white_box_interpolating" / "…_non_interpolating", each with "p_value"), for Algorithm 4 also
     "algorithm_4_phase_white_box", and exact checks "<name>_disjoint_phases", "<name>_phase_sensitivity" (and
-    "algorithm_4_phase_exact_epsilon"), at ``SIZES[budget]["runs"]`` runs per side.  ValueError for an unknown
+    "algorithm_4_phase_exact_epsilon"), at ``SIZES[budget]["runs"]`` runs per side; the measured-noise checks
+    "<name>_measured_laplace_noise" and "<name>_measured_gaussian_noise" (p-values, false failure ≤ 1e-7 each) and
+    the exact checks "<name>_public_schedule", "<name>_laplace_under_noise_caught",
+    "<name>_gaussian_under_noise_caught" (``accd22_noise.measured_noise_checks``).  ValueError for an unknown
     name."""
     if algorithm_name not in _TASKS:
         raise ValueError(f"algorithm_name must be one of {ALGORITHMS}, got {algorithm_name!r}")

@@ -17,21 +17,28 @@ at these overrides; the checks below are about the *shape* the paper claims.
   non-interpolating twin (:class:`NoisyLeastSquares`, labels ± 0.5 noise) Algorithm 5 falls polynomially (slope
   in [−2, 0], kind "tight"), and Algorithm 2 alone does not localise (reported).  The report plots all series.
 * adaptivity (Algorithm 3, one configuration for both instances): steeper than n^{−2.5} on the interpolating
-  instance; on the twin, Theorem 3.2's mechanism — the deterministic envelope (H/2)·D_int² on the event that x_1
-  localises x*, polynomial in n — with the event's frequency recorded, and the mean excess below the start's.
-* κ-growth (Algorithm 6, κ = 3, :class:`InterpolatingPowerLoss`): Theorem 8's schedule and Lemma C.1's
-  deterministic envelope D_T³/3 on the containment event (exact checks); the event's frequency, Theorem 8's
-  exponent −κ/(κ − 2) and Algorithm 5's measured slope are reported (diagnostics: Theorem 8 is an Õ statement).
+  instance; on the twin the mean excess below the start's (Hoeffding).  Theorem 3.2's envelope (H/2)·D_int² on
+  the event that x_1 localises x* is recorded as a *diagnostic*, not a check: on that event the output is
+  projected onto X_int = B(x_1, D_int/2) ∋ x*, so the envelope holds by construction of the projection and could
+  not fail for any algorithm; the event's frequency and the public envelope (polynomial in n) are recorded.
+* κ-growth (Algorithm 6, κ = 3, :class:`InterpolatingPowerLoss`): Theorem 8's schedule against the paper's
+  formula T = ⌊log n⌋, m = ⌊n/T⌋ evaluated here (an exact check); Lemma C.1's envelope D_T³/3 on the
+  containment event is a diagnostic for the same reason as above (every phase output is projected onto its
+  epoch's ball), as are the event's frequency, Theorem 8's exponent −κ/(κ − 2) and the measured slopes (Theorem 8
+  is an Õ statement).
 * Proposition 1.2 (Algorithm 1): on L-Lipschitz data the extension changes nothing — identical outputs with a
   shared seed (exact).
-* lower bounds (Theorems 1 and 4, every algorithm on their instances S_v): no ε-DP algorithm beats
-  HD²d/(96e²nε) (Theorem 1) or (λD²/96)·e^{−2λnε/(Hd)} (Theorem 4) on S_v for every v, so a mean excess below it
-  for every v of a packing (Hoeffding upper confidence bounds) would prove a privacy bug; the same check catches a noise-free copy (the
-  algorithm at ε·10^6, claiming ε).
+* lower bounds (Theorems 1 and 4, every algorithm on their instances S_v): the proofs' inequality for a packing
+  V with separation γ — max_v E[min(f_v(M(S_v)), c)] ≥ c/(1 + e^{kε}/(|V| − 1)), c = kHγ²/(8n), for every ε-DP
+  M — checked by one-sided Hoeffding on [0, c] (the truncation keeps the range within 3.5× the bound, so the
+  check can fail), and run on the planted noise-free copy of each algorithm, which it must refute (exactly:
+  its outputs are deterministic).  A sanity check against gross privacy failures only: a mechanism whose
+  truncated excess stays above the bound on some v passes, private or not.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -40,15 +47,19 @@ from dpsco.oracles.interpolation_instances import (InterpolatingLeastSquares, In
                                                    NoisyLeastSquares, theorem_1_instance, theorem_4_instance)
 from dpsco.reference.accd22 import (BallDomain, PowerLoss, SquaredDistanceLoss, SquaredLoss, algorithm_1,
                                     algorithm_2, algorithm_3, algorithm_4, algorithm_5, algorithm_6)
-from dpsco.reference.accd22 import theorems as th
+from dpsco.reference.accd22.algorithms import run_with_parts
 from dpsco.verification.checks.stats import exact_check, suite_check
 from dpsco.verification.checks.theorem_checks import hoeffding_p_value, rate_check_from_values
+from dpsco.verification.mutants import accd22 as _mutants
+from dpsco.verification.mutants.accd22_noise import noise_free
 from dpsco.verification.papers.registry import SuiteInputs
 
 __all__ = ["PRACTICAL", "SIZES", "adaptivity_task", "extension_identity_task", "headline_task", "kappa_growth_task",
            "lower_bound_algorithm_1", "lower_bound_algorithm_2",
            "lower_bound_algorithm_3", "lower_bound_algorithm_4", "lower_bound_algorithm_5", "lower_bound_algorithm_6"]
 
+_ALGORITHMS = {"algorithm_1": algorithm_1, "algorithm_2": algorithm_2, "algorithm_3": algorithm_3,
+               "algorithm_4": algorithm_4, "algorithm_5": algorithm_5, "algorithm_6": algorithm_6}
 #: the recorded utility overrides of every utility task (privacy-neutral; see the module docstring)
 PRACTICAL: dict[str, Any] = {"epsilon": 4.0, "delta": 0.0, "m": 1000, "alg2_constant": 0.25, "alg3_constant": 0.3,
                              "alg6_constant": 0.3, "eta_scale": 128.0}
@@ -62,6 +73,12 @@ _INTERP = InterpolatingLeastSquares(1, 1.0, _X_STAR, 1.0)
 _TWIN = NoisyLeastSquares(1, 1.0, _X_STAR, 1.0, 0.5)
 #: excess values lie in [0, ½·(R + ‖x*‖)²] on the domain (f(x) − f* = ½(x − x*)² in d = 1)
 _RANGE = (0.0, 0.5 * 1.5 ** 2)
+
+
+#: why the envelopes on the containment events are diagnostics, not checks
+_BY_CONSTRUCTION = ("holds by construction: on the event the output is projected onto a ball that contains x*, so the "
+                    "bound is the projection's, whatever the algorithm's privacy or accuracy; recorded as a "
+                    "diagnostic of the proof's mechanism, never as a check that could fail")
 
 
 def _excess(instance: Any, out: np.ndarray) -> list[float]:
@@ -180,15 +197,15 @@ def adaptivity_task(inputs: SuiteInputs) -> dict[str, Any]:
     checks = {
         "accd22_adaptive_interpolating": _check(c1, "Algorithm 3 on interpolating least squares: log–log slope ≤ −2.5 "
                                                     "(steeper than any non-interpolation rate)"),
-        "accd22_adaptive_twin_envelope": exact_check(
-            "accd22_adaptive_twin_envelope", "Theorem 3.2 on the non-interpolating twin: every run with "
-            "‖x_1 − x*‖ ≤ D_int/2 has excess ≤ (H/2)·D_int² (deterministic), at every grid n; the envelope decays "
-            "polynomially (D_int ∝ A(n/2))", envelope_holds, max(env), min(env)),
         "accd22_adaptive_twin": suite_check("accd22_adaptive_twin", "Algorithm 3 on the non-interpolating twin: mean "
                                             "excess ≤ the start's f(x_0) − f* at every grid n (Hoeffding, Bonferroni "
                                             "over the grid)", p, max(float(np.mean(v)) for v in twin), start)}
     return {"record": {"practical_overrides": PRACTICAL, "grid": grid, "twin_envelope": env,
                        "twin_containment_frequency": contained,
+                       "diagnostics": {"twin_envelope_on_containment": {
+                           "holds": envelope_holds, "not_a_check": _BY_CONSTRUCTION,
+                           "statement": "runs with ‖x_1 − x*‖ ≤ D_int/2 have excess ≤ (H/2)·D_int² (Theorem 3.2's "
+                                        "mechanism; the output is projected onto X_int = B(x_1, D_int/2))"}},
                        "figure": _figure("Algorithm 3 adapts: interpolating vs non-interpolating twin", grid,
                                          {"Algorithm 3, interpolating": interp,
                                           "Algorithm 3, non-interpolating twin": twin,
@@ -219,7 +236,8 @@ def kappa_growth_task(inputs: SuiteInputs) -> dict[str, Any]:
         r6 = algorithm_6(Z, PowerLoss(3.0), _DOMAIN, _POWER.L, _POWER.H, _POWER.lam, 3.0, np.zeros(1), p["epsilon"],
                          p["delta"], rng, constant=p["alg6_constant"], eta_scale=p["eta_scale"],
                          replicates=sz["runs"], white_box=True)
-        sched &= (r6.parameters["T"], r6.parameters["m"]) == th.theorem_8_parameters(n)
+        T8 = max(1, math.floor(math.log(n)))  # Theorem 8: T = log n epochs of m = n/T samples (floors)
+        sched &= (r6.parameters["T"], r6.parameters["m"]) == (T8, n // T8)
         D = [e["D_i"] for e in r6.parameters["epochs"]]
         outs = r6.white_box.epoch_outputs
         inside = np.ones(sz["runs"], bool)
@@ -235,17 +253,26 @@ def kappa_growth_task(inputs: SuiteInputs) -> dict[str, Any]:
         res5.append(_excess(_POWER, r5.output))
     slope = lambda vals: float(np.polyfit(np.log(grid), np.log([np.mean(v) for v in vals]), 1)[0])
     checks = {"accd22_kappa_schedule": exact_check("accd22_kappa_schedule", "Algorithm 6 runs Theorem 8's schedule "
-                                                   "T = ⌊log n⌋, m = ⌊n/T⌋ at every grid n (exact)", sched, 1.0, 1.0),
-              "accd22_kappa_envelope": exact_check("accd22_kappa_envelope", "Lemma C.1: every run whose epochs all "
-                                                   "contain x* has excess ≤ D_T³/3 (deterministic), at every grid n",
-                                                   envelope_holds, max(env), min(env))}
+                                                   "T = ⌊log n⌋, m = ⌊n/T⌋ (the paper's formula, evaluated here) at "
+                                                   "every grid n (exact)", sched, 1.0, 1.0)}
     return {"record": {"practical_overrides": PRACTICAL, "grid": grid, "slope_algorithm_6": slope(res6),
+                       "diagnostics": {"envelope_on_containment": {
+                           "holds": envelope_holds, "not_a_check": _BY_CONSTRUCTION,
+                           "statement": "runs whose epochs all contain x* have excess ≤ D_T³/3 (Lemma C.1's "
+                                        "mechanism; every phase output is projected onto its epoch's ball)"}},
                        "slope_algorithm_5": slope(res5), "theorem_8_exponent": -3.0,
                        "non_interpolation_exponent": -1.5, "envelope": env, "containment_frequency": freq,
                        "figure": _figure("κ = 3 growth, interpolating power loss", grid,
                                          {"Algorithm 6": res6, "Algorithm 5": res5,
                                           "Lemma C.1 envelope D_T³/3 (Algorithm 6)": [[e] for e in env]})},
             "checks": checks, "audits": {}}
+
+
+def _algorithm_5_on_raw_losses(Z: np.ndarray, L: float, seed: int, **kw: Any) -> Any:
+    """M of Proposition 1.2: Algorithm 5 on the raw losses F (Algorithm 1 without line 1; private only where every
+    F(·; s) is L-Lipschitz), the reference's run with the raw-gradient oracle of ``mutants.accd22``."""
+    return run_with_parts("algorithm_5", _mutants.RAW_GRADIENTS, Z, SquaredLoss(), _DOMAIN, L, 1.0, np.zeros(1), 1.0,
+                          0.0, np.random.default_rng(seed), **kw)
 
 
 def extension_identity_task(inputs: SuiteInputs) -> dict[str, Any]:
@@ -258,13 +285,11 @@ def extension_identity_task(inputs: SuiteInputs) -> dict[str, Any]:
     seed = int(rng.integers(2 ** 32))
     kw = dict(replicates=8)
     a = algorithm_1(Z, SquaredLoss(), _DOMAIN, L, 1.0, np.zeros(1), 1.0, 0.0, np.random.default_rng(seed), **kw)
-    b = algorithm_1(Z, SquaredLoss(), _DOMAIN, L, 1.0, np.zeros(1), 1.0, 0.0, np.random.default_rng(seed),
-                    _bug="raw_gradients", **kw)
+    b = _algorithm_5_on_raw_losses(Z, L, seed, **kw)
     Zo = Z.copy()
     Zo[0, 1] = 1e3  # the first record: the last of 64 is beyond T5·n_0 = 63 and not used
     c = algorithm_1(Zo, SquaredLoss(), _DOMAIN, L, 1.0, np.zeros(1), 1.0, 0.0, np.random.default_rng(seed), **kw)
-    e = algorithm_1(Zo, SquaredLoss(), _DOMAIN, L, 1.0, np.zeros(1), 1.0, 0.0, np.random.default_rng(seed),
-                    _bug="raw_gradients", **kw)
+    e = _algorithm_5_on_raw_losses(Zo, L, seed, **kw)
     same = bool(np.array_equal(a.output, b.output))
     gap = float(np.max(np.abs(c.output - e.output)))
     checks = {"accd22_proposition_1_2": exact_check(
@@ -276,70 +301,135 @@ def extension_identity_task(inputs: SuiteInputs) -> dict[str, Any]:
 
 # ---- lower bounds as privacy sanity checks ------------------------------------------------------------------------
 
-#: the lower-bound instances (d = 1, H = 1, D = 2: X = B(0, 1), ε = 1, n = 64): Theorem 1's with k = d/ε = 1
-#: record at v (f_v = (kH/(2n))(x − v)², λ = kH/n = 1/64) and Theorem 4's with λ = 1/16 (k = λn/H = 4)
-LB: dict[str, Any] = {"n": 64, "d": 1, "H": 1.0, "D": 2.0, "epsilon": 1.0, "lam_theorem_4": 1.0 / 16.0,
-                      "v": (-0.9, -0.5, 0.5, 0.9)}
+#: the lower-bound instances (d = 1, H = 1, D = 2: X = B(0, 1), ε = 1, n = 64, the packing V below with
+#: separation γ = 0.4): Theorem 1's with k = d/ε = 1 record at v and Theorem 4's with λ = 1/32 (k = λn/H = 2);
+#: the v records come first (they enter the first phase of Algorithm 4).  The step sizes (privacy-neutral
+#: utility overrides: σ_i ∝ η_i) make the first phase's η_1 = ``eta_1``: its exact minimiser
+#: (kHv + (2/η_1)x_0)/(kH + 2/η_1) is then within 2|v|/(kHη_1) ≤ 0.036 of v, so the noise-free control localises v
+#: well enough to beat the bound (and the inner solver's public step count, ∝ η_1, stays below 800).
+LB: dict[str, Any] = {"n": 64, "d": 1, "H": 1.0, "D": 2.0, "epsilon": 1.0, "lam_theorem_4": 1.0 / 32.0,
+                      "v": (-0.9, -0.5, 0.5, 0.9), "eta_1": 50.0}
+#: runs per v (each theorem, each algorithm): the noise-free control is refuted deterministically once its
+#: p-value exp(−2R((b − m)/c)²) < ALPHA_LB (asserted in the tests at every budget)
+LB_RUNS: dict[str, int] = {"quick": 200, "standard": 200, "paper": 1000}
+#: the level at which a lower-bound check fails (its false-failure probability for a private algorithm)
+ALPHA_LB = 1e-6
+#: the utility overrides of every algorithm on the lower-bound instances (privacy-neutral)
+_LB_KWARGS: dict[str, dict[str, Any]] = {
+    "algorithm_1": {}, "algorithm_4": {}, "algorithm_5": {},
+    "algorithm_2": {"m": 32, "T": 2, "constant": PRACTICAL["alg2_constant"]},
+    "algorithm_3": {"m": 16, "constant": 0.01, "alg2_constant": PRACTICAL["alg2_constant"]},
+    "algorithm_6": {"T": 2, "m": 32, "constant": PRACTICAL["alg6_constant"]}}
 
 
-def _lb_run(algorithm: str, Z: np.ndarray, lam: float, runs: int, rng: np.random.Generator) -> np.ndarray:
-    """``runs`` outputs of ``algorithm`` on the records Z (weighted squared distances) at ε = LB["epsilon"], with
-    small public utility overrides (privacy-neutral) so that every algorithm runs at n = 64."""
-    loss, H, eps = SquaredDistanceLoss(), LB["H"], LB["epsilon"]
-    L = H * LB["D"]
-    head = (Z, loss, _DOMAIN, L, H)
-    common = dict(replicates=runs)
+def _lb_step(algorithm: str, lam: float) -> dict[str, float]:
+    """The step-size keyword making phase 1's η_1 = LB["eta_1"]: Algorithm 4's ``eta`` (η_1 = η/16), or
+    ``eta_scale`` = η_1 over phase 1's step at eta_scale = 1 (``accd22_noise.public_schedule``, public inputs)."""
     if algorithm == "algorithm_4":
-        rel = algorithm_4(*head, np.zeros(1), eps, 0.0, rng, **common)
-    elif algorithm in ("algorithm_1", "algorithm_5"):
-        rel = (algorithm_1 if algorithm == "algorithm_1" else algorithm_5)(*head, np.zeros(1), eps, 0.0, rng,
-                                                                           eta_scale=PRACTICAL["eta_scale"], **common)
-    elif algorithm == "algorithm_2":
-        rel = algorithm_2(*head, lam, np.zeros(1), eps, 0.0, rng, m=32, T=2, constant=PRACTICAL["alg2_constant"],
-                          eta_scale=PRACTICAL["eta_scale"], **common)
-    elif algorithm == "algorithm_3":
-        rel = algorithm_3(*head, lam, np.zeros(1), eps, 0.0, rng, m=16, constant=PRACTICAL["alg3_constant"],
-                          alg2_constant=PRACTICAL["alg2_constant"], eta_scale=PRACTICAL["eta_scale"], **common)
-    else:
-        rel = algorithm_6(*head, lam, 3.0, np.zeros(1), eps, 0.0, rng, T=2, m=32, constant=PRACTICAL["alg6_constant"],
-                          eta_scale=PRACTICAL["eta_scale"], **common)
+        return {"eta": 16.0 * LB["eta_1"]}
+    from dpsco.verification.papers.accd22_noise import public_schedule
+
+    eta_1 = public_schedule(algorithm, LB["n"], LB["d"], LB["epsilon"], 0.0, LB["H"] * LB["D"], LB["H"],
+                            LB["D"] / 2.0, lam, 3.0, **_LB_KWARGS[algorithm])[0][1]
+    return {"eta_scale": LB["eta_1"] / eta_1}
+
+
+def _lb_run(algorithm: str, Z: np.ndarray, lam: float, runs: int, rng: np.random.Generator,
+            fn: Any = None) -> np.ndarray:
+    """``runs`` outputs of ``algorithm`` (or of ``fn``, a planted copy with its signature) on the records Z
+    (weighted squared distances) at ε = LB["epsilon"], δ = 0, with the recorded utility overrides."""
+    loss, H, eps = SquaredDistanceLoss(), LB["H"], LB["epsilon"]
+    f = fn if fn is not None else _ALGORITHMS[algorithm]
+    head: tuple[Any, ...] = (Z, loss, _DOMAIN, H * LB["D"], H)
+    if algorithm in ("algorithm_2", "algorithm_3"):
+        head += (lam,)
+    elif algorithm == "algorithm_6":
+        head += (lam, 3.0)
+    rel = f(*head, np.zeros(1), eps, 0.0, rng, replicates=runs, **_LB_KWARGS[algorithm], **_lb_step(algorithm, lam))
     return np.atleast_2d(rel.output)
 
 
-def _lower_bound(algorithm: str, inputs: SuiteInputs) -> dict[str, Any]:
-    """Theorems 1 and 4 as privacy sanity checks for ``algorithm`` (one of the six), with the non-private control.
+def packing_bound(k: int, H: float, n: int, epsilon: float, V: Any) -> tuple[float, float, float]:
+    """(c, bound, γ) of the proofs of Theorems 1 and 4 (App. B.1, D.1) for the packing ``V`` (points of R^d, rows):
+    γ = min ‖v − v′‖, c = kHγ²/(8n) and bound = c/(1 + e^{kε}/(|V| − 1)).
 
-    For each theorem: an ε-DP mechanism has max_v E f_v(M(S_v)) ≥ bound over the instance's v (the minimax lower
-    bound is a sup over v).  The excess is truncated at kHD²/(2n) (its maximum on X; Algorithm 2's and 6's full
-    balls can leave X): the proofs bound separation × probability with separation kHγ²/(8n) ≤ kHD²/(32n), so the
-    truncated mean obeys the bound too.  The statement is refuted when every v's mean is significantly below it
-    (one-sided Hoeffding per v; the largest p-value is the refutation's).  The control — the exact empirical
-    minimiser v, a release without noise — has excess 0 < bound: the check can fail."""
-    runs = {"quick": 50, "standard": 200, "paper": 1000}[inputs.budget]
+    Derivation (the proof with the excess truncated at c).  f_v = (kH/(2n))‖x − v‖², so f_v(x)/2 + f_{v′}(x)/2 ≥
+    kH‖v − v′‖²/(8n) ≥ c at every x ∈ R^d: {f_{v′} < c} ⊂ {f_v > c}, and these sets are disjoint over v′.  Let
+    τ = max_v E[min(f_v(M(S_v)), c)].  Markov: P(f_v(M(S_v)) ≥ c) ≤ τ/c.  S_v and S_{v′} differ in k records, so
+    an ε-DP M has P(M(S_v) ∈ E) ≥ e^{−kε}P(M(S_{v′}) ∈ E) (group privacy), and
+    τ/c ≥ P(f_v(M(S_v)) ≥ c) ≥ Σ_{v′≠v} P(f_{v′}(M(S_v)) < c) ≥ e^{−kε}(|V| − 1)(1 − τ/c), i.e. τ ≥ bound.  The
+    theorems' printed bounds are this one at γ = D/(2e) (Theorem 1, k = d/ε) and γ = (D/2)e^{−λnε/(Hd)} (Theorem
+    4, k = λn/H) with |V| ≥ (D/(2γ))^d; for the four-point V here the same inequality gives a larger bound, at
+    the truncation c that keeps the check's range comparable to it (c/bound = 1 + e^{kε}/3)."""
+    P = np.atleast_2d(np.asarray(V, dtype=np.float64))
+    if P.shape[0] < 2:
+        raise ValueError("V must hold at least two points")
+    gaps = [float(np.linalg.norm(a - b)) for i, a in enumerate(P) for b in P[i + 1:]]
+    gamma = min(gaps)
+    c = k * H * gamma ** 2 / (8.0 * n)
+    return c, c / (1.0 + math.exp(k * epsilon) / (P.shape[0] - 1)), gamma
+
+
+def _truncated_means(algorithm: str, theorem: str, runs: int, seed: np.random.SeedSequence,
+                     fn: Any = None) -> tuple[list[float], Any]:
     n, d, H, D, eps = LB["n"], LB["d"], LB["H"], LB["D"], LB["epsilon"]
+    means, inst = [], None
+    for v, s in zip(LB["v"], seed.spawn(len(LB["v"]))):
+        if theorem == "theorem_1":
+            inst = theorem_1_instance(n, d, eps, H, D, np.array([v]))
+        else:
+            inst = theorem_4_instance(n, d, eps, H, LB["lam_theorem_4"], D, np.array([v]))
+        c, _, _ = packing_bound(inst.k, H, n, eps, np.array(LB["v"])[:, None])
+        out = _lb_run(algorithm, inst.records[::-1].copy(), inst.lam, runs, np.random.default_rng(s), fn)
+        means.append(float(np.mean(np.minimum(inst.empirical_excess(out), c))))
+    return means, inst
+
+
+def lower_bound_p_value(means: list[float], bound: float, c: float, runs: int) -> float:
+    """The p-value of "max_v E[min(f_v, c)] ≥ bound" from ``runs`` outputs per v (intersection-union test of the
+    one-sided Hoeffding tests on [0, c]): max_v exp(−2R(bound − mean_v)²/c²), 1 if some mean ≥ bound.  If the
+    algorithm is ε-DP some v has true mean ≥ bound, and the p-value falls below α with probability ≤ α."""
+    return max(hoeffding_p_value(-m, -bound, c, runs) for m in means)
+
+
+def _lower_bound(algorithm: str, inputs: SuiteInputs) -> dict[str, Any]:
+    """Theorems 1 and 4 (their proofs' inequality, :func:`packing_bound`) as privacy sanity checks for
+    ``algorithm`` (one of the six), each run on the reference and on its planted noise-free copy
+    (``mutants.accd22_noise.noise_free``: reports its calibrated noise, adds none).
+
+    The statement "max_v E[min(f_v(M(S_v)), c)] ≥ bound" holds for every ε-DP mechanism; the check fails when
+    :func:`lower_bound_p_value` < :data:`ALPHA_LB` (false failure ≤ 1e-6 for a private algorithm).  The
+    truncation c is at most 1 + e^{kε}/3 ≤ 3.5 times the bound, so the check can fail: the noise-free control's
+    outputs are deterministic (every draw is 0), within 0.036 of v (``LB``), so its truncated excess m is at most
+    (0.036/0.4)²·4·c = 0.0324·c (f_v/c = 4(x − v)²/γ²), and its p-value exp(−2R((bound − m)/c)²) is below
+    ALPHA_LB at every budget's R ≥ 200 (≤ 3.7e-12 for Theorem 4, bound/c = 0.289): it is refuted with miss
+    probability 0.  What the check cannot detect: any mechanism
+    whose truncated excess stays above the bound on some v, private or not (e.g. the σ/√2 copies, still private
+    at 2^{1/2}·ε/4); it is a sanity check against gross privacy failures, not an audit."""
+    runs = LB_RUNS[inputs.budget]
+    n, H, eps = LB["n"], LB["H"], LB["epsilon"]
     checks, record = {}, {"runs": runs, **LB}
+    planted = noise_free(_ALGORITHMS[algorithm])
     for theorem, seed in zip(("theorem_1", "theorem_4"), inputs.seed.spawn(2)):
-        means, control = [], []
-        for v, s in zip(LB["v"], seed.spawn(len(LB["v"]))):
-            if theorem == "theorem_1":
-                inst = theorem_1_instance(n, d, eps, H, D, np.array([v]))
-            else:
-                inst = theorem_4_instance(n, d, eps, H, LB["lam_theorem_4"], D, np.array([v]))
-            width = inst.k * H * D ** 2 / (2.0 * n)
-            out = _lb_run(algorithm, inst.records, inst.lam, runs, np.random.default_rng(s))
-            means.append(float(np.mean(np.minimum(inst.empirical_excess(out), width))))
-            control.append(float(inst.empirical_excess(np.repeat(inst.x_star[None, :], 2, axis=0))[0]))
-        bound = float(inst.lower_bound)
-        p = max(hoeffding_p_value(-m, -bound, width, runs) for m in means)
+        s_ref, s_bug = seed.spawn(2)
+        means, inst = _truncated_means(algorithm, theorem, runs, s_ref)
+        control, _ = _truncated_means(algorithm, theorem, runs, s_bug, planted)
+        c, bound, gamma = packing_bound(inst.k, H, n, eps, np.array(LB["v"])[:, None])
+        p = lower_bound_p_value(means, bound, c, runs)
+        p_control = lower_bound_p_value(control, bound, c, runs)
         key = f"accd22_{algorithm}_{theorem}"
-        checks[key] = suite_check(key, f"{theorem.replace('_', ' ').title()} as a privacy sanity check: max over v of "
-                                  "the truncated mean excess on S_v ≥ the lower bound (Hoeffding)", p, max(means),
-                                  bound)
+        checks[key] = suite_check(
+            key, f"{theorem.replace('_', ' ').title()}'s proof as a privacy sanity check: max over v ∈ V of the mean "
+            f"excess on S_v truncated at c = kHγ²/(8n) is ≥ c/(1 + e^{{kε}}/(|V| − 1)) for an ε-DP algorithm "
+            f"(one-sided Hoeffding on [0, c], intersection-union over v; fails below {ALPHA_LB:g})", p, max(means),
+            bound, method="hoeffding", truncation=c, alpha=ALPHA_LB)
         checks[key + "_control_caught"] = exact_check(
-            key + "_control_caught", "the non-private control (the exact empirical minimiser, no noise) beats the "
-            "bound on every v (exactly: its excess is 0): the check can fail", max(control) < bound, max(control),
-            bound)
-        record[theorem] = {"bound": bound, "mean_excess": means, "control_excess": control}
+            key + "_control_caught", "the same check, run on the planted noise-free copy (reports its noise, adds "
+            f"none), refutes it: p-value {p_control:.3g} < {ALPHA_LB:g} (its outputs are deterministic: miss "
+            "probability 0)", p_control < ALPHA_LB, max(control), bound)
+        record[theorem] = {"bound": bound, "truncation": c, "gamma": gamma, "k": inst.k,
+                           "printed_bound": float(inst.lower_bound), "mean_truncated_excess": means,
+                           "control_truncated_excess": control, "p_value": p, "control_p_value": p_control}
     return {"record": record, "checks": checks, "audits": {}}
 
 
