@@ -62,21 +62,19 @@ def test_a_second_run_on_the_same_out_is_refused(tmp_path: Path, monkeypatch: py
 # ---- 7. the resume key notices code changes -------------------------------------------------------------------
 
 
-def test_the_campaign_key_is_a_digest_of_the_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import dpsco
-
+def test_the_campaign_key_is_a_digest_of_the_source(tmp_path: Path) -> None:
     key = verify._campaign_key("quick", 1, 0.95)
     assert key["source_sha256"] == verify.source_digest() and "git_commit" not in key
+    assert os.path.isfile(os.path.join(verify.PACKAGE_ROOT, "verification", "campaign", "verify.py"))
     fake = tmp_path / "pkg"
     (fake / "reference").mkdir(parents=True)
     (fake / "__init__.py").write_text("")
     (fake / "reference" / "a.py").write_text("x = 1\n")
-    monkeypatch.setattr(dpsco, "__file__", str(fake / "__init__.py"))
-    before = verify.source_digest()
+    before = verify.source_digest(str(fake))
     (fake / "reference" / "a.py").write_text("x = 2\n")          # an uncommitted edit, outside git
-    assert verify.source_digest() != before
+    assert verify.source_digest(str(fake)) != before
     (fake / "reference" / "a.py").write_text("x = 1\n")
-    assert verify.source_digest() == before
+    assert verify.source_digest(str(fake)) == before
 
 
 # ---- 8. stored verdicts are re-derived -----------------------------------------------------------------------

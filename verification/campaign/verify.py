@@ -183,15 +183,17 @@ def _campaign_key(budget: str, seed: int, confidence: float) -> dict[str, Any]:
             "source_sha256": source_digest()}
 
 
-def source_digest() -> str:
-    """SHA-256 of the installed dpsco package's source: every ``.py`` and ``.json`` file of ``dpsco``,
-    ``dpsco.reference``, ``dpsco.oracles`` and ``dpsco.verification`` (relative path and bytes, in sorted
-    order).  Any change to the code that computes a campaign's numbers changes it."""
+#: the installed package's root (the folder of dpsco/__init__.py: this file is verification/campaign/verify.py)
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def source_digest(root: str | None = None) -> str:
+    """SHA-256 of the installed dpsco package's source (``root``, default :data:`PACKAGE_ROOT`): every ``.py``
+    and ``.json`` file of ``dpsco``, ``dpsco.reference``, ``dpsco.oracles`` and ``dpsco.verification`` (relative
+    path and bytes, in sorted order).  Any change to the code that computes a campaign's numbers changes it."""
     import hashlib
 
-    import dpsco
-
-    root = os.path.dirname(os.path.abspath(dpsco.__file__))
+    root = PACKAGE_ROOT if root is None else root
     h = hashlib.sha256()
     files = [os.path.join(root, "__init__.py")]
     for sub in ("reference", "oracles", "verification"):
