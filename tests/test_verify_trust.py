@@ -99,7 +99,7 @@ def test_an_edited_checkpoint_is_refused_on_resume(tmp_path: Path) -> None:
 
 
 def test_the_real_campaign_rederives_to_its_own_verdict(results: dict[str, Any]) -> None:
-    verdict, failed = rederive_campaign(results)
+    verdict, failed = rederive_campaign(results, verify.CHECK_KEYS)
     assert verdict == results["verdict"] and failed == results["failed"]
 
 
@@ -112,7 +112,7 @@ def test_an_edited_results_json_is_refused(results: dict[str, Any], edit: Any, m
     edited = copy.deepcopy(results)
     edit(edited)
     with pytest.raises(InconsistentRecordError, match=match):
-        rederive_campaign(edited)
+        rederive_campaign(edited, verify.CHECK_KEYS)
 
 
 def test_from_takes_its_exit_code_from_the_records(results: dict[str, Any], tmp_path: Path,
@@ -124,7 +124,7 @@ def test_from_takes_its_exit_code_from_the_records(results: dict[str, Any], tmp_
     assert main(["verify", "--from", str(src), "--out", str(tmp_path / "r"), "--format", "md"]) == 2
     assert "epsilon_lower" in capsys.readouterr().err
     src.write_text(json.dumps(results))
-    want = 0 if rederive_campaign(results)[0] == "pass" else 1
+    want = 0 if rederive_campaign(results, verify.CHECK_KEYS)[0] == "pass" else 1
     assert main(["verify", "--from", str(src), "--out", str(tmp_path / "r2"), "--format", "md"]) == want
 
 

@@ -133,8 +133,9 @@ def check_phase_result(result: dict[str, Any], where: str) -> None:
         check_audit_record(a, f"{where}: audit {key!r}")
 
 
-def rederive_campaign(results: dict[str, Any]) -> tuple[str, list[str]]:
+def rederive_campaign(results: dict[str, Any], check_keys: tuple[str, ...]) -> tuple[str, list[str]]:
     """Re-derive every verdict of a results.json from its numbers; returns (verdict, failed entry names).
+    ``check_keys``: the record keys of the campaign's common checks (``verify.CHECK_KEYS``).
 
     Raises InconsistentRecordError naming the first record whose stored verdict, bound or p-value disagrees
     with the recomputation, or a top-level verdict / failed list that disagrees with the records."""
@@ -143,13 +144,11 @@ def rederive_campaign(results: dict[str, Any]) -> tuple[str, list[str]]:
     records = results.get("records")
     if not isinstance(records, list):
         raise InconsistentRecordError("results.json has no list of records")
-    from dpsco.verification.campaign.verify import CHECK_KEYS
-
     checks: list[tuple[str, str, dict[str, Any]]] = []
     audits: list[tuple[str, str, dict[str, Any]]] = []
     for rec in records:
         name = str(rec.get("name"))
-        for key in CHECK_KEYS:
+        for key in check_keys:
             if isinstance(rec.get(key), dict):
                 checks.append((name, key, rec[key]))
         for key, c in (rec.get("suite_checks") or {}).items():

@@ -543,7 +543,7 @@ def run(args: argparse.Namespace) -> int:
                 raise ValueError(f"cannot read --from {args.from_json!r}: {exc}") from None
             try:
                 check_results(results)
-                verdict, _failed = rederive_campaign(results)   # nothing stored is believed that can be recomputed
+                verdict, _failed = rederive_campaign(results, CHECK_KEYS)   # nothing stored is believed that can be recomputed
             except ValueError as exc:
                 raise ValueError(f"--from {args.from_json!r} is not a usable dpsco results.json: {exc}") from None
             try:

@@ -103,26 +103,23 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import math
-import os
 import sys
-import zipfile
 from typing import Any, Callable, Iterator
 
 import numpy as np
 
 from dpsco.reference.losses import get_loss
-from dpsco.reference.privacy import PrivacyClaim, event_from_dict
+from dpsco.reference.privacy import PrivacyClaim
 from dpsco.reference.problem import DataBounds
 from dpsco.verification.auditing import estimators
 from dpsco.verification.auditing import neighbours as nbm
 from dpsco.verification.auditing import pair_search
 from dpsco.verification.auditing.audit import audit
-from dpsco.verification.auditing.clopper_pearson import CLOPPER_PEARSON_MAX_N
 from dpsco.verification.auditing.curve_audit import audit_curve
-from dpsco.verification.auditing.curves import CurveClaim
 from dpsco.verification.auditing.neighbours import BoxBounds
 from dpsco.verification.auditing.sequential import sequential_audit
+from dpsco.verification.cli.audit_inputs import (CLAIM_FORMS, check_statistic, parse_float, parse_int,
+                                                 parse_runs, refuse_identical, load_npz, parse_claim)
 from dpsco.verification.cli.usercode import InputError, load_mechanism, running, runs_executor
 from dpsco.verification.executors import Executor
 
@@ -210,42 +207,6 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=run)
 
 
-def _parse_float(text: Any, name: str) -> float:
-    try:
-        v = float(text)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} must be a number, got {text!r}") from None
-    if not math.isfinite(v):
-        raise InputError(f"{name} must be finite, got {text!r}")
-    return v
-
-
-def _parse_int(text: Any, name: str) -> int:
-    try:
-        v = int(str(text), 10)
-    except (TypeError, ValueError):
-        raise InputError(f"{name} must be an integer, got {text!r}") from None
-    return v
-
-
-def _check_statistic(text: Any) -> str:
-    """--statistic as dpsco.verification.auditing.audit accepts it, checked before anything is loaded or run."""
-    stat = str(text)
-    if stat == "classifier":
-        try:
-            import sklearn  # noqa: F401
-        except ImportError:
-            raise InputError("--statistic classifier needs scikit-learn: pip install 'dpsco[classifier]'") from None
-        return stat
-    if stat in ("auto", "projection", "norm", "logistic"):
-        return stat
-    if stat.startswith("coordinate:"):
-        _parse_int(stat.split(":", 1)[1], f"--statistic {stat!r}: the coordinate index")
-        return stat
-    raise InputError(f"--statistic must be 'auto', 'projection', 'norm', 'logistic', 'classifier' or "
-                     f"'coordinate:<i>', got {stat!r}")
-
-
 _LIBRARY_NAMES = {"statistic": "--statistic", "event_from_claim": "--event-from-claim"}
 
 
@@ -257,28 +218,6 @@ def _named(exc: Exception) -> str:
         if msg.startswith(name) and msg[len(name):len(name) + 1] in (" ", "="):
             return option + msg[len(name):]
     return msg
-
-
-def load_npz(path: str, name: str) -> dict[str, np.ndarray]:
-    """The arrays of an .npz file as a dict (no pickles).  Raises ``InputError`` naming ``name``."""
-    if not os.path.isfile(path):
-        raise InputError(f"{name} file not found: {path}")
-    try:
-        f = np.load(path, allow_pickle=False)
-        if not isinstance(f, np.lib.npyio.NpzFile):
-            raise InputError(f"{name} file {path} is a single .npy array, not an .npz archive of named arrays")
-        with f:
-            data = {k: f[k] for k in f.files}
-        for k, v in data.items():  # NpzFile returns a member that is not a .npy file as its raw bytes
-            if not isinstance(v, np.ndarray):
-                raise InputError(f"{name} file {path}: member {k!r} is not a .npy array")
-    except InputError:
-        raise
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
-        raise InputError(f"{name} file {path} is not a readable .npz archive: {exc}") from None
-    if not data:
-        raise InputError(f"{name} file {path} contains no arrays")
-    return data
 
 
 def _declared_bounds(args: argparse.Namespace) -> DataBounds | BoxBounds:
@@ -306,8 +245,8 @@ def _declared_bounds(args: argparse.Namespace) -> DataBounds | BoxBounds:
     if args.x_max is None or args.y_max is None:
         raise InputError("--pairs needs the declared data domain: --x-max and --y-max (a ball) or --x-bounds and "
                          "--y-bounds (a box)")
-    x_max = _parse_float(args.x_max, "--x-max")
-    y_max = _parse_float(args.y_max, "--y-max")
+    x_max = parse_float(args.x_max, "--x-max")
+    y_max = parse_float(args.y_max, "--y-max")
     if x_max <= 0:
         raise InputError(f"--x-max must be > 0, got {args.x_max!r}")
     if y_max < 0:
@@ -354,7 +293,7 @@ def _run_one_run(args: argparse.Namespace, mechanism: Any, dataset: dict[str, np
                  delta: float, confidence: float, rng: np.random.Generator, entropy: int) -> Any:
     if args.canaries is None:
         raise InputError("--estimator one-run needs --canaries M")
-    m = _parse_int(args.canaries, "--canaries")
+    m = parse_int(args.canaries, "--canaries")
     if m < 1:
         raise InputError(f"--canaries must be >= 1, got {args.canaries!r}")
     for flag, value in (("--neighbour", args.neighbour), ("--pairs", args.pairs),
@@ -375,99 +314,6 @@ def _run_one_run(args: argparse.Namespace, mechanism: Any, dataset: dict[str, np
                          seed_entropy=entropy,
                          neighbouring_audited=getattr(args, "canary_protocol", "add/remove"),
                          claim_neighbouring=getattr(args, "claim_neighbouring", "replace-one"))
-
-
-_CLAIM_FORMS = "gdp:MU, zcdp:RHO, approx:EPS,DELTA or event:FILE.json"
-_EVENT_RELATION = {"replace-one": "REPLACE_ONE", "add/remove": "ADD_OR_REMOVE_ONE"}
-
-
-def _parse_runs(text: Any, flag: str, minimum: int) -> int:
-    """A run count: an integer in [minimum, 1e12] (the validated range of the Clopper–Pearson bounds)."""
-    value = _parse_int(text, flag)
-    if value < minimum:
-        raise InputError(f"{flag} must be >= {minimum}, got {text!r}")
-    if value > CLOPPER_PEARSON_MAX_N:
-        raise InputError(f"{flag} must be at most {CLOPPER_PEARSON_MAX_N:.0e} (the validated range of the "
-                         f"Clopper-Pearson bounds), got {text!r}")
-    return value
-
-
-def _refuse_identical(dataset: dict[str, np.ndarray], neighbour: dict[str, np.ndarray] | None) -> None:
-    """InputError if --neighbour's arrays equal --dataset's (identical datasets make a vacuous audit: the two
-    output distributions are the same, so no claim can ever be refuted)."""
-    if neighbour is not None and set(neighbour) == set(dataset) and all(
-            neighbour[k].shape == dataset[k].shape and np.array_equal(neighbour[k], dataset[k],
-                                                                      equal_nan=neighbour[k].dtype.kind in "fc")
-            for k in dataset):
-        raise InputError("--neighbour holds the same arrays as --dataset: an audit of identical datasets is vacuous "
-                         "(it can never refute); give a neighbouring dataset that differs in one record")
-
-
-def parse_claim(text: Any, neighbouring: str = "replace-one") -> Any:
-    """``--claim FORM`` as ("approx", (ε, δ)) or ("curve", CurveClaim); InputError naming --claim otherwise."""
-    form = str(text)
-    kind, sep, value = form.partition(":")
-    if not sep or kind not in ("gdp", "zcdp", "approx", "event"):
-        raise InputError(f"--claim must be {_CLAIM_FORMS}, got {form!r}")
-    try:
-        if kind == "approx":
-            parts = value.split(",")
-            if len(parts) != 2:
-                raise InputError(f"--claim approx:EPS,DELTA needs two numbers, got {form!r}")
-            eps = _parse_float(parts[0], "--claim approx: EPS")
-            delta = _parse_float(parts[1], "--claim approx: DELTA") + 0.0
-            if eps <= 0:
-                raise InputError(f"--claim approx: EPS must be > 0, got {form!r}")
-            if not (0.0 <= delta < 1.0):
-                raise InputError(f"--claim approx: DELTA must lie in [0, 1), got {form!r}")
-            return "approx", (eps, delta)
-        kw = {"neighbouring": neighbouring, "source": "user-declared"}
-        if kind in ("gdp", "zcdp"):
-            v = _parse_float(value, f"--claim {kind}:")
-            if v <= 0:
-                raise InputError(f"--claim {kind}: the parameter must be > 0, got {form!r}")
-            return "curve", (CurveClaim.gdp(v, **kw) if kind == "gdp" else CurveClaim.zcdp(v, **kw))
-        try:
-            with open(value, encoding="utf-8") as fh:
-                data = json.load(fh)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise InputError(f"--claim event: cannot read {value!r}: {type(exc).__name__}") from None
-        # an event itself has a "class_name" (SelfComposedDpEvent and the sampled events have an "event" field of
-        # their own); only a mapping without one is the {"event", "event_neighbouring"} wrapper
-        # An event file's event_neighbouring is the relation its curve is computed under.  A bare wrapper must
-        # agree with the audited relation; a file that also states the claim's "neighbouring" (as
-        # PrivacyClaim.to_dict writes it) declares that the event models that relation (e.g. a replace-one
-        # Laplace claim modelled by LaplaceDpEvent under ADD_OR_REMOVE_ONE), and must match --claim-neighbouring.
-        relation = _EVENT_RELATION[neighbouring]
-        if isinstance(data, dict) and "class_name" not in data and "event" in data:
-            stated = data.get("event_neighbouring", relation)
-            if "neighbouring" in data:
-                if data["neighbouring"] != neighbouring:
-                    raise InputError(f"--claim {form!r}: the file's claim is for {data['neighbouring']!r} "
-                                     f"neighbours but --claim-neighbouring is {neighbouring!r}; audit it under the "
-                                     "relation it claims")
-            else:
-                compatible = {"REPLACE_ONE", "REPLACE_SPECIAL"} if relation == "REPLACE_ONE" else {relation}
-                if stated not in compatible:
-                    raise InputError(
-                        f"--claim {form!r}: the file's event_neighbouring {stated!r} contradicts "
-                        f"--claim-neighbouring {neighbouring!r} (which audits {relation} pairs); pass the "
-                        "--claim-neighbouring the claim is for, or add \"neighbouring\": \"replace-one\" or "
-                        "\"add/remove\" to the file to state which relation the event models")
-            relation = stated
-            data = data["event"]
-        ev = event_from_dict(data)
-        curve = CurveClaim.from_event(ev, str(relation), **kw)
-        try:  # the accountant must accept the event before any run is drawn
-            curve.delta_of_epsilon(1.0)
-        except Exception as exc:  # noqa: BLE001 - dp_accounting refuses events in its own ways
-            raise InputError(f"--claim {form!r}: dp_accounting's PLD accountant cannot use this event "
-                             f"({type(exc).__name__}: {exc})") from None
-        return "curve", curve
-    except InputError:
-        raise
-    except (ValueError, TypeError) as exc:
-        raise InputError(f"--claim {form!r}: {exc}") from None
 
 
 @contextlib.contextmanager
@@ -503,14 +349,14 @@ def run(args: argparse.Namespace) -> int:
         else:
             for flag, value in (("--epsilon", args.epsilon), ("--delta", args.delta)):
                 if value is None:
-                    raise InputError(f"{flag} is required (or give the claim with --claim {_CLAIM_FORMS})")
-            epsilon = _parse_float(args.epsilon, "--epsilon")
+                    raise InputError(f"{flag} is required (or give the claim with --claim {CLAIM_FORMS})")
+            epsilon = parse_float(args.epsilon, "--epsilon")
             if epsilon <= 0:
                 raise InputError(f"--epsilon must be > 0, got {args.epsilon!r}")
-            delta = _parse_float(args.delta, "--delta") + 0.0  # -0 -> 0 (the claim prints as (E, 0)-DP)
+            delta = parse_float(args.delta, "--delta") + 0.0  # -0 -> 0 (the claim prints as (E, 0)-DP)
             if not (0.0 <= delta < 1.0):
                 raise InputError(f"--delta must lie in [0, 1), got {args.delta!r}")
-        confidence = _parse_float(args.confidence, "--confidence")
+        confidence = parse_float(args.confidence, "--confidence")
         if not (0.0 < confidence < 1.0):
             raise InputError(f"--confidence must lie in (0, 1), got {args.confidence!r}")
         one_run = args.estimator == "one-run"
@@ -518,12 +364,12 @@ def run(args: argparse.Namespace) -> int:
         if not one_run:
             if args.samples is None:
                 raise InputError("--samples is required (runs per dataset)")
-            samples = _parse_runs(args.samples, "--samples", 4)
-        seed = _parse_int(args.seed, "--seed")
+            samples = parse_runs(args.samples, "--samples", 4)
+        seed = parse_int(args.seed, "--seed")
         if seed < 0:
             raise InputError(f"--seed must be a non-negative integer, got {args.seed!r}")
         if not one_run:
-            _check_statistic(args.statistic)
+            check_statistic(args.statistic)
         dataset = load_npz(args.dataset, "--dataset")
         seq = np.random.SeedSequence(seed)
         rng = np.random.default_rng(seq)
@@ -543,7 +389,7 @@ def run(args: argparse.Namespace) -> int:
             if args.neighbour is None:
                 raise InputError("--neighbour B.npz is required")
             neighbour = load_npz(args.neighbour, "--neighbour")
-            _refuse_identical(dataset, neighbour)
+            refuse_identical(dataset, neighbour)
             mechanism = load_mechanism(args.target)
             with _mechanism_errors(args.target, _named):
                 result = audit_curve(mechanism, dataset, neighbour, curve, samples, rng, confidence=confidence,
@@ -569,7 +415,7 @@ def run(args: argparse.Namespace) -> int:
             if getattr(args, "candidates", None) is not None:
                 if args.pairs != "search":
                     raise InputError("--candidates applies only with --pairs search")
-                candidates = _parse_int(args.candidates, "--candidates")
+                candidates = parse_int(args.candidates, "--candidates")
                 if candidates < 1:
                     raise InputError(f"--candidates must be >= 1, got {args.candidates!r}")
             sequential = bool(getattr(args, "sequential", False))
@@ -590,9 +436,9 @@ def run(args: argparse.Namespace) -> int:
                         raise InputError(f"{flag} does not apply to --sequential (a threshold audit)")
                 max_samples = samples
                 if getattr(args, "max_samples", None) is not None:
-                    max_samples = _parse_runs(args.max_samples, "--max-samples", 4)
+                    max_samples = parse_runs(args.max_samples, "--max-samples", 4)
                 if getattr(args, "batch", None) is not None:
-                    batch = _parse_runs(args.batch, "--batch", 1)
+                    batch = parse_runs(args.batch, "--batch", 1)
             neighbour = load_npz(args.neighbour, "--neighbour") if args.pairs is None else None
             search_bounds = None
             if args.pairs == "search":
@@ -636,7 +482,7 @@ def run(args: argparse.Namespace) -> int:
                     event_from_claim = choice.get("event_from_claim")
             epsilon_true = None
             if args.epsilon_true is not None:
-                epsilon_true = _parse_float(args.epsilon_true, "--epsilon-true")
+                epsilon_true = parse_float(args.epsilon_true, "--epsilon-true")
                 if epsilon_true < 0:
                     raise InputError(f"--epsilon-true must be >= 0, got {args.epsilon_true!r}")
             if estimator == "gdp" and delta == 0.0:
@@ -651,8 +497,8 @@ def run(args: argparse.Namespace) -> int:
             if args.pilot is not None:
                 if pairs is None and search_bounds is None:
                     raise InputError("--pilot applies only with --pairs")
-                pilot = _parse_runs(args.pilot, "--pilot", 2)
-            _refuse_identical(dataset, neighbour)   # after every option check: those errors come first
+                pilot = parse_runs(args.pilot, "--pilot", 2)
+            refuse_identical(dataset, neighbour)   # after every option check: those errors come first
             with _mechanism_errors(args.target, _named):
                 if sequential:
                     result = sequential_audit(
