@@ -40,8 +40,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+from dpsco.reference.clipping import enforce_norm_bound, row_norms
 from dpsco.reference.muabg23.ledger import gaussian_zcdp, replace_one_sensitivity, zcdp_epsilon
-from dpsco.reference.muabg23.model import check_loss
+from dpsco.reference.muabg23.model import check_loss, rows_within_bound
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import check_bool, check_choice, check_delta, check_positive, check_rng
 
@@ -49,6 +50,7 @@ __all__ = ["CALIBRATIONS", "AdaptiveRule", "FilterOverflow", "PrivacyFilter",
            "norm_query_cost_line6", "norm_noise_line3", "gradient_cost_cap_line6", "noise_floor_line4",
            "noise_divisor_line4", "iteration_cap_theorem3", "step_size_line1",
            "exact_rule", "printed_rule", "adaptive_gd_run", "adaptive_gd", "em_epsilon_bounded_range",
+           "prescribed_gradient_evaluations",
            "em_log_probabilities", "em_select", "adaptive_gd_em", "gaussian_renyi_divergence", "loss_oracle"]
 
 CALIBRATIONS = ("exact", "printed")
@@ -197,13 +199,19 @@ def _check_common(grad: Any, w0: Any, rho: Any, beta: Any, L0: Any, L1: Any, rng
 
 
 def _clipped_mean(grad: GradientOracle, w: np.ndarray, L0: float, clip: bool) -> tuple[np.ndarray, int]:
-    G = np.asarray(grad(w), dtype=np.float64)
-    if G.ndim != 2 or G.shape[1] != w.size or G.shape[0] < 1:
-        raise ValueError(f"grad must return per-sample gradients of shape (n, {w.size}), got {G.shape}")
-    if clip:
-        norms = np.linalg.norm(G, axis=1)
-        G = G * np.minimum(1.0, L0 / np.maximum(norms, 1e-300))[:, None]
-    return G.mean(axis=0), G.shape[0]
+    """The mean of the per-sample gradients clipped at L_0 by the last fail-safe ``enforce_norm_bound`` (the
+    reference ``clip_rows`` of the rows above L_0): ‖mean‖ ≤ L_0 and a finite mean whatever the oracle returns
+    (rows that overflowed to ±inf go to their limit direction, NaN rows to 0), so the norm query and the
+    gradient release keep their sensitivity 2L_0/n and the run never raises after the up-front checks."""
+    with np.errstate(all="ignore"):
+        G = np.asarray(grad(w), dtype=np.float64)
+        if G.ndim != 2 or G.shape[1] != w.size or G.shape[0] < 1:
+            raise ValueError(f"grad must return per-sample gradients of shape (n, {w.size}), got {G.shape}")
+        if rows_within_bound(G, L0):                 # nothing to clip: a one-pass test for the hot loop
+            return G.mean(axis=0), G.shape[0]
+        # clipping at L_0 (``clip``) and the last fail-safe are the same operation: enforce_norm_bound clips
+        # (clip_rows) exactly the rows above L_0, non-finite ones included, so clip=False releases the same
+        return enforce_norm_bound(G, L0).mean(axis=0), G.shape[0]
 
 
 def adaptive_gd_run(grad: GradientOracle, n: int, w0: np.ndarray, rule: AdaptiveRule, L0: float,
@@ -223,7 +231,7 @@ def adaptive_gd_run(grad: GradientOracle, n: int, w0: np.ndarray, rule: Adaptive
             raise RuntimeError("Algorithm 3 did not stop: the rule's costs do not exhaust its guard")
         g, n_eval = _clipped_mean(grad, w, L0, clip)
         evaluations += n_eval
-        exact_norm = float(np.linalg.norm(g))
+        exact_norm = float(row_norms(g))
         N = exact_norm + rule.sigma_hat * float(rng.standard_normal())  # line 3
         sigma = rule.step_sigma(N, exact_norm)                          # line 4
         cost = rule.step_cost(sigma, N)                                 # line 6, fixed before the release
@@ -245,20 +253,43 @@ def _rule(calibration: str, n: int, d: int, rho: float, beta: float, L0: float, 
     return (exact_rule if calibration == "exact" else printed_rule)(n, d, rho, beta, L0, L1)
 
 
-def _n_of(grad: GradientOracle, w: np.ndarray) -> int:
-    G = np.asarray(grad(w))
+def _probe(grad: GradientOracle, w: np.ndarray) -> tuple[int, GradientOracle]:
+    """n from the oracle's output at w_0 (public: n is a public input), and an oracle that answers its first call
+    at w_0 with that output (so the probe costs no extra gradient evaluation)."""
+    with np.errstate(all="ignore"):
+        G = np.asarray(grad(w), dtype=np.float64)
     if G.ndim != 2 or G.shape[1] != w.size or G.shape[0] < 1:
         raise ValueError(f"grad must return per-sample gradients of shape (n, {w.size}), got {G.shape}")
-    return int(G.shape[0])
+    first = [G]
+
+    def cached(v: np.ndarray) -> np.ndarray:
+        if first and np.array_equal(v, w):
+            return first.pop()
+        first.clear()
+        return grad(v)
+    return int(G.shape[0]), cached
 
 
-def _claim(rho_total: float, delta: float, source: str, assumptions: dict[str, Any]) -> PrivacyClaim:
+def prescribed_gradient_evaluations(n: int, rho: float) -> int:
+    """n·(⌊n√ρ/2⌋ + 1): the most per-sample gradients Algorithm 3's filter admits (every step costs at least the
+    norm query's √ρ/n and steps run while the spent budget is ≤ ρ/2; :func:`iteration_cap_theorem3`), from
+    public inputs only.  The count performed, n·(T+1), is a function of the released transcript and is kept in
+    ``nonprivate_internals["gradient_evaluations_performed"]`` (and ``diagnostics["steps"]``)."""
+    return int(n) * iteration_cap_theorem3(n, rho)
+
+
+def _claim(rho_total: float, delta: float, source: str, assumptions: dict[str, Any], *,
+           gaussian: bool = True) -> PrivacyClaim:
+    """ρ-zCDP under replace-one; with ``gaussian`` (Algorithm 3 alone: a fully adaptive composition of Gaussian
+    releases with Σ(Δ/σ)² ≤ 2ρ a.s.) also √(2ρ)-GDP and its dp_accounting event (Smith & Thakurta 2022)."""
     from dp_accounting import dp_event
 
-    return PrivacyClaim(
-        notion="zCDP", epsilon=zcdp_epsilon(rho_total, delta), delta=delta, neighbouring="replace-one",
-        source=source, assumptions=assumptions, rho=rho_total, mu=math.sqrt(2.0 * rho_total),
-        event=dp_event.GaussianDpEvent(1.0 / math.sqrt(2.0 * rho_total)), event_neighbouring="ADD_OR_REMOVE_ONE")
+    extra: dict[str, Any] = {}
+    if gaussian:
+        extra = {"mu": math.sqrt(2.0 * rho_total), "event_neighbouring": "ADD_OR_REMOVE_ONE",
+                 "event": dp_event.GaussianDpEvent(1.0 / math.sqrt(2.0 * rho_total))}
+    return PrivacyClaim(notion="zCDP", epsilon=zcdp_epsilon(rho_total, delta), delta=delta,
+                        neighbouring="replace-one", source=source, assumptions=assumptions, rho=rho_total, **extra)
 
 
 def adaptive_gd(grad: GradientOracle, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
@@ -267,12 +298,27 @@ def adaptive_gd(grad: GradientOracle, w0: Any, *, rho: float, beta: float, L0: f
     """Algorithm 3 of Menart et al. (2023), arXiv:2311.13447 v2 (box reconstructed; Theorem 3 privacy).
 
     grad: w (d,) -> per-sample gradients (n, d) on the private data (n public); w0: (d,) public start;
-    rho > 0 the zCDP budget (exact: n√ρ > 2); beta in (0, 1); L0, L1 > 0 (per-sample gradients clipped to
-    L0 unless ``clip=False``, which makes the claim conditional on L0-Lipschitz losses); delta in (0, 1) is
-    only where the claim's ε is reported.  ``rule`` overrides the calibration (verification only).
-    Returns a Release: output w_{T+1} (d,), trajectory w_0..w_{T+1}, claim ρ-zCDP ("exact") or
-    (2ρ + 2√ρ/n)-zCDP ("printed", its exact replace-one value), parameters (η, σ̂, σ_min, ψ, T+1, σ_t,
-    charged costs), gradient_evaluations = n·(T+1).  Raises TypeError/ValueError naming a bad argument.
+    rho > 0 the zCDP budget (exact: n√ρ > 2); beta in (0, 1); L0, L1 > 0; delta in (0, 1) is only where the
+    claim's ε is reported.  ``rule`` overrides the calibration (verification only).
+
+    Per-sample gradients are clipped to L0 (``dpsco.reference.clipping.clip_rows``) and the last fail-safe
+    ``enforce_norm_bound`` runs before every release, so the sensitivity 2L_0/n holds whatever the oracle
+    returns: rows that overflow to ±inf go to their limit direction, NaN rows to 0 (documented: a user oracle
+    that returns NaN/inf at an admissible point still gives a finite release with the bound enforced).
+    ``clip=False`` skips the explicit clipping, which the fail-safe then does: the release is the same and the
+    claim unconditional.  After the up-front checks (the public inputs, w0, the oracle's output shape at w0)
+    the run never raises.  An oracle that raises, or changes its output shape, is a programming error and
+    propagates.
+
+    Returns a Release: output w_{T+1} (d,), trajectory w_0..w_{T+1} (the released transcript's iterates),
+    claim ρ-zCDP ("exact") or (2ρ + 2√ρ/n)-zCDP ("printed", its exact replace-one value), with μ = √(2ρ) and
+    its GaussianDpEvent (fully adaptive GDP filter); parameters (public only: calibration, η, σ̂, σ_min, ψ, ρ,
+    β, max_steps); gradient_evaluations = n·max_steps (:func:`prescribed_gradient_evaluations`, public).  The
+    transcript's data-dependent parts — the number of steps T+1, σ_t, N_t and the charged costs, all functions
+    of the released noisy norms N_t — are in ``diagnostics`` ("steps", "sigma_t", "N_t", "charged_costs",
+    "exact_costs", "exact_norms"), never published by ``to_dict``; the count performed n·(T+1) is
+    ``nonprivate_internals["gradient_evaluations_performed"]``.  Raises TypeError/ValueError naming a bad
+    argument.
 
     white_box : bool (default False; TypeError otherwise).  If True, ``release.white_box`` is the transcript
     Theorem 3's claim covers (a verification record; the draws and outputs are bit-identical to
@@ -282,22 +328,23 @@ def adaptive_gd(grad: GradientOracle, w0: Any, *, rho: float, beta: float, L0: f
     the number of steps the filter admitted.
     """
     wb = check_bool(white_box, "white_box")
+    clip = check_bool(clip, "clip")
     w, rho, beta, L0, L1, delta = _check_common(grad, w0, rho, beta, L0, L1, rng, delta)
-    n = _n_of(grad, w)
+    n, oracle = _probe(grad, w)
     rule = rule if rule is not None else _rule(calibration, n, w.size, rho, beta, L0, L1)
-    run = adaptive_gd_run(grad, n, w, rule, L0, rng, clip=clip)
-    conditions = () if clip else ("every per-sample loss is L0-Lipschitz (clipping disabled)",)
+    run = adaptive_gd_run(oracle, n, w, rule, L0, rng, clip=clip)
     claim = _claim(rule.claim_rho, delta, f"Menart et al. (2023), arXiv:2311.13447 v2, Theorem 3 (Algorithm 3, "
                    f"{rule.name} calibration; fully adaptive zCDP filter, replace-one)",
                    {"L0": L0, "n": n, "clip": clip, "budget_rho": rho})
-    claim = PrivacyClaim(**{**claim.__dict__, "conditions": conditions})
     params = {"calibration": rule.name, "eta": rule.eta, "sigma_hat": rule.sigma_hat, "sigma_min": rule.sigma_min,
-              "psi": rule.psi, "steps": int(run["N"].size), "sigma_t": run["sigma"].tolist(),
-              "charged_costs": run["charged"].tolist(), "N_t": run["N"].tolist(), "rho": rho, "beta": beta}
-    release = Release(output=run["iterates"][-1], claim=claim, gradient_evaluations=run["gradient_evaluations"],
-                      parameters=params, algorithm="Adaptive noisy GD (Menart et al. 2023, Algorithm 3)",
-                      trajectory=run["iterates"], diagnostics={"exact_costs": run["exact_costs"].tolist(),
-                                                               "exact_norms": run["exact_norms"].tolist()})
+              "psi": rule.psi, "rho": rho, "beta": beta, "max_steps": iteration_cap_theorem3(n, rho)}
+    diagnostics = {"steps": int(run["N"].size), "sigma_t": run["sigma"].tolist(), "N_t": run["N"].tolist(),
+                   "charged_costs": run["charged"].tolist(), "exact_costs": run["exact_costs"].tolist(),
+                   "exact_norms": run["exact_norms"].tolist()}
+    release = Release(output=run["iterates"][-1], claim=claim, gradient_evaluations=prescribed_gradient_evaluations(
+                          n, rho), parameters=params, algorithm="Adaptive noisy GD (Menart et al. 2023, Algorithm 3)",
+                      trajectory=run["iterates"], diagnostics=diagnostics,
+                      nonprivate_internals={"gradient_evaluations_performed": int(run["gradient_evaluations"])})
     if wb:
         release.white_box = {"N": run["N"].copy(), "noisy_gradients": run["noisy_gradients"].copy(),
                              "sigma": run["sigma"].copy(), "sigma_hat": float(rule.sigma_hat),
@@ -330,15 +377,24 @@ def em_select(norms: Any, epsilon: float, sensitivity: float, rng: np.random.Gen
 
 def adaptive_gd_em(grad: GradientOracle, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
                    rng: np.random.Generator, calibration: str = "exact", rho_em: float | None = None,
-                   clip: bool = True, delta: float = 1e-6) -> Release:
+                   clip: bool = True, delta: float = 1e-6, white_box: bool = False) -> Release:
     """Theorem 5 of Menart et al. (2023), arXiv:2311.13447 v2: Algorithm 3, then t* ∈ {0..T} by the exponential
     mechanism on the exact (clipped) norms ‖∇F(w_t)‖ already computed (0 extra gradients), score sensitivity
     Δ = 2L_0/n.  ``rho_em`` (default ρ/2, which is the printed temperature ε = 2√ρ) sets ε = √(8ρ_EM).
-    The claim composes the filter's ρ (or the printed calibration's exact 2ρ + 2√ρ/n) with ρ_EM.
-    Returns a Release with output w_{t*} (d,) and parameters["t_star"], ["epsilon_em"]; errors as adaptive_gd."""
+
+    Claim: ρ-zCDP with ρ = the filter's ρ (or the printed calibration's exact 2ρ + 2√ρ/n) + ρ_EM (the
+    exponential mechanism is ε-bounded-range, hence ε²/8-zCDP; Cesar & Rogers 2021), and the (ε, δ) that ρ
+    gives.  **No μ-GDP value and no dp_accounting event**: a bounded-range mechanism is not (ε/2)-GDP, and the
+    composition is not the Gaussian of μ = √(2ρ) (ERRATA.md MU20: on two floor steps with scores (Δ, 0) vs
+    (0, Δ) the least μ is 1.236 > √(2·0.75) = 1.225 at the defaults, ρ = 0.5).
+    Returns a Release with output w_{t*} (d,), trajectory as :func:`adaptive_gd`, parameters as
+    :func:`adaptive_gd` plus "epsilon_em" and "rho_em" (public); t* (a released choice, but a function of the
+    data-dependent transcript) is ``diagnostics["t_star"]``.  ``white_box`` passes through to
+    :func:`adaptive_gd` (its transcript; t* in the diagnostics).  Errors as :func:`adaptive_gd`.
+    """
     rho_em = rho / 2.0 if rho_em is None else check_positive(rho_em, "rho_em")
     base = adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, calibration=calibration, clip=clip,
-                       delta=delta)
+                       delta=delta, white_box=white_box)
     n = base.claim.assumptions["n"]
     eps = em_epsilon_bounded_range(rho_em)
     norms = np.asarray(base.diagnostics["exact_norms"])  # ‖∇F(w_t)‖ for t = 0..T (the measured iterates)
@@ -346,13 +402,14 @@ def adaptive_gd_em(grad: GradientOracle, w0: Any, *, rho: float, beta: float, L0
     total = base.claim.rho + rho_em
     claim = _claim(total, delta, "Menart et al. (2023), arXiv:2311.13447 v2, Theorem 5 (Algorithm 3 + exponential "
                    "mechanism, ε²/8-zCDP by bounded range; composed with the filter)",
-                   {"L0": L0, "n": n, "clip": clip, "budget_rho": rho, "rho_em": rho_em})
-    claim = PrivacyClaim(**{**claim.__dict__, "conditions": base.claim.conditions})
-    return Release(output=base.trajectory[t_star], claim=claim, gradient_evaluations=base.gradient_evaluations,
-                   parameters={**base.parameters, "t_star": t_star, "epsilon_em": eps, "epsilon_selection": eps,
-                               "rho_em": rho_em},
-                   algorithm="Adaptive noisy GD + exponential mechanism (Menart et al. 2023, Theorem 5)",
-                   trajectory=base.trajectory, diagnostics=base.diagnostics)
+                   {"L0": L0, "n": n, "clip": clip, "budget_rho": rho, "rho_em": rho_em}, gaussian=False)
+    release = Release(output=base.trajectory[t_star], claim=claim, gradient_evaluations=base.gradient_evaluations,
+                      parameters={**base.parameters, "epsilon_em": eps, "rho_em": rho_em},
+                      algorithm="Adaptive noisy GD + exponential mechanism (Menart et al. 2023, Theorem 5)",
+                      trajectory=base.trajectory, diagnostics={**base.diagnostics, "t_star": t_star},
+                      nonprivate_internals=dict(base.nonprivate_internals))
+    release.white_box = base.white_box
+    return release
 
 
 def gaussian_renyi_divergence(alpha: float, mean_gap: float, s1: float, s2: float, d: int = 1) -> float:

@@ -35,7 +35,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+from dpsco.reference.clipping import enforce_norm_bound
 from dpsco.reference.muabg23 import theorems
+from dpsco.reference.muabg23.model import rows_within_bound
 from dpsco.reference.muabg23.ledger import PrivacyLedger, gaussian_zcdp, zcdp_epsilon
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import (check_bool, check_choice, check_delta, check_positive, check_positive_int,
@@ -45,7 +47,7 @@ from dpsco.reference.white_box import NoisyGradientTrace
 __all__ = ["PerSampleSubgradient", "CALIBRATIONS", "theorem_9_steps", "theorem_9_step_size", "theorem_9_sigma",
            "theorem_9_sigma_printed", "theorem_9_sigma_exact", "theorem_9_radius", "algorithm_4_rho",
            "algorithm_2_outer_steps", "theorem_2_bound", "theorem_9_bound", "noisy_regularised_gd",
-           "proximal_point", "clip_rows"]
+           "proximal_point", "clipped_subgradients"]
 
 #: (W: (R, d) iterates, X: (n, d) records) -> (R, n, d): a (Clarke) subgradient of f(·; x_i) at each iterate
 PerSampleSubgradient = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -146,12 +148,17 @@ def theorem_2_bound(n: int, d: int, rho: float, beta: float, gamma: float, kappa
 
 # ---- the algorithms --------------------------------------------------------------------------------------
 
-def clip_rows(G: np.ndarray, bound: float) -> tuple[np.ndarray, int]:
-    """Scale every vector along the last axis of G to norm ≤ ``bound``; returns (clipped, number clipped)."""
-    norms = np.linalg.norm(G, axis=-1, keepdims=True)
-    over = norms > bound
-    scale = np.where(over, bound / np.where(over, norms, 1.0), 1.0)
-    return G * scale, int(np.count_nonzero(over))
+def clipped_subgradients(G: np.ndarray, bound: float) -> tuple[np.ndarray, int]:
+    """Every vector along the last axis of G (per-sample subgradients, e.g. (R, n, d)) clipped to norm ≤ ``bound``
+    by the last fail-safe ``dpsco.reference.clipping.enforce_norm_bound`` (the reference ``clip_rows`` of the
+    rows above the bound: ‖out‖ ≤ bound in floating point, rows that overflowed to ±inf to their limit
+    direction, NaN rows to 0; G itself when every row is bounded).  Returns (clipped, number of rows changed)."""
+    with np.errstate(all="ignore"):
+        G = np.asarray(G, dtype=np.float64)
+        if rows_within_bound(G, bound):              # nothing to clip: a one-pass test for the hot loop
+            return G, 0
+        out = enforce_norm_bound(G, bound)
+        return out, int(np.count_nonzero(np.any(out != G, axis=-1)))
 
 
 def _check_beta(beta: Any) -> float:
@@ -199,7 +206,12 @@ def _run_algorithm_4(X: np.ndarray, subgradient: PerSampleSubgradient, centre: n
     weighted = w.copy()                                  # Σ_t t·w_t, t = 1
     clipped = 0
     for t in range(1, noisy_steps + 1):                  # Algorithm 4, loop t = 1..T−1
-        G, c = clip_rows(np.asarray(subgradient(w, X), dtype=np.float64), L0)
+        with np.errstate(all="ignore"):                  # an oracle may overflow at an extreme record: clipped below
+            G = np.asarray(subgradient(w, X), dtype=np.float64)
+            if G.shape != (R, X.shape[0], d):
+                raise ValueError(f"subgradient(W, X) must return an (R, n, d) = {(R, X.shape[0], d)} array, got "
+                                 f"{G.shape}")
+            G, c = (G, 0) if rows_within_bound(G, L0) else clipped_subgradients(G, L0)
         clipped += c
         noisy = G.mean(axis=1) + rng.normal(0.0, sigma, size=(R, d))   # ĝ_t: mean clipped subgradient + ξ_t
         if trace is not None:
@@ -228,8 +240,9 @@ def _claim(rho_exact: float, delta: float, sigma: float, n: int, L0: float, step
 def _trace(X: np.ndarray, subgradient: PerSampleSubgradient, steps: list[tuple[np.ndarray, np.ndarray]], n: int,
            sigma: float, L0: float, eta: float, name: str) -> NoisyGradientTrace:
     def record_gradient(W: np.ndarray, x: np.ndarray, y: float) -> np.ndarray:
-        G, _ = clip_rows(np.asarray(subgradient(np.atleast_2d(W), np.atleast_2d(x)), dtype=np.float64), L0)
-        return G[:, 0, :]
+        with np.errstate(all="ignore"):
+            G = np.asarray(subgradient(np.atleast_2d(W), np.atleast_2d(x)), dtype=np.float64)
+        return clipped_subgradients(G, L0)[0][:, 0, :]
 
     iterates = np.stack([s[0] for s in steps], axis=1)
     last = steps[-1][0]  # the trace's step function is white_box's; w_{T} itself is not needed by the audit
@@ -242,7 +255,7 @@ def _trace(X: np.ndarray, subgradient: PerSampleSubgradient, steps: list[tuple[n
 def noisy_regularised_gd(X: Any, subgradient: PerSampleSubgradient, w_c: Any, rho: float, beta: float, L0: float,
                          l1_tilde: float, rng: np.random.Generator, *, delta: float = 1e-6,
                          calibration: str = "exact", steps: int | None = None, replicates: int | None = None,
-                         white_box: bool = False, _extra_steps: int = 0) -> Release:
+                         white_box: bool = False) -> Release:
     """Algorithm 4 of Menart et al. (2023), arXiv:2311.13447 v2 (App. E, reconstructed): noisy projected
     gradient descent on F̃(w) = F(w; S) + L̃_1‖w − w_c‖², ρ-zCDP under replace-one (Theorem 9).
 
@@ -282,8 +295,7 @@ def noisy_regularised_gd(X: Any, subgradient: PerSampleSubgradient, w_c: Any, rh
     ledger.charge(f"Algorithm 4: {T - 1} noisy gradients", math.sqrt(T - 1) * 2.0 * L0 / n, sigma)
     centre = _as_point(w_c, d, R, "w_c")
     steps_trace: list[tuple[np.ndarray, np.ndarray]] | None = [] if wb else None
-    out, clipped = _run_algorithm_4(X, subgradient, centre, L0, lt, T, sigma, T - 1 + int(_extra_steps), rng,
-                                    steps_trace)
+    out, clipped = _run_algorithm_4(X, subgradient, centre, L0, lt, T, sigma, T - 1, rng, steps_trace)
     rho_exact = algorithm_4_rho(n, L0, sigma, T - 1)
     claim = _claim(rho_exact, delta, sigma, n, L0, T - 1,
                    f"{_SOURCE}, Theorem 9 (Algorithm 4, reconstructed; Gaussian steps of replace-one sensitivity "
@@ -293,7 +305,7 @@ def noisy_regularised_gd(X: Any, subgradient: PerSampleSubgradient, w_c: Any, rh
                   "radius": theorem_9_radius(L0, lt), "beta": beta, "rho": rho, "calibration": cal,
                   "rho_exact": rho_exact}
     release = Release(output=out if R is not None else out[0], claim=claim,
-                      gradient_evaluations=(T - 1 + int(_extra_steps)) * n, parameters=parameters,
+                      gradient_evaluations=(T - 1) * n, parameters=parameters,
                       algorithm="Algorithm 4 (Menart et al. 2023, App. E)", replicates=R,
                       diagnostics={"clipped": clipped, "ledger": ledger.to_dict()})
     if steps_trace:
@@ -305,8 +317,8 @@ def noisy_regularised_gd(X: Any, subgradient: PerSampleSubgradient, w_c: Any, rh
 def proximal_point(X: Any, subgradient: PerSampleSubgradient, w0: Any, rho: float, beta: float, L0: float,
                    l1_tilde: float, F0: float, gamma: float, kappa: float, rng: np.random.Generator, *,
                    delta: float = 1e-6, calibration: str = "exact", inner_steps: int | None = None,
-                   outer_steps: int | None = None, replicates: int | None = None, white_box: bool = False,
-                   _schedule_data: Any = None, _extra_steps: int = 0) -> Release:
+                   outer_steps: int | None = None, replicates: int | None = None,
+                   white_box: bool = False) -> Release:
     """Algorithm 2 of Menart et al. (2023), arXiv:2311.13447 v2 (Section 4, reconstructed): the private proximal
     point method for (γ, κ)-KL* objectives with κ ≥ 2 and L̃_1-weakly convex, L_0-Lipschitz losses, with
     Algorithm 4 as the ρ/T-zCDP inner solver (Lemma 3 / Theorem 9).  ρ-zCDP under replace-one (Theorem 2).
@@ -337,8 +349,6 @@ def proximal_point(X: Any, subgradient: PerSampleSubgradient, w0: Any, rho: floa
         raise ValueError(f"delta must be in (0, 1), got {delta!r}")
     R = None if replicates is None else check_positive_int(replicates, "replicates")
     wb = check_bool(white_box, "white_box")
-    if _schedule_data is not None:  # mutant hook only: a data-dependent F_0 (see verification.mutants)
-        F0 = float(_schedule_data(X))
     T = (algorithm_2_outer_steps(n, d, rho, F0, gamma, kappa, L0, lt) if outer_steps is None
          else check_positive_int(outer_steps, "outer_steps"))
     if kappa < 2.0:
@@ -356,7 +366,7 @@ def proximal_point(X: Any, subgradient: PerSampleSubgradient, w0: Any, rho: floa
     for t in range(1, T + 1):                                     # Algorithm 2, lines 3–6
         ledger.charge(f"Algorithm 2, call {t}: {T4 - 1} noisy gradients", math.sqrt(T4 - 1) * 2.0 * L0 / n, sigma)
         # line 4–5: w_t = A(F(·) + L̃_1‖· − w_{t−1}‖², init w_{t−1}, ρ/T, β/T) with A = Algorithm 4
-        w, c = _run_algorithm_4(X, subgradient, w, L0, lt, T4, sigma, T4 - 1 + int(_extra_steps), rng, steps_trace)
+        w, c = _run_algorithm_4(X, subgradient, w, L0, lt, T4, sigma, T4 - 1, rng, steps_trace)
         clipped += c
     rho_exact = T * algorithm_4_rho(n, L0, sigma, T4 - 1)
     claim = _claim(rho_exact, delta, sigma, n, L0, T * (T4 - 1),
@@ -368,7 +378,7 @@ def proximal_point(X: Any, subgradient: PerSampleSubgradient, w0: Any, rho: floa
     parameters = {"T": T, "T4": T4, "rho_inner": rho_inner, "beta_inner": beta_inner, "sigma": sigma,
                   "radius": theorem_9_radius(L0, lt), "calibration": cal, "rho_exact": rho_exact, "F0": F0}
     release = Release(output=w if R is not None else w[0], claim=claim,
-                      gradient_evaluations=T * (T4 - 1 + int(_extra_steps)) * n, parameters=parameters,
+                      gradient_evaluations=T * (T4 - 1) * n, parameters=parameters,
                       algorithm="Algorithm 2 (Menart et al. 2023, Section 4)", replicates=R,
                       diagnostics={"clipped": clipped, "ledger": ledger.to_dict()})
     if steps_trace:

@@ -19,11 +19,18 @@ The seed text lacks the box of Algorithm 1; the lines cited below are the *recon
         w_{k+1,0} = w_{k,t}                                                                     (line 17)
     return w̄ = w_{K+1,0}
 
-Two items of the reconstruction differ from the printed text (errata, each shown by a test in
-tests/test_muabg23_spider.py): the loop guard is printed ``t ≤ T_k`` (T_k + 1 difference releases, while
-Lemma 8 counts "at most T_k" of them; ``loop_guard="printed"`` keeps it reachable) and line 17 is printed
-w_{k+1,0} = w_{k,t−1} (at κ = 2, T_k = 1, that index never moves: the output is w_0 exactly; ``line17=
-"printed"``).
+Two items of the reconstruction differ from the printed box (ERRATA.md MU3, MU4; tests/test_muabg23_spider.py).
+The printed box has the loop guard ``t ≤ T_k`` and line 17 w_{k+1,0} = w_{k,t−1}.  A full round then makes
+T_k + 1 updates and difference releases and returns w_{k,T_k}.  Its last release is never read — not by an
+update, a stopping test, the output or the next round (with either line 17) — so what the box publishes depends
+on the K anchors and T_k differences per round: Lemma 8's count holds for the output, while the transcript of
+releases *made* has T_k + 1 per round (charged with ``loop_guard="printed"``; the planted bug
+``kl_spider_extra_difference_step`` claims T_k for that transcript).  The reconstructed guard ``t < T_k`` makes
+T_k releases, the last of which is likewise never read.  What the printed index changes is a round that *stops
+early* at t ≥ 1 (line 10's norm test fails): it returns w_{k,t−1}, the point before the one the test certifies
+(proof of Theorem 1, case 1) — a utility erratum; at t = 0 the printed w_{k,−1} is undefined and is read here as
+w_{k,0}.  The reconstruction takes ``t < T_k`` and w_{k,t}; the printed box is reachable as
+``loop_guard="printed", line17="printed"``.
 
 Calibrations.  Under replace-one neighbours the exact cost of a Gaussian release with per-sample bound b is
 (2b/n)²/(2σ²) = 2(b/(nσ))² (``ledger.gaussian_zcdp``), while the proof of Lemma 8 charges (b/(nσ))² (for the
@@ -52,6 +59,8 @@ from typing import Any
 
 import numpy as np
 
+from dpsco.reference.clipping import clip_rows, enforce_norm_bound
+from dpsco.reference.muabg23.model import rows_within_bound
 from dpsco.reference.muabg23.ledger import (PrivacyLedger, composed_gdp_mu, gaussian_zcdp,
                                             printed_cost_unit_sensitivity, zcdp_epsilon)
 from dpsco.reference.privacy import PrivacyClaim, Release
@@ -63,7 +72,7 @@ __all__ = ["CALIBRATIONS", "LOOP_GUARDS", "LINE17_INDICES", "SpiderSchedule", "k
            "kl_spider_anchor_sigma_line4", "kl_spider_floor_line6", "kl_spider_round_length_line7",
            "kl_spider_difference_sigma_line7", "kl_spider_step_length_line11", "kl_spider_stop_threshold_line10",
            "kl_spider_schedule", "kl_spider", "theorem_1_bound", "lemma_8_printed_rho",
-           "gdp_mu_of_releases"]
+           "gdp_mu_of_releases", "prescribed_gradient_evaluations"]
 
 CALIBRATIONS = ("exact", "printed")
 LOOP_GUARDS = ("strict", "printed")      # t < T_k (reconstructed) | t ≤ T_k (printed)
@@ -288,21 +297,35 @@ def theorem_1_bound(schedule: SpiderSchedule) -> float:
     return schedule.phi[-1]
 
 
-def _clip_rows(G: np.ndarray, bound: float) -> np.ndarray:
-    norms = np.linalg.norm(G, axis=-1, keepdims=True)
-    return G * np.minimum(1.0, bound / np.maximum(norms, 1e-300))
-
-
 def _clip_each(G: np.ndarray, bounds: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(G, axis=-1)
-    return G * np.minimum(1.0, bounds / np.maximum(norms, 1e-300))[:, None]
+    """Row r of G clipped at ``bounds[r]`` (the reference clipping, ‖out_r‖ ≤ bounds[r] in floating point)."""
+    out = np.empty_like(G)
+    for b in np.unique(bounds):
+        rows = bounds == b
+        out[rows] = clip_rows(G[rows], float(b))
+    return out
 
 
 def _per_sample_grads(loss: Any, w: np.ndarray, X: np.ndarray) -> np.ndarray:
-    G = np.asarray(loss.grads(w, X), dtype=np.float64)
+    """loss.grads(w, X) as an (n, d) float array.  Overflow to ±inf and NaN (a user oracle at an extreme record)
+    are kept here and neutralised by the clipping before any release (``dpsco.reference.clipping``)."""
+    with np.errstate(all="ignore"):
+        G = np.asarray(loss.grads(w, X), dtype=np.float64)
     if G.shape != (X.shape[0], w.shape[0]):
         raise ValueError(f"loss.grads(w, X) must return an (n, d) = {(X.shape[0], w.shape[0])} array, got {G.shape}")
     return G
+
+
+def _bounded_mean(rows: np.ndarray, bound: float, clip: bool) -> np.ndarray:
+    """The released mean of per-sample terms clipped at ``bound`` by the last fail-safe ``enforce_norm_bound``
+    (the reference clipping ``clip_rows`` of the rows above the bound, non-finite rows included; the rows
+    themselves when all are bounded), so the sensitivity 2·bound/n holds in floating point and the mean is
+    finite whatever the per-sample values.  ``clip`` (Algorithm 1's clipping step) and the fail-safe clip the
+    same rows at the same bound, so ``clip=False`` releases the same."""
+    with np.errstate(all="ignore"):
+        if rows_within_bound(rows, bound):           # nothing to clip: a one-pass test for the hot loop
+            return rows.mean(axis=0)
+        return enforce_norm_bound(rows, bound).mean(axis=0)
 
 
 @dataclass
@@ -327,7 +350,7 @@ def _run_once(X: np.ndarray, loss: Any, s: SpiderSchedule, w0: np.ndarray, rng: 
     for k in range(s.K):
         G = _per_sample_grads(loss, w, X)
         run.grads += n
-        mean = (_clip_rows(G, s.L0) if clip else G).mean(axis=0)
+        mean = _bounded_mean(G, s.L0, clip)
         ledger.charge(f"anchor k={k + 1}", s.anchor_sensitivity, s.sigma_hat)           # before the noise
         nabla = mean + s.sigma_hat * rng.standard_normal(w.shape[0])                    # line 8
         run.kinds.append(1), run.points.append((w.copy(), w.copy())), run.sigmas.append(s.sigma_hat)
@@ -339,9 +362,10 @@ def _run_once(X: np.ndarray, loss: Any, s: SpiderSchedule, w0: np.ndarray, rng: 
             w_next = w - eta * nabla                                                    # line 12
             G_next = _per_sample_grads(loss, w_next, X)
             run.grads += n
-            diff = G_next - G
+            with np.errstate(all="ignore"):
+                diff = G_next - G                                                       # inf − inf: NaN rows, clipped to 0
             bound = s.L1 * s.step[k]
-            dmean = (_clip_rows(diff, bound) if clip else diff).mean(axis=0)
+            dmean = _bounded_mean(diff, bound, clip)
             ledger.charge(f"difference k={k + 1} t={t + 1}", s.difference_sensitivity(k), s.sigma[k])
             nabla = nabla + dmean + s.sigma[k] * rng.standard_normal(w.shape[0])        # lines 13-14
             run.kinds.append(2), run.points.append((w.copy(), w_next.copy())), run.sigmas.append(s.sigma[k])
@@ -397,6 +421,10 @@ def _trace(runs: list[_Run], loss: Any, s: SpiderSchedule, d: int, clip: bool,
     c = math.sqrt(2.0 * s.exact_rho() / N)
 
     def record_gradient(W: np.ndarray, x: np.ndarray, y: float) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            return _record_gradient(W, x)
+
+    def _record_gradient(W: np.ndarray, x: np.ndarray) -> np.ndarray:
         out = np.zeros_like(W)
         X1 = np.asarray(x, dtype=np.float64)[None, :]
         batch = getattr(loss, "record_grads", None)  # optional fast path: (W (R, d), x) -> (R, d)
@@ -404,8 +432,7 @@ def _trace(runs: list[_Run], loss: Any, s: SpiderSchedule, d: int, clip: bool,
             kind, scale, bound = W[:, 2 * d + 1], W[:, 2 * d], W[:, 2 * d + 2]
             ga, gb = batch(W[:, :d], X1[0]), batch(W[:, d:2 * d], X1[0])
             g = np.where((kind == 1)[:, None], ga, gb - ga)
-            if clip:
-                g = _clip_each(g, bound)
+            g = _clip_each(g, bound)  # clip=False: the fail-safe clips at the same bound
             out[:, :d] = np.where((kind == 0)[:, None], 0.0, g * scale[:, None])
             return out
         for r in range(W.shape[0]):
@@ -415,8 +442,7 @@ def _trace(runs: list[_Run], loss: Any, s: SpiderSchedule, d: int, clip: bool,
             wa, wb, scale, bound = W[r, :d], W[r, d:2 * d], W[r, 2 * d], W[r, 2 * d + 2]
             g = _per_sample_grads(loss, wa, X1)[0] if kind == 1 else (
                 _per_sample_grads(loss, wb, X1)[0] - _per_sample_grads(loss, wa, X1)[0])
-            if clip:
-                g = _clip_rows(g, bound)
+            g = clip_rows(g, bound)  # clip=False: the fail-safe clips at the same bound
             out[r, :d] = g * scale
         return out
 
@@ -447,6 +473,11 @@ def kl_spider(X: Any, loss: Any, rho: float, beta: float, F0: float, gamma: floa
         charged: the claim states it).
     line17 : "t" (w_{k+1,0} = w_{k,t}, default) | "printed" (w_{k,t−1}).
     clip : clip per-sample anchor gradients to L_0 and differences to L_1 s_k (no-op under the assumptions).
+        ``clip=False`` skips that step, but the last fail-safe before every release
+        (``dpsco.reference.clipping.enforce_norm_bound``) still clips any term above its bound, so the claim is
+        unconditional and the release is the same.  Per-sample gradients that overflow to ±inf or are NaN (an
+        oracle at an extreme record) are clipped to their limit direction or to 0: after the up-front checks
+        (finite X, ``loss.check_records``, the public inputs) the run never raises and its output is finite.
     replicates : R independent runs (a verification record, output (R, d)) or None.
     white_box : attach a :class:`NoisyGradientTrace` of the releases in normalised units.
 
@@ -454,8 +485,11 @@ def kl_spider(X: Any, loss: Any, rho: float, beta: float, F0: float, gamma: floa
     -------
     Release: output w̄ = w_{K+1,0} ((d,) or (R, d)); claim ρ_claim-zCDP under replace-one with ρ_claim the
     schedule's exact cost (= ρ for the exact calibration; the event SelfComposed(Gaussian) of the same
-    composed GDP μ = √(2ρ_claim), REPLACE_ONE); gradient_evaluations = n·Σ_k(1 + steps_k) (cached
-    per-sample gradients), summed over replicates; parameters = the schedule.
+    composed GDP μ = √(2ρ_claim), REPLACE_ONE); gradient_evaluations = n·(K + Σ_k releases_per_round_k)
+    per run, the count the schedule prescribes from public inputs (:func:`prescribed_gradient_evaluations`;
+    the count performed, n·Σ_k(1 + steps_k) with cached per-sample gradients, depends on where rounds stop and
+    is ``nonprivate_internals["gradient_evaluations_performed"]``), summed over replicates; parameters = the
+    schedule.
 
     Raises
     ------
@@ -466,6 +500,8 @@ def kl_spider(X: Any, loss: Any, rho: float, beta: float, F0: float, gamma: floa
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[0] < 1:
         raise ValueError(f"X must be an (n, p) array of records, got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X must be finite (records with NaN or inf are refused before any noise is drawn)")
     rng = check_rng(rng)
     clip = check_bool(clip, "clip")
     white_box = check_bool(white_box, "white_box")
@@ -501,9 +537,6 @@ def kl_spider(X: Any, loss: Any, rho: float, beta: float, F0: float, gamma: floa
                        f"printed noise is {rho_claim:.6g} (stated here)",)
     if loop_guard == "printed":
         conditions += ("printed loop guard t <= T_k: one more difference release per round, charged",)
-    if not clip:
-        conditions += ("no clipping: the claim holds only if every record's gradient is L0-bounded and L1-smooth "
-                       "along the trajectory (Lemma 1's ball)",)
     claim = PrivacyClaim(
         notion="zCDP", epsilon=zcdp_epsilon(rho_claim, delta), delta=delta, neighbouring="replace-one",
         source=SOURCE, rho=rho_claim, mu=math.sqrt(2.0 * rho_claim),
@@ -515,13 +548,22 @@ def kl_spider(X: Any, loss: Any, rho: float, beta: float, F0: float, gamma: floa
     params = s.to_dict()
     params.update({"line17": line17, "clip": clip, "w0": w0})
     return Release(
-        output=out, claim=claim, gradient_evaluations=int(sum(r.grads for r in runs)), parameters=params,
-        algorithm="KL Spider (Menart et al. 2023, Algorithm 1)",
+        output=out, claim=claim, gradient_evaluations=len(runs) * prescribed_gradient_evaluations(s),
+        parameters=params, algorithm="KL Spider (Menart et al. 2023, Algorithm 1)",
         trajectory=None if replicates else np.asarray(runs[0].trajectory),
         diagnostics={"steps_per_round": [r.steps for r in runs] if replicates else runs[0].steps,
                      "releases": [len(r.kinds) for r in runs]},
+        nonprivate_internals={"gradient_evaluations_performed": int(sum(r.grads for r in runs))},
         replicates=replicates,
         white_box=_trace(runs, loss, s, d, clip, rng) if white_box else None)
+
+
+def prescribed_gradient_evaluations(schedule: SpiderSchedule) -> int:
+    """n·(K + Σ_k releases_per_round_k): the per-sample gradients the schedule prescribes for one run (an anchor
+    per round and one new point per difference release; the previous point's gradients are cached), from public
+    inputs only.  A round that stops early (line 10's guard) performs fewer; that data-dependent count is
+    ``nonprivate_internals["gradient_evaluations_performed"]`` (never published)."""
+    return schedule.n * (schedule.K + sum(schedule.releases_per_round))
 
 
 def gdp_mu_of_releases(schedule: SpiderSchedule) -> float:

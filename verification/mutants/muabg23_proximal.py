@@ -11,6 +11,9 @@
 * :func:`proximal_point_data_dependent_f0` — Algorithm 2's outer T computed from F_0 = L_0·max_i ‖w_0 − x_i‖, a
   bound read from the data: neighbouring datasets get different schedules, so the transcript (T·(T_4 − 1)
   noisy gradients) differs in length and no finite ρ holds for it.
+* :data:`noisy_regularised_gd_draws_sigma_over_sqrt2`, :data:`proximal_point_draws_sigma_over_sqrt2` — the
+  generic "reports σ, draws σ/√2" bug (``mutants.noise_scale.under_noised``): exactly 2ρ-zCDP under the ρ claim,
+  invisible to any check that reads σ from the release; caught by the measured-noise check.
 """
 
 from __future__ import annotations
@@ -21,13 +24,16 @@ from typing import Any
 
 import numpy as np
 
+import dpsco.reference.muabg23.proximal as proximal
 from dpsco.reference.muabg23.ledger import zcdp_epsilon
 from dpsco.reference.muabg23.proximal import (algorithm_2_outer_steps, noisy_regularised_gd, proximal_point,
                                               theorem_9_steps)
 from dpsco.reference.privacy import Release
+from dpsco.verification.mutants.noise_scale import under_noised
 
 __all__ = ["noisy_gd_paper_accounting", "noisy_gd_one_step_more", "proximal_point_paper_accounting",
-           "proximal_point_data_dependent_f0"]
+           "proximal_point_data_dependent_f0", "noisy_regularised_gd_draws_sigma_over_sqrt2",
+           "proximal_point_draws_sigma_over_sqrt2"]
 
 
 def noisy_gd_paper_accounting(X: Any, subgradient: Any, w_c: Any, rho: float, beta: float, L0: float,
@@ -50,8 +56,44 @@ def noisy_gd_paper_accounting(X: Any, subgradient: Any, w_c: Any, rho: float, be
 
 def noisy_gd_one_step_more(X: Any, subgradient: Any, w_c: Any, rho: float, beta: float, L0: float,
                            l1_tilde: float, rng: np.random.Generator, **kwargs: Any) -> Release:
-    """Mutant of ``noisy_regularised_gd``: the loop runs t = 1..T (T noisy steps); σ and claim for T−1."""
-    return noisy_regularised_gd(X, subgradient, w_c, rho, beta, L0, l1_tilde, rng, _extra_steps=1, **kwargs)
+    """Mutant of ``noisy_regularised_gd``: the loop runs t = 1..T (T noisy steps); σ and claim for T−1.  The
+    correct algorithm's release (run on a throwaway generator) gives the claim, the schedule and σ; the loop below
+    is Algorithm 4's (reference pieces only: ``clipped_subgradients``, ``theorem_9_step_size``), one step longer,
+    so that the reference keeps no mutant hook."""
+    from dpsco.reference.white_box import NoisyGradientTrace
+
+    correct = noisy_regularised_gd(X, subgradient, w_c, rho, beta, L0, l1_tilde, np.random.default_rng(0),
+                                   **{**kwargs, "white_box": False})
+    Xa = np.asarray(X, dtype=np.float64)
+    n, d = Xa.shape
+    T, sigma, lt = int(correct.parameters["T"]), float(correct.parameters["sigma"]), float(l1_tilde)
+    R = kwargs.get("replicates")
+    centre = np.tile(np.asarray(w_c, dtype=np.float64), (1 if R is None else R, 1))
+    radius = L0 / (2.0 * lt)
+    w, weighted, steps = centre.copy(), centre.copy(), []
+    for t in range(1, T + 1):                                     # BUG: T noisy steps (Algorithm 4 takes T − 1)
+        G, _ = proximal.clipped_subgradients(np.asarray(subgradient(w, Xa), dtype=np.float64), L0)
+        noisy = G.mean(axis=1) + rng.normal(0.0, sigma, size=w.shape)
+        steps.append((w.copy(), noisy))
+        off = w - proximal.theorem_9_step_size(t, lt) * (noisy + 2.0 * lt * (w - centre)) - centre
+        norm = np.linalg.norm(off, axis=1, keepdims=True)
+        w = centre + off * np.minimum(1.0, radius / np.where(norm > 0, norm, 1.0))
+        weighted += (t + 1) * w
+    K = T + 1
+    out = weighted * (2.0 / (K * (K + 1)))
+    release = dataclasses.replace(correct, output=out if R is not None else out[0], gradient_evaluations=T * n,
+                                  white_box=None)
+    if kwargs.get("white_box"):
+        def record_gradient(W: np.ndarray, x: np.ndarray, y: float) -> np.ndarray:
+            G = np.asarray(subgradient(np.atleast_2d(W), np.atleast_2d(x)), dtype=np.float64)
+            return proximal.clipped_subgradients(G, L0)[0][:, 0, :]
+
+        its = np.stack([s_[0] for s_ in steps] + [steps[-1][0]], axis=1)
+        release.white_box = NoisyGradientTrace(
+            iterates=its, noisy_gradients=np.stack([s_[1] for s_ in steps], axis=1), record_gradient=record_gradient,
+            n=n, m=n, T=T, sigma=sigma, clip_norm=L0, eta=proximal.theorem_9_step_size(1, lt), sampling="full-batch",
+            algorithm="Algorithm 4 (Menart et al. 2023) [mutant: one step more]")
+    return release
 
 
 def proximal_point_paper_accounting(X: Any, subgradient: Any, w0: Any, rho: float, beta: float, L0: float,
@@ -81,11 +123,18 @@ def proximal_point_paper_accounting(X: Any, subgradient: Any, w0: Any, rho: floa
 def proximal_point_data_dependent_f0(X: Any, subgradient: Any, w0: Any, rho: float, beta: float, L0: float,
                                      l1_tilde: float, F0: float, gamma: float, kappa: float,
                                      rng: np.random.Generator, **kwargs: Any) -> Release:
-    """Mutant of ``proximal_point``: F_0 := L_0·max_i ‖w_0 − x_i‖ (read from the data) sets line 1's T."""
+    """Mutant of ``proximal_point``: F_0 := L_0·max_i ‖w_0 − x_i‖ (read from the data) sets line 1's T (passed as
+    the "public" F_0)."""
     start = np.asarray(w0, dtype=np.float64)
+    f0_data = max(1e-12, float(L0 * np.max(np.linalg.norm(np.asarray(X, dtype=np.float64) - start, axis=1))))
+    return proximal_point(X, subgradient, w0, rho, beta, L0, l1_tilde, f0_data, gamma, kappa, rng, **kwargs)
 
-    def f0_from_data(data: np.ndarray) -> float:
-        return max(1e-12, float(L0 * np.max(np.linalg.norm(data - start, axis=1))))
 
-    return proximal_point(X, subgradient, w0, rho, beta, L0, l1_tilde, F0, gamma, kappa, rng,
-                          _schedule_data=f0_from_data, **kwargs)
+#: Planted bug (the generic σ/√2 bug, ``dpsco.verification.mutants.noise_scale.under_noised``): Algorithm 4
+#: reporting Theorem 9's σ and drawing σ/√2.  Caught by the measured-noise check of the replayed noisy
+#: gradients (``test_noisy_gd_measured_noise_refutes_sigma_over_sqrt2``).
+noisy_regularised_gd_draws_sigma_over_sqrt2 = under_noised(noisy_regularised_gd)
+
+#: Planted bug: Algorithm 2 whose every inner call of Algorithm 4 draws σ/√2 while reporting σ.  Caught by the
+#: same check (``test_proximal_point_measured_noise_refutes_sigma_over_sqrt2``).
+proximal_point_draws_sigma_over_sqrt2 = under_noised(proximal_point)
