@@ -50,17 +50,17 @@ def test_white_box_trace_shapes_and_bit_identical():
         assert a.white_box is None
         assert np.array_equal(a.output, b.output) and np.array_equal(a.trajectory, b.trajectory)
         assert a.parameters == b.parameters
-        wb, T = b.white_box, b.parameters["steps"]
+        wb, T = b.white_box, b.diagnostics["steps"]
         assert wb["N"].shape == (T,) and wb["sigma"].shape == (T,) and wb["noisy_gradients"].shape == (T, 3)
         assert wb["iterates"].shape == (T + 1, 3) and isinstance(wb["sigma_hat"], float)
-        assert np.array_equal(wb["N"], b.parameters["N_t"]) and np.array_equal(wb["sigma"], b.parameters["sigma_t"])
+        assert np.array_equal(wb["N"], b.diagnostics["N_t"]) and np.array_equal(wb["sigma"], b.diagnostics["sigma_t"])
         # line 5: w_{t+1} = w_t − η · (released noisy gradient), exactly as computed
         eta = b.parameters["eta"]
         assert np.array_equal(wb["iterates"][1:], wb["iterates"][:-1] - eta * wb["noisy_gradients"])
     # mutants pass white_box through with the same draws
     S, _ = _pair()
     m0, m1 = _run(adaptive_gd_paper_units, S, 1), _run(adaptive_gd_paper_units, S, 1, white_box=True)
-    assert np.array_equal(m0.output, m1.output) and m1.white_box["N"].shape == (m1.parameters["steps"],)
+    assert np.array_equal(m0.output, m1.output) and m1.white_box["N"].shape == (m1.diagnostics["steps"],)
     with pytest.raises(TypeError, match="white_box"):
         adaptive_gd(grad, np.ones(3), rng=np.random.default_rng(0), white_box="yes", **kw)
 
@@ -132,7 +132,7 @@ def test_white_box_refutes_paper_units():
     S, _ = _pair()
     rule = exact_rule(N_PAIR, 1, RHO_AUDIT, BETA, 1.0, 1.0)
     r = _run(adaptive_gd_paper_units, S, 0, white_box=True)  # seed 0: all norms below ψσ_min
-    assert np.all(r.white_box["sigma"] == rule.sigma_min) and r.parameters["steps"] == 3
+    assert np.all(r.white_box["sigma"] == rule.sigma_min) and r.diagnostics["steps"] == 3
     assert abs(sum(r.diagnostics["exact_costs"]) - 1.5 * RHO_AUDIT) < 1e-12
     miss = _paper_units_miss_bound(M_MUTANT, 1 - 1e-6)
     assert miss <= 1e-6

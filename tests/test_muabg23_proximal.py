@@ -42,25 +42,24 @@ def pair(n: int, d: int = 1) -> tuple[np.ndarray, np.ndarray]:
     return S, S2
 
 
-def measured_rho(release, n: int) -> float:
-    """Exact zCDP of the run as implemented: Σ_t ‖ḡ_S(w_t) − ḡ_S'(w_t)‖²/(2σ̂²) over the trace's noisy steps,
-    with σ̂ the trace's σ after a chi-square check that the residuals ĝ_t − ḡ_S(w_t) are N(0, σ̂² I)."""
+def measured_rho(release, n: int, sigma: float, X: np.ndarray | None = None) -> float:
+    """Exact zCDP of the run as implemented: Σ_t ‖ḡ_S(w_t) − ḡ_S'(w_t)‖²/(2σ²) over the trace's noisy steps, with
+    σ the calibration's, computed by the caller from public inputs by Theorem 9's formula (never the σ the trace
+    records), after the measured-noise check that the noise drawn has standard deviation ≥ σ (one-sided χ² of
+    the residuals ĝ_t − ḡ_S(w_t) replayed at the trace's iterates; false-failure probability 1e-7, exact)."""
+    from dpsco.verification.papers.muabg23_noise import measured_noise, proximal_residuals
+
     tr = release.white_box
     e = np.zeros(tr.iterates.shape[2])
     e[0] = 1.0
-    total, resid = 0.0, []
+    total = 0.0
     for t in range(tr.T):
         W = tr.iterates[:, t]
-        g_plus, g_minus = tr.record_gradient(W, e, 0.0), tr.record_gradient(W, -e, 0.0)
-        diff = (g_plus - g_minus) / n                     # ḡ_S − ḡ_S' (only the last record differs)
-        total += float(np.max(np.sum(diff ** 2, axis=1))) / (2.0 * tr.sigma ** 2)
-        resid.append(tr.noisy_gradients[:, t] - g_plus)   # S = n copies of e_1: ḡ_S(w_t) = g(w_t; e_1)
-    r = np.concatenate(resid).ravel() / tr.sigma
-    k = r.size
-    # Σ r² ~ χ²_k when the noise drawn has std σ̂: two-sided acceptance region of probability 1 − 1e-7
-    # (false-failure probability 1e-7, exact chi-square quantiles)
-    lo, hi = stats.chi2.ppf(0.5e-7, k), stats.chi2.isf(0.5e-7, k)
-    assert lo <= float(r @ r) <= hi, (float(r @ r), lo, hi)
+        diff = (tr.record_gradient(W, e, 0.0) - tr.record_gradient(W, -e, 0.0)) / n   # ḡ_S − ḡ_S'
+        total += float(np.max(np.sum(diff ** 2, axis=1))) / (2.0 * sigma ** 2)
+    X = pair(n)[0] if X is None else X
+    check = measured_noise(proximal_residuals(release, X, linear, L0, sigma), "measured")
+    assert check["p_value"] >= 1e-7, check
     return total
 
 
@@ -81,8 +80,9 @@ def test_algorithm_4_exact_rho_on_worst_pair_matches_claim(calibration: str) -> 
     S, _ = pair(n)
     rel = noisy_regularised_gd(S, linear, np.zeros(1), RHO, BETA, L0, LT, np.random.default_rng(1), replicates=4,
                                white_box=True, calibration=calibration)
-    T = rel.parameters["T"]
-    rho_impl = measured_rho(rel, n)
+    T = theorem_9_steps(n, 1, RHO, BETA)
+    sigma = (theorem_9_sigma_exact if calibration == "exact" else theorem_9_sigma_printed)(n, RHO, T, L0)
+    rho_impl = measured_rho(rel, n, sigma)
     assert rel.white_box.T == T - 1 == 448
     if calibration == "exact":
         assert rho_impl == pytest.approx(RHO, rel=1e-9) and rel.claim.rho == pytest.approx(RHO, rel=1e-12)
@@ -98,19 +98,66 @@ def test_algorithm_4_exact_rho_on_worst_pair_matches_claim(calibration: str) -> 
 
 
 def test_algorithm_4_planted_bugs_refuted_by_the_same_check() -> None:
+    # σ from Theorem 9's formula at the public inputs (the claim's exact calibration), never the run's record.
+    # Paper accounting: the mutant draws σ² = L_0²(T−1)/(n²ρ), half Theorem 9's exact σ², while claiming ρ (truly
+    # 2ρ): the measured-noise check (residual scale 1/√2, k = 4·448 residuals) refutes it at 1e-7 and misses with
+    # probability miss_probability(k, 1/√2), computed exactly and asserted ≤ 1e-6.
+    from dpsco.verification.checks.noise import miss_probability
+    from dpsco.verification.papers.muabg23_noise import measured_noise, proximal_residuals
+
     n = 10
     S, _ = pair(n)
+    T = theorem_9_steps(n, 1, RHO, BETA)
+    sigma = theorem_9_sigma_exact(n, RHO, T, L0)
     bug = noisy_gd_paper_accounting(S, linear, np.zeros(1), RHO, BETA, L0, LT, np.random.default_rng(2),
                                     replicates=4, white_box=True)
-    # paper accounting: σ² = L_0²(T−1)/(n²ρ) gives (T−1)(2L_0/n)²/(2σ²) = 2ρ exactly
-    assert measured_rho(bug, n) == pytest.approx(2 * RHO, rel=1e-9) and bug.claim.rho == RHO
+    check = measured_noise(proximal_residuals(bug, S, linear, L0, sigma), "paper_accounting")
+    assert check["residuals"] == 4 * (T - 1) and miss_probability(check["residuals"], 2 ** -0.5) <= 1e-6
+    assert check["p_value"] < 1e-7 and bug.claim.rho == RHO
     more = noisy_gd_one_step_more(S, linear, np.zeros(1), RHO, BETA, L0, LT, np.random.default_rng(3),
                                   replicates=4, white_box=True)
-    T = more.parameters["T"]
-    # T noisy steps at the σ of T−1: ρ·T/(T−1) > ρ = claim
+    # T noisy steps at the σ of T−1: ρ·T/(T−1) > ρ = claim (exact; the noise itself is the calibrated one)
     assert more.white_box.T == T
-    rho_more = measured_rho(more, n)
+    rho_more = measured_rho(more, n, sigma)
     assert rho_more == pytest.approx(RHO * T / (T - 1), rel=1e-9) and rho_more > more.claim.rho * (1 + 1e-6)
+
+
+def test_noisy_gd_measured_noise_refutes_sigma_over_sqrt2() -> None:
+    # noisy_regularised_gd_draws_sigma_over_sqrt2 (under_noised): reports Theorem 9's σ, draws σ/√2.  The
+    # measured-noise check against σ from the formula refutes it; k = 4(T − 1) residuals; miss probability
+    # miss_probability(k, 1/√2) computed exactly (≤ 1e-6).  The correct run passes (false failure ≤ 1e-7).
+    from dpsco.verification.checks.noise import miss_probability
+    from dpsco.verification.mutants.muabg23_proximal import noisy_regularised_gd_draws_sigma_over_sqrt2
+    from dpsco.verification.papers.muabg23_noise import measured_noise, noisy_gd_sigma, proximal_residuals
+
+    n = 10
+    S, _ = pair(n)
+    sigma = noisy_gd_sigma(n, 1, RHO, BETA, L0)
+    for alg, refuted in ((noisy_regularised_gd, False), (noisy_regularised_gd_draws_sigma_over_sqrt2, True)):
+        rel = alg(S, linear, np.zeros(1), RHO, BETA, L0, LT, np.random.default_rng(11), replicates=4, white_box=True)
+        assert rel.parameters["sigma"] == pytest.approx(sigma, rel=1e-12)   # the bug reports the right σ
+        check = measured_noise(proximal_residuals(rel, S, linear, L0, sigma), "noisy_gd")
+        assert miss_probability(check["residuals"], 2 ** -0.5) <= 1e-6
+        assert (check["p_value"] < 1e-7) == refuted
+
+
+def test_proximal_point_measured_noise_refutes_sigma_over_sqrt2() -> None:
+    # proximal_point_draws_sigma_over_sqrt2: every inner call draws σ/√2 of Theorem 9's σ at ρ/T.  Same check and
+    # guarantees as above; k = 3·T·(T_4 − 1) ≥ 1000 residuals (asserted).
+    from dpsco.verification.checks.noise import miss_probability
+    from dpsco.verification.mutants.muabg23_proximal import proximal_point_draws_sigma_over_sqrt2
+    from dpsco.verification.papers.muabg23_noise import measured_noise, proximal_point_sigma, proximal_residuals
+
+    n = 8
+    S, _ = pair(n)
+    args = (np.zeros(1), 1.0, BETA, L0, LT, 1.0, 1.0, 3.0)
+    T = algorithm_2_outer_steps(n, 1, 1.0, 1.0, 1.0, 3.0, L0, LT)
+    sigma = proximal_point_sigma(n, 1, 1.0, BETA, L0, T, inner_steps=3)
+    for alg, refuted in ((proximal_point, False), (proximal_point_draws_sigma_over_sqrt2, True)):
+        rel = alg(S, linear, *args, np.random.default_rng(12), inner_steps=3, replicates=3, white_box=True)
+        check = measured_noise(proximal_residuals(rel, S, linear, L0, sigma), "proximal_point")
+        assert check["residuals"] == 3 * T * 2 >= 1000 and miss_probability(check["residuals"], 2 ** -0.5) <= 1e-6
+        assert (check["p_value"] < 1e-7) == refuted
 
 
 def test_algorithm_2_exact_rho_and_schedule_from_public_inputs() -> None:
@@ -122,7 +169,10 @@ def test_algorithm_2_exact_rho_and_schedule_from_public_inputs() -> None:
     T = rel.parameters["T"]
     assert T == rel2.parameters["T"] == algorithm_2_outer_steps(n, 1, 1.0, 1.0, 1.0, 3.0, L0, LT)
     assert rel.white_box.T == T * 2                      # T calls × (T_4 − 1) = 2 noisy steps
-    assert measured_rho(rel, n) == pytest.approx(1.0, rel=1e-9) == rel.claim.rho
+    from dpsco.verification.papers.muabg23_noise import proximal_point_sigma
+
+    sigma = proximal_point_sigma(n, 1, 1.0, BETA, L0, T, inner_steps=3)
+    assert measured_rho(rel, n, sigma) == pytest.approx(1.0, rel=1e-9) == rel.claim.rho
     # planted bug: F_0 read from the data changes line 1's T between neighbours, so the transcripts
     # (T·(T_4 − 1) noisy gradients) have different lengths: distinguishable with probability 1, no finite ρ
     b1 = proximal_point_data_dependent_f0(S, linear, *args, np.random.default_rng(6), **kw)

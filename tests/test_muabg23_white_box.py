@@ -129,10 +129,13 @@ def test_proximal_point_white_box_refutes_paper_accounting() -> None:
 
 
 def test_suite_tasks_quick_return_audits_with_p_values() -> None:
-    # three audits at confidence 1 − 3e-7: each refutes a true claim with probability ≤ 3e-7, so the
-    # "not refuted" assertions together fail with probability ≤ 9e-7 ≤ 1e-6 (union bound); the exact checks are
-    # deterministic
-    conf = 1.0 - 3e-7
+    # three audits at confidence 1 − 2e-7: each refutes a true claim with probability ≤ 2e-7; the four
+    # statistical checks (the measured noise of the noisy_gd, proximal_point and adaptive_em runs: one-sided χ²,
+    # P(p < 1e-7) = 1e-7 exactly; the exponential mechanism's selection frequency: two-sided exact binomial,
+    # P(p < 1e-7) ≤ 1e-7) each fail with probability ≤ 1e-7; noisy_gd_mutants_refuted needs the paper-accounting
+    # mutant's measured noise below 1e-7, which it misses with probability miss_probability(4·287, 1/√2)
+    # < 1e-30.  Union bound: ≤ 6e-7 + 4e-7 + 1e-30 ≤ 1e-6.  The exact checks are deterministic.
+    conf = 1.0 - 2e-7
     cases = [(mp.noisy_gd_privacy, "noisy_gd_white_box"), (mp.proximal_point_privacy, "proximal_point_white_box"),
              (ma.adaptive_em_privacy, "adaptive_em_worst_pair_curve")]
     for i, (task, key) in enumerate(cases):
@@ -142,4 +145,8 @@ def test_suite_tasks_quick_return_audits_with_p_values() -> None:
         a = out["audits"][key]
         assert 0.0 <= a["p_value"] <= 1.0 and a["verdict"] == "not refuted", (key, a)
         for c in out["checks"].values():
-            assert c["p_value"] == 1.0, c
+            if c["name"] in ("noisy_gd_measured_noise", "proximal_point_measured_noise", "adaptive_measured_noise",
+                             "adaptive_em_selection"):
+                assert c["p_value"] >= 1e-7, c
+            else:
+                assert c["p_value"] == 1.0, c

@@ -15,9 +15,11 @@ from dpsco.reference.muabg23.adaptive import (adaptive_gd, adaptive_gd_em, em_se
                                               norm_query_cost_line6)
 from dpsco.reference.muabg23.ledger import replace_one_sensitivity
 from dpsco.reference.privacy import Release
+from dpsco.verification.mutants.noise_scale import under_noised
 
 __all__ = ["adaptive_gd_cost_from_noisy_norm", "adaptive_gd_paper_units", "adaptive_gd_sigma_from_exact_norm",
-           "adaptive_gd_noise_over_1e6", "adaptive_gd_em_temperature_without_2"]
+           "adaptive_gd_noise_over_1e6", "adaptive_gd_em_temperature_without_2", "adaptive_gd_draws_sigma_over_sqrt2",
+           "adaptive_gd_em_draws_sigma_over_sqrt2"]
 
 
 def _n_d(grad: Any, w0: Any) -> tuple[int, int]:
@@ -93,16 +95,30 @@ def adaptive_gd_noise_over_1e6(grad: Any, w0: Any, *, rho: float, beta: float, L
 def adaptive_gd_em_temperature_without_2(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
                                          rng: np.random.Generator, calibration: str = "exact",
                                          rho_em: float | None = None, clip: bool = True,
-                                         delta: float = 1e-6) -> Release:
+                                         delta: float = 1e-6, white_box: bool = False) -> Release:
     """Theorem 5 with P(t) ∝ exp(−ε‖∇F(w_t)‖/Δ) (the factor 2 of the exponential mechanism dropped): the
-    selection is 2ε-DP, its bounded range 2ε, i.e. 4× the claimed ε²/8.  Caught by
-    ``test_em_without_factor_2_refuted`` (exact selection probabilities on the worst-case score pair)."""
+    selection is 2ε-DP, its bounded range 2ε, i.e. 4× the claimed ε²/8; its release reports the correct ε.
+    Caught by the measured selection check (``test_em_measured_selection_refutes_temperature_without_2``: the
+    selection frequency on a fixed score vector against Theorem 5's temperature recomputed from public inputs,
+    exact binomial test)."""
     out = adaptive_gd_em(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, calibration=calibration,
-                         rho_em=rho_em, clip=clip, delta=delta)
+                         rho_em=rho_em, clip=clip, delta=delta, white_box=white_box)
     n = out.claim.assumptions["n"]
     eps = out.parameters["epsilon_em"]
     t_star = em_select(out.diagnostics["exact_norms"], 2.0 * eps, replace_one_sensitivity(L0, n), rng)
-    return Release(output=out.trajectory[t_star], claim=out.claim, gradient_evaluations=out.gradient_evaluations,
-                   parameters={**out.parameters, "t_star": t_star, "epsilon_selection": 2.0 * eps},
-                   algorithm=out.algorithm + " [mutant]",
-                   trajectory=out.trajectory, diagnostics=out.diagnostics)
+    release = Release(output=out.trajectory[t_star], claim=out.claim, gradient_evaluations=out.gradient_evaluations,
+                      parameters=dict(out.parameters), algorithm=out.algorithm + " [mutant]",
+                      trajectory=out.trajectory, diagnostics={**out.diagnostics, "t_star": t_star},
+                      nonprivate_internals=dict(out.nonprivate_internals))
+    release.white_box = out.white_box
+    return release
+
+
+#: Planted bug (the generic σ/√2 bug, ``dpsco.verification.mutants.noise_scale.under_noised``): Algorithm 3
+#: reporting σ̂ and σ_t and drawing both noises at 1/√2 of them.  Caught by the measured-noise check of the
+#: replayed transcript (``test_adaptive_measured_noise_refutes_sigma_over_sqrt2``).
+adaptive_gd_draws_sigma_over_sqrt2 = under_noised(adaptive_gd)
+
+#: Planted bug: the Theorem 5 variant with Algorithm 3's noises at 1/√2 of the reported σ's (``under_noised``;
+#: the exponential mechanism's Gumbel draws are untouched).  Caught by the same measured-noise check.
+adaptive_gd_em_draws_sigma_over_sqrt2 = under_noised(adaptive_gd_em)

@@ -21,9 +21,10 @@ from dpsco.reference.muabg23.ledger import zcdp_epsilon
 from dpsco.reference.muabg23.spider import kl_spider, kl_spider_schedule
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import check_positive
+from dpsco.verification.mutants.noise_scale import under_noised
 
 __all__ = ["SignedCurvatureLoss", "theorem_1_claim", "kl_spider_printed_noise_claiming_rho",
-           "kl_spider_data_dependent_f0", "kl_spider_extra_difference_step"]
+           "kl_spider_data_dependent_f0", "kl_spider_extra_difference_step", "kl_spider_draws_sigma_over_sqrt2"]
 
 
 class SignedCurvatureLoss:
@@ -71,9 +72,10 @@ def kl_spider_printed_noise_claiming_rho(X: Any, loss: Any, rho: float, beta: fl
                                          kappa: float, L0: float, L1: float, rng: np.random.Generator,
                                          **kwargs: Any) -> Release:
     """Mutant: the printed noise (σ̂ = L_0√K/(n√ρ), σ_k = Φ̂_k^{1/κ}√(KT_k)/(γn√ρ)) with Theorem 1's claim ρ —
-    the paper's accounting (b/(nσ))², half the exact replace-one cost.  True: 2.125ρ.  Refuted by the exact
-    worst-pair check (``test_printed_noise_mutant_refuted_exactly``) and by the white-box audit at 20,000 runs per
-    side (``test_white_box_audit_refutes_printed_noise``, campaign-marked)."""
+    the paper's accounting (b/(nσ))², half the exact replace-one cost.  True: 2.125ρ.  Refuted by the measured
+    noise of its anchors against the exact σ̂ recomputed from public inputs
+    (``test_printed_noise_mutant_refuted_by_measured_noise``) and by the white-box audit at 20,000 runs per side
+    (``test_white_box_audit_refutes_printed_noise``, campaign-marked)."""
     r = kl_spider(X, loss, rho, beta, F0, gamma, kappa, L0, L1, rng, calibration="printed", **kwargs)
     return dataclasses.replace(r, claim=theorem_1_claim(r, rho))
 
@@ -100,8 +102,10 @@ def kl_spider_extra_difference_step(X: Any, loss: Any, rho: float, beta: float, 
                                     kappa: float, L0: float, L1: float, rng: np.random.Generator,
                                     **kwargs: Any) -> Release:
     """Mutant (off-by-one): the loop runs while t ≤ T_k (one more difference release per round than σ_k is
-    calibrated for) and claims the strict-guard ρ.  True: ρ/2 + Σ_k (T_k + 1)ρ/(2KT_k).  Refuted by the exact
-    worst-pair check (``test_extra_step_mutant_refuted_exactly``)."""
+    calibrated for) and claims the strict-guard ρ for its transcript.  True, for the transcript of releases it
+    makes (the white-box view the claim covers): ρ/2 + Σ_k (T_k + 1)ρ/(2KT_k); its output and iterates depend on
+    T_k differences per round (the last release of a round is never read, ERRATA.md MU3), so the published
+    output alone is ρ-zCDP.  Refuted by the exact ρ of the transcript (``test_extra_step_mutant_refuted_exactly``)."""
     r = kl_spider(X, loss, rho, beta, F0, gamma, kappa, L0, L1, rng, loop_guard="printed", **kwargs)
     strict = kl_spider_schedule(r.parameters["n"], r.parameters["d"], rho, beta, F0, gamma, kappa, L0, L1)
     claim = theorem_1_claim(r, rho)
@@ -112,3 +116,9 @@ def kl_spider_extra_difference_step(X: Any, loss: Any, rho: float, beta: float, 
     claim = dataclasses.replace(claim, event=dp_event.SelfComposedDpEvent(dp_event.GaussianDpEvent(2.0 / c), N),
                                 assumptions=dict(claim.assumptions) | {"releases_accounted": N})
     return dataclasses.replace(r, claim=claim)
+
+
+#: Planted bug (the generic σ/√2 bug, ``dpsco.verification.mutants.noise_scale.under_noised``): Algorithm 1
+#: reporting σ̂ and σ_k and drawing every anchor's and difference's noise at 1/√2 of them.  Caught by the
+#: measured-noise check of the replayed releases (``test_spider_measured_noise_refutes_sigma_over_sqrt2``).
+kl_spider_draws_sigma_over_sqrt2 = under_noised(kl_spider)

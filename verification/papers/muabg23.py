@@ -6,9 +6,12 @@ privacy filter) and its Theorem 5 variant (output chosen by the exponential mech
 
 Non-convex ERM under the (γ, κ)-KL condition with ρ-zCDP claims does not fit the campaign's common phases, so
 every entry brings its own suite (``CatalogueEntry.suite``): the exact ρ of the mechanism as implemented on the
-worst-case replace-one pair against the claim (the exact calibration is the default; the paper's printed
-accounting, which charges each Gaussian release half its replace-one cost, is reachable and refuted where it
-undercounts), audits, and the theorems' bounds at every point of a grid in n with the slope reported.  The
+worst-case replace-one pair against the claim, with the releases counted from the run's white-box transcript and
+the σ's recomputed from public inputs by the theorems' formulas (the exact calibration is the default; the
+paper's printed accounting, which charges each Gaussian release half its replace-one cost, is reachable and
+refuted where it undercounts), the noise actually drawn (``muabg23_noise``: replayed from the transcript,
+one-sided χ²), audits, and the theorems' bounds at every point of a grid in n with the slope reported.  The
+privacy harnesses of the five entries are in ``muabg23_harness``.  The
 suites live beside their pieces: ``muabg23_spider`` (Algorithm 1), ``muabg23_proximal`` (Algorithms 2 and 4)
 and ``muabg23_adaptive`` (Algorithm 3, Theorem 5).
 """

@@ -1,12 +1,17 @@
 """The suite of Menart et al. (2023), arXiv:2311.13447 v2, Algorithm 1 (KL Spider): ``muabg23.kl_spider``.
 
-Tasks: ``privacy`` — the exact ρ of the mechanism as implemented on the worst-case replace-one pair (every
-release at its clipped sensitivity, every round at full length) against the claim, and a white-box audit of
-the normalised releases on the one-sided canary of :class:`SignedCurvatureLoss` (the claim's event:
-K + Σ T_k Gaussian releases of composed μ = √(2ρ); the zCDP claim gets a curve verdict); ``bounds`` —
+Tasks: ``privacy`` — the exact ρ of a run's transcript on the worst-case replace-one pair (the releases it made,
+counted from its white-box trace, each at its clipped sensitivity, with σ̂ and σ_k recomputed from the public
+inputs by the schedule's formulas, never read from the release) against the claim; the measured noise of the
+anchors and of the differences (``muabg23_noise.spider_residuals``: replayed noiseless releases, one-sided χ²
+against the calibrated σ's, which the planted σ/√2 and printed-noise bugs fail); and a white-box audit of the
+normalised releases on the one-sided canary of :class:`SignedCurvatureLoss` (the claim's event: K + Σ T_k
+Gaussian releases of composed μ = √(2ρ); the zCDP claim gets a curve verdict); ``bounds`` —
 Theorem 1's explicit bound F(w̄) − F* ≤ Φ̂_K with probability ≥ 1 − β (binomial count of violations), the
 exact gradient count n·Σ_k(1 + steps_k), and Theorem 1's bound at every grid n (``rate_check``, slope
 reported) on the PL quadratic f(w; x) = (L_1/2)‖w − x‖² (κ = 2, γ² = 1/(2L_1)) and on a cubic (κ = 3/2).
+The exact gradient count checked is the count performed (``nonprivate_internals``); the published one is the
+schedule's n·(K + Σ_k T_k).
 """
 
 from __future__ import annotations
@@ -22,17 +27,20 @@ from dpsco.reference.privacy import Release
 from dpsco.verification.auditing.white_box import OneSidedCanary, white_box_audit
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.mutants.muabg23_spider import SignedCurvatureLoss
+from dpsco.verification.papers import muabg23_noise as noise
 from dpsco.verification.papers.muabg23_lower_bound import lower_bound_task
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 from dpsco.verification.checks.stats import suite_check
 
-__all__ = ["ENTRIES", "AUDIT_PARAMS", "QuadraticLoss", "exact_worst_pair_rho", "schedules_differ",
+__all__ = ["ENTRIES", "AUDIT_PARAMS", "QuadraticLoss", "transcript_rho", "NOISE_D", "NOISE_N", "noise_instance",
+           "spider_measured_noise", "schedules_differ",
            "quadratic_instance", "CubicLoss", "cubic_instance", "kl_spider_privacy", "kl_spider_bounds", "suite_tasks_quick"]
 
 PAPER = "Menart et al. (2023)"
-SIZES = {"quick": {"wb": 600, "reps": 6, "grid": (1000, 2000, 4000), "rate_runs": 2},
-         "standard": {"wb": 8000, "reps": 20, "grid": (1000, 2000, 4000, 8000), "rate_runs": 4},
-         "paper": {"wb": 20000, "reps": 100, "grid": (1000, 2000, 4000, 8000, 16000), "rate_runs": 10}}
+SIZES = {"quick": {"wb": 600, "reps": 6, "grid": (1000, 2000, 4000), "rate_runs": 2, "noise_runs": 100},
+         "standard": {"wb": 8000, "reps": 20, "grid": (1000, 2000, 4000, 8000), "rate_runs": 4, "noise_runs": 200},
+         "paper": {"wb": 20000, "reps": 100, "grid": (1000, 2000, 4000, 8000, 16000), "rate_runs": 10,
+                   "noise_runs": 500}}
 
 
 def _audit_setup() -> dict[str, Any]:
@@ -52,17 +60,59 @@ def _audit_setup() -> dict[str, Any]:
 AUDIT_PARAMS = _audit_setup()
 
 
-def exact_worst_pair_rho(release: Release) -> float:
-    """Σ_j Δ_j²/(2σ_j²) over the most releases the run's loop guard allows (K anchors at Δ = 2L_0/n, σ̂; in round
-    k, ``releases_per_round[k]`` differences at Δ = 2L_1 s_k/n, σ_k), from the parameters the run used: the
-    exact zCDP (and, as μ² = 2ρ, the exact GDP) of the mechanism on a pair attaining every clipped sensitivity
-    (:data:`AUDIT_PARAMS`), by adaptive composition of Gaussians."""
-    p = release.parameters
-    n, K = int(p["n"]), int(p["K"])
-    rho = K * (2.0 * p["L0"] / n) ** 2 / (2.0 * p["sigma_hat"] ** 2)
-    for k in range(K):
-        rho += p["releases_per_round"][k] * (2.0 * p["L1"] * p["step"][k] / n) ** 2 / (2.0 * p["sigma"][k] ** 2)
-    return float(rho)
+def transcript_rho(release: Release, params: dict[str, Any], calibration: str = "exact") -> float:
+    """Σ_j Δ_j²/(2σ_j²) over the releases a run actually made (read from its white-box trace: a release of kind 1
+    is an anchor and opens a round, kind 2 a difference), with Δ_j (2L_0/n, 2L_1s_k/n) and σ_j (σ̂, σ_k) from the
+    schedule recomputed from the public inputs ``params`` at the claim's ``calibration`` (never read from the
+    release): the exact zCDP of the run's transcript on a pair that attains every clipped sensitivity
+    (:data:`AUDIT_PARAMS`), by adaptive composition of Gaussians.  A run of the correct algorithm is at most
+    ρ (exactly ρ when no round stops early); a run that makes more releases per round than σ_k is calibrated
+    for exceeds it.  ``release`` : a ``kl_spider(..., white_box=True)`` Release (the first replicate is read)."""
+    tr = release.white_box
+    it = np.asarray(tr.iterates)[0]
+    d = (it.shape[1] - 3) // 2
+    n = int(tr.n)
+    sch = kl_spider_schedule(n, d, params["rho"], params["beta"], params["F0"], params["gamma"], params["kappa"],
+                             params["L0"], params["L1"], calibration)
+    total, k = 0.0, -1
+    for row in it[:-1]:
+        kind = int(round(row[2 * d + 1]))
+        if kind == 1:
+            k += 1
+            total += (2.0 * sch.L0 / n) ** 2 / (2.0 * sch.sigma_hat ** 2)
+        elif kind == 2:
+            total += sch.difference_sensitivity(k) ** 2 / (2.0 * sch.sigma[k] ** 2)
+    return float(total)
+
+
+#: the measured-noise instance of Algorithm 1 (any data will do; d = 10 so that a run gives many residuals):
+#: SignedCurvatureLoss records (x, s), ‖x‖ ≤ L_0, s ∈ [−1, 1], n = 20, and the public inputs of the audit
+NOISE_D, NOISE_N = 10, 20
+
+
+def noise_instance(rng: np.random.Generator) -> tuple[np.ndarray, dict[str, Any]]:
+    """(records (n, d + 1), public inputs) of the measured-noise runs (:data:`NOISE_D`, :data:`NOISE_N`)."""
+    P = dict(AUDIT_PARAMS["params"])
+    x = rng.normal(size=(NOISE_N, NOISE_D))
+    x *= (P["L0"] * rng.random(NOISE_N) / np.linalg.norm(x, axis=1))[:, None]
+    return np.hstack([x, rng.uniform(-1.0, 1.0, size=(NOISE_N, 1))]), P
+
+
+def spider_measured_noise(runs: int, rng: np.random.Generator, *, algorithm: Any = kl_spider
+                          ) -> dict[str, dict[str, Any]]:
+    """The measured-noise checks of Algorithm 1 (``dpsco.verification.papers.muabg23_noise.spider_residuals``):
+    ``algorithm`` (``kl_spider`` or a planted copy with its signature) run ``runs`` times (replicates) on
+    :func:`noise_instance`; the anchors' residuals against σ̂ and the differences' against σ_k, both from the
+    exact calibration's schedule at the public inputs, each a one-sided χ² test (false failure ≤ 1e-7)."""
+    X, P = noise_instance(rng)
+    loss = AUDIT_PARAMS["loss"]
+    rel = algorithm(X, loss, rng=rng, replicates=int(runs), white_box=True, **P)
+    res = noise.spider_residuals(rel, X, loss, **P)
+    return {"kl_spider_measured_noise_anchors": noise.measured_noise(res["anchor"], "kl_spider_measured_noise_anchors",
+                                                                     "anchors / σ̂ (line 4, exact calibration)"),
+            "kl_spider_measured_noise_differences": noise.measured_noise(
+                res["difference"], "kl_spider_measured_noise_differences",
+                "differences / σ_k (line 7, exact calibration)")}
 
 
 def schedules_differ(a: Release, b: Release) -> bool:
@@ -135,14 +185,16 @@ def _bound_cubic(n: int, beta: float = 0.05) -> float:
 
 
 def kl_spider_privacy(inp: SuiteInputs) -> dict[str, Any]:
-    """Exact worst-pair ρ vs the claim; white-box audit of the exact calibration on the one-sided canary."""
+    """The exact ρ of a run's transcript on the worst pair (σ's from the public schedule) vs the claim; the
+    measured noise of the anchors and the differences; a white-box audit of the exact calibration on the
+    one-sided canary."""
     sz = SIZES[inp.budget]
-    s_run, s_audit = inp.seed.spawn(2)
+    s_run, s_audit, s_noise = inp.seed.spawn(3)
     A = AUDIT_PARAMS
     P, loss = A["params"], A["loss"]
-    rel = kl_spider(A["dataset"], loss, rng=np.random.default_rng(s_run), **P)
-    rho_exact = exact_worst_pair_rho(rel)
-    holds = rho_exact <= rel.claim.rho * (1 + 1e-9)
+    rel = kl_spider(A["dataset"], loss, rng=np.random.default_rng(s_run), white_box=True, **P)
+    rho_run = transcript_rho(rel, P)
+    holds = rho_run <= rel.claim.rho * (1 + 1e-9)
 
     def run(data: dict[str, np.ndarray], R: int, rng: np.random.Generator) -> Any:
         return kl_spider(data["X"], loss, rng=rng, replicates=R, white_box=True, **P).white_box
@@ -151,13 +203,15 @@ def kl_spider_privacy(inp: SuiteInputs) -> dict[str, Any]:
                           confidence=inp.confidence)
     audit = res.to_dict()
     audit["p_value"] = float(res.p_value)
-    return {"record": {"rho_claim": rel.claim.rho, "rho_exact_worst_pair": rho_exact, "K": rel.parameters["K"],
-                       "T": list(rel.parameters["T"]), "releases": rel.parameters["K"] + sum(rel.parameters["T"])},
-            "checks": {"kl_spider_exact_rho": suite_check(
-                "kl_spider_exact_rho", "the exact zCDP of the implemented mechanism on the worst-case replace-one "
-                "pair (Σ Δ_j²/(2σ_j²), full rounds) is at most the claimed ρ", 1.0 if holds else 0.0,
-                estimate=rho_exact, bound=rel.claim.rho)},
-            "audits": {"kl_spider_white_box": audit}}
+    checks = {"kl_spider_exact_rho": suite_check(
+        "kl_spider_exact_rho", "the exact zCDP of the run's transcript on the worst-case replace-one pair (Σ Δ_j²/"
+        "(2σ_j²) over the releases made, Δ_j and σ_j from the schedule recomputed from public inputs) is at most "
+        "the claimed ρ", 1.0 if holds else 0.0, estimate=rho_run, bound=rel.claim.rho)}
+    checks.update(spider_measured_noise(sz["noise_runs"], np.random.default_rng(s_noise)))
+    return {"record": {"rho_claim": rel.claim.rho, "rho_transcript_worst_pair": rho_run, "K": rel.parameters["K"],
+                       "T": list(rel.parameters["T"]), "releases": rel.parameters["K"] + sum(rel.parameters["T"]),
+                       "noise_runs": sz["noise_runs"]},
+            "checks": checks, "audits": {"kl_spider_white_box": audit}}
 
 
 def _excess(n: int, rng: np.random.Generator, beta: float = 0.05) -> float:
@@ -183,7 +237,9 @@ def kl_spider_bounds(inp: SuiteInputs) -> dict[str, Any]:
         excess = 0.5 * loss.L1 * float(np.sum((r.output - X.mean(axis=0)) ** 2))
         violations += int(excess > theorem_1_bound(kl_spider_schedule(n, 2, P["rho"], beta, P["F0"], P["gamma"],
                                                                       P["kappa"], P["L0"], P["L1"])))
-        counts_ok &= r.gradient_evaluations == n * sum(1 + t for t in r.diagnostics["steps_per_round"])
+        counts_ok &= (r.nonprivate_internals["gradient_evaluations_performed"]
+                      == n * sum(1 + t for t in r.diagnostics["steps_per_round"])
+                      and r.gradient_evaluations == n * (r.parameters["K"] + sum(r.parameters["T"])))
     p_hp = float(stats.binom.sf(violations - 1, sz["reps"], beta)) if violations else 1.0
     # excess ≤ (L1/2)(‖w0 − x̄‖ + Σ_k T_k s_k)² (Lemma 1: every step has length s_k)
     s_max = kl_spider_schedule(sz["grid"][0], 2, 100.0, beta, 0.5, 1.0 / math.sqrt(2.0), 2.0, 1.0, 1.0)
@@ -206,7 +262,8 @@ def kl_spider_bounds(inp: SuiteInputs) -> dict[str, Any]:
             "checks": {"kl_spider_theorem_1_whp": suite_check(
                 "kl_spider_theorem_1_whp", f"P(F(w̄) − F* > Φ̂_K) ≤ β = {beta} (Theorem 1; binomial)", p_hp,
                 estimate=violations / sz["reps"], bound=beta),
-                "kl_spider_count": suite_check("kl_spider_count", "gradient evaluations = n·Σ_k(1 + steps_k)",
+                "kl_spider_count": suite_check("kl_spider_count", "gradient evaluations performed = n·Σ_k(1 + "
+                                               "steps_k); published count n·(K + Σ_k T_k), from public inputs",
                                           1.0 if counts_ok else 0.0),
                 "kl_spider_theorem_1_rate": rate, "kl_spider_theorem_1_rate_kappa_1_5": cubic},
             "audits": {}}
@@ -230,6 +287,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         costs={b: BudgetCost(audit_runs=0, replicates=sz["reps"], rate_runs=sz["rate_runs"], stability_runs=1)
                for b, sz in SIZES.items()},
         planted_bugs=("kl_spider_printed_noise_claiming_rho", "kl_spider_data_dependent_f0",
+                      "kl_spider_draws_sigma_over_sqrt2",
                       "kl_spider_extra_difference_step"),
         rate_exponent=None,
         notes=("Schedule from public inputs only; per-sample clipping (anchors L_0, differences L_1 s_k); every "
