@@ -73,7 +73,8 @@ def main() -> None:
     a3, b3 = (0.0, 1.0, 0.0), (1.0, 0.0, 1.0)
     print("exact eps at delta, Algorithm 6 pair:",
           {"correct": svt.svt_epsilon(i10["delta"], a3, b3, 1, 0.0, p["R"], p["tau"]),
-           "no query noise": svt.svt_epsilon(i10["delta"], a3, b3, 1, 0.0, p["R"], p["tau"], query_noise=False),
+           "no query noise": svt.discrete_epsilon(i10["delta"], mut.without_query_noise_law(a3, 1, 0.0, p["R"], p["tau"]),
+                                                  mut.without_query_noise_law(b3, 1, 0.0, p["R"], p["tau"])),
            "plain Laplace": svt.svt_epsilon(i10["delta"], a3, b3, 1, 0.0, p["R"], math.inf)})
     for c in (4, 8, 12):
         p = svt.lemma_10_parameters(1.0, c, c, i10["epsilon"], i10["delta"])

@@ -90,11 +90,14 @@ def test_replace_not_drop_and_exact_counts():
     S[1] = [10.0, 0.0]
     S[5] = [0.0, -10.0]
     rel = known_lip_reduction(S, Linear(), Ball(1.0), 0.5, BOUNDS, np.random.default_rng(0), C=3.0)
-    assert rel.gradient_evaluations == 15 and rel.diagnostics["dummy_gradient_evaluations"] == 6
-    assert rel.parameters["a_lip"]["total_gradients"] == 21 and rel.diagnostics["replaced"] == 2
+    assert rel.nonprivate_internals["gradient_evaluations_performed"] == 15
+    assert rel.diagnostics["dummy_gradient_evaluations"] == 6
+    # published: the schedule's count Σ n_iT_i, real and dummy alike (the split reveals the replaced records)
+    assert rel.gradient_evaluations == rel.parameters["a_lip"]["total_gradients"] == 21
+    assert rel.diagnostics["replaced"] == 2
     assert np.linalg.norm(rel.output) <= 1.0 + 1e-12
     c = rel.claim
-    assert c.notion == "zCDP" and c.rho == 0.5 and c.mu == pytest.approx(1.0) and c.conditions
+    assert c.notion == "zCDP" and c.rho == 0.5 and c.mu == pytest.approx(1.0) and not c.conditions
     assert truncation_mask(S, Linear(), 3.0, 1.0).tolist() == [True, False, True, True, True, False, True, True]
 
 
@@ -240,6 +243,7 @@ def test_lipschitz_dpsco_runs_and_counts():
     rel = lipschitz_dpsco(S, Linear(), Ball(1.0), 0.5, 1.0, 1.0, np.random.default_rng(2))
     # n = 10: phases n_i = 5, 2, 1 with T_i = ⌈max(n_i, n_i²ρ/d)⌉ = 5, 2, 1 → 25 + 4 + 1 = 30 gradients
     assert rel.gradient_evaluations == 30 and np.linalg.norm(rel.output) <= 1.0 + 1e-12
+    assert rel.nonprivate_internals["gradient_evaluations_performed"] == 30
 
 
 def test_suite_tasks_at_the_quick_budget():
@@ -273,5 +277,43 @@ def test_strongly_convex_branch_uses_the_dummy_and_l_a():
                               mu=1.0, x_bar=[1.0, 0.0])
     assert rel.parameters["L_A"] == pytest.approx(2.0) and rel.diagnostics["replaced"] == 3
     # phases [0,4), [4,6), [6,7) with T_i = 4, 2, 1: dummies at 1, 3 (phase 1) → 4·2 = 8; real 4·2 + 2·2 + 1 = 13
-    assert rel.diagnostics["dummy_gradient_evaluations"] == 8 and rel.gradient_evaluations == 13
+    assert rel.diagnostics["dummy_gradient_evaluations"] == 8
+    assert rel.nonprivate_internals["gradient_evaluations_performed"] == 13 and rel.gradient_evaluations == 21
     assert np.linalg.norm(rel.output) <= 1.0 + 1e-12
+
+
+def test_published_record_does_not_reveal_replaced_records():
+    """Defect (fixed): Algorithm 4 published gradient_evaluations = the number of real-record gradients, which
+    counts the records replaced by the dummy (and its claim's conditions said so).  On a kept/replaced pair at
+    the same seed every published field but the output must agree: the count is now the schedule's Σ n_iT_i
+    (public), the performed count lives in nonprivate_internals, and the claim carries no excusing condition.
+    Deterministic (same seed on both sides)."""
+    S = np.full((8, 2), 0.5)
+    S2 = S.copy()
+    S2[0] = [10.0, 0.0]                                          # L̄ = 10 > C = 3: replaced by the dummy
+    for seed in range(3):
+        a = known_lip_reduction(S, Linear(), Ball(1.0), 0.5, BOUNDS, np.random.default_rng(seed), C=3.0)
+        b = known_lip_reduction(S2, Linear(), Ball(1.0), 0.5, BOUNDS, np.random.default_rng(seed), C=3.0)
+        ra, rb = a.to_dict(), b.to_dict()
+        ra.pop("output"), rb.pop("output")
+        assert ra == rb
+        assert a.to_json().count("gradient_evaluations") == 1 and not a.claim.conditions
+        # T_1 = 4 steps of phase 1 each computed one gradient of record 0 on D and none on D′
+        assert (a.nonprivate_internals["gradient_evaluations_performed"]
+                - b.nonprivate_internals["gradient_evaluations_performed"]) == 4
+        with pytest.raises(ValueError, match="include_diagnostics"):
+            a.to_dict(include_diagnostics=True)
+
+
+def test_heavy_records_are_replaced_not_refused_and_the_release_is_finite():
+    """An admissible heavy record (finite, any magnitude) whose L̄_s overflows to inf is replaced by the dummy
+    (inf > C), never refused mid-run (before: ValueError "lipschitz_bound must give one finite L̄_s"), and the
+    release is finite — least squares records [a, b] with |b| = 1e308 and ‖a‖ up to 1.3e308."""
+    from dpsco.reference.alt24.losses import LeastSquaresLoss
+
+    S = np.full((8, 3), 0.5)
+    S[0] = [10.0, 1.0, 1e308]
+    S[3] = [1e308, -1e308, 5e-324]
+    rel = known_lip_reduction(S, LeastSquaresLoss(), Ball(1.0), 0.5, BOUNDS, np.random.default_rng(0), C=3.0)
+    assert np.all(np.isfinite(rel.output)) and rel.diagnostics["replaced"] == 2
+    assert truncation_mask(S, LeastSquaresLoss(), 3.0, 1.0).tolist() == [False] + [True] * 2 + [False] + [True] * 4

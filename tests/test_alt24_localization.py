@@ -206,8 +206,12 @@ def test_corollary_3_epochs_and_disjoint_batches():
     m = MomentBounds(2, (3.0, 3.0))
     rel = sc_sco(S, MeanEstimationLoss(), rho=1.0, moments=m, mu=1.0, delta_fail=0.1, domain_radius=1.0, C_sco=1.0,
                  rng=rng, J_scale=0.01)
-    ranges = [e["records"] for e in rel.parameters["epoch_log"]]
+    ranges = [e["records"] for e in rel.parameters["epoch_records"]]
     assert ranges == [[400 * e, 400 * (e + 1)] for e in range(5)]  # consecutive, disjoint
+    # the epoch domains are private values (post-processing of earlier epochs): kept, never published
+    log = rel.nonprivate_internals["epoch_log"]
+    assert [e["records"] for e in log] == ranges and "epoch_log" not in rel.to_json()
+    assert all(set(e) == {"epoch", "records", "I", "J"} for e in rel.parameters["epoch_records"])
     assert np.linalg.norm(rel.output) <= 1.0 + 1e-12 and rel.claim.rho == 1.0
     with pytest.raises(ValueError, match="mu"):
         sc_sco(S, LinearLoss(), rho=1.0, moments=m, mu=1.0, delta_fail=0.1, domain_radius=1.0, C_sco=1.0, rng=rng)

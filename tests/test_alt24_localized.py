@@ -194,13 +194,17 @@ def test_bottom_is_an_outcome_and_halts_everything() -> None:
         assert isinstance(r, LocalizedRelease)
         seen.add(r.halted)
         o = audit_outcome(r)
+        performed = r.nonprivate_internals["gradient_evaluations_performed"]
         if r.halted:
-            assert r.halted_phase == 1 and np.all(np.isnan(r.output)) and o.tolist() == [1.0, 0.0]
-            assert 16 <= r.gradient_evaluations <= 32  # halted in phase 1, at the ⌈ĉ_1⌉-th clip
+            assert r.nonprivate_internals["halted_phase"] == 1 and np.all(np.isnan(r.output))
+            assert o.tolist() == [1.0, 0.0, 63.0]
+            assert 16 <= performed <= 32  # halted in phase 1, at the ⌈ĉ_1⌉-th clip (kept internal)
         else:
-            assert o[0] == 0.0 and o[1] == r.output[0] and r.gradient_evaluations == 63
-        rec = json.loads(r.to_json())  # the publishable record carries the ⊥ marker
+            assert o[0] == 0.0 and o[1] == r.output[0] and o[2] == 63.0 and performed == 63
+        assert r.gradient_evaluations == 63  # published: the schedule's count 2^I − 1, ⊥ or not
+        rec = json.loads(r.to_json())  # the publishable record: ⊥ alone or the point, and public fields
         assert rec["halted"] is r.halted and (rec["output"] is None) is r.halted
+        assert "halted_phase" not in rec and rec["gradient_evaluations"] == 63
     assert seen == {True, False}  # P(⊥) = 1/2 exactly here: both seen in 40 runs except w.p. 2^-39 ≤ 1e-6
 
 
@@ -385,7 +389,8 @@ def test_retry_on_bottom_mutant_refuted_exactly() -> None:
     # the mutant does retry: on D every attempt halts, so it returns ⊥ after M attempts with M× the gradients
     r = mut.localized_dp_sgd_retry_on_bottom(D, LinearLoss(), np.zeros(1), rng=np.random.default_rng(1),
                                              max_attempts=M, **SET)
-    assert r.halted and r.diagnostics["attempts"] == M and 16 * M <= r.gradient_evaluations <= 48 * M
+    assert r.halted and r.diagnostics["attempts"] == M
+    assert 16 * M <= r.nonprivate_internals["gradient_evaluations_performed"] <= 48 * M
 
 
 # ---- black-box audits with ⊥ as an outcome, each beside its planted bug --------------------------------------
@@ -420,7 +425,9 @@ def test_suite_tasks_quick() -> None:
     from dpsco.verification.papers.registry import SuiteInputs
 
     (entry,) = suite.ENTRIES
-    assert entry.name == "alt24.localized_dp_sgd" and set(entry.planted_bugs) == {*mut.MUTANTS, "localized_dp_sgd_sigma_over_100"}
+    assert entry.name == "alt24.localized_dp_sgd" and set(entry.planted_bugs) == {
+        *mut.MUTANTS, "localized_dp_sgd_sigma_over_100", "localized_dp_sgd_publishes_performed_count",
+        "localized_clipped_dp_sgd_draws_sigma_over_sqrt2"}
     assert entry.run is localized_clipped_dp_sgd
     for i, task in enumerate(entry.suite.tasks):
         out = task.run(SuiteInputs("quick", np.random.SeedSequence(100 + i), 0.95))

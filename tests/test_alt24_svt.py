@@ -245,10 +245,12 @@ def test_no_query_noise_bug_refuted_exactly_and_by_the_audit():
     i = suite.SVT_INSTANCE
     a, b = (0.0, 1.0, 0.0), (1.0, 0.0, 1.0)
     p = svt.lemma_10_parameters(1.0, i["c"], 3, i["epsilon"], i["delta"])
-    d_bug = svt.svt_delta(i["epsilon"], a, b, i["c"], 0.0, p["R"], p["tau"], query_noise=False)
+    law_a = mut.without_query_noise_law(a, i["c"], 0.0, p["R"], p["tau"])
+    law_b = mut.without_query_noise_law(b, i["c"], 0.0, p["R"], p["tau"])
+    d_bug = svt.discrete_delta(i["epsilon"], law_a, law_b)
     z_mass = float(svt.bounded_laplace_cdf(1.0, p["R"], p["tau"]) - svt.bounded_laplace_cdf(0.0, p["R"], p["tau"]))
     assert d_bug >= z_mass * (1 - 1e-12) and z_mass > i["delta"]  # hand: the ⊥⊤ mass alone exceeds δ
-    p_true = svt.svt_output_distribution(a, i["c"], 0.0, p["R"], p["tau"], query_noise=False)[suite.SVT_EVENT]
+    p_true = law_a[suite.SVT_EVENT]
     assert p_true == pytest.approx(z_mass, rel=1e-9)
     n = _draws_needed_for_detection(lambda m: _k_star(m, i["epsilon"], i["delta"]), p_true)
     D, Dp = suite.svt_pair()

@@ -61,12 +61,12 @@ from dpsco.reference.alt24.one_pass import (
 from dpsco.reference.alt24.svt import (
     bounded_laplace_cdf, bounded_laplace_delta, bounded_laplace_epsilon, bounded_laplace_mechanism,
     discrete_delta, discrete_epsilon, lemma_9_tau, lemma_10_parameters, private_sparse_vector, sparse_vector,
-    svt_delta, svt_epsilon, svt_output_distribution,
+    sparse_vector_answer_law, svt_delta, svt_epsilon, svt_output_distribution,
 )
 from dpsco.reference.alt24.localized import (
     LocalizedRelease, Theorem3Parameters, audit_outcome, check_lemma_12, lemma_12_conditions,
-    lemma_13_conditions, localized_clipped_dp_sgd, phase_record_ranges, theorem_3_parameters,
-    theorem_3_proof_bound,
+    lemma_13_conditions, localized_clipped_dp_sgd, phase_parameters, phase_record_ranges, schedule_gradient_count,
+    theorem_3_parameters, theorem_3_proof_bound,
 )
 
 __all__ = [
@@ -86,11 +86,11 @@ __all__ = [
     "lemma_3_expected_bias_bound", "lemma_4_radius", "lemma_5_distance_bound", "lemma_5_expected_gap",
     "lemma_6_lipschitz_lower_bound", "lemma_7_lipschitz", "lemma_8_bound", "lemma_8_terms", "lemma_9_tau",
     "lipschitz_dpsco", "localized_clipped_dp_sgd", "logistic_records", "lower_bound_shape",
-    "onepass_clipped_dp_sgd", "onepass_clipped_sgd", "phase_record_ranges", "phased_noisy_gd",
+    "onepass_clipped_dp_sgd", "onepass_clipped_sgd", "phase_parameters", "phase_record_ranges", "phased_noisy_gd",
     "population_localize", "private_sparse_vector", "project_ball", "project_ball_intersection",
     "proposition_1_bound", "proposition_1_rho", "proposition_1_step_sizes", "proposition_2_bound",
     "proposition_2_schedule", "proposition_3_bound", "proposition_4_bound", "sample_bounded_laplace",
-    "sc_sco", "sparse_vector", "svt_delta", "svt_epsilon", "svt_output_distribution", "theorem_1_J",
+    "sc_sco", "schedule_gradient_count", "sparse_vector", "sparse_vector_answer_law", "svt_delta", "svt_epsilon", "svt_output_distribution", "theorem_1_J",
     "theorem_1_blocks", "theorem_1_bound", "theorem_1_claim", "theorem_1_gradient_count",
     "theorem_1_parameters", "theorem_2_bound", "theorem_2_clip", "theorem_2_parameters", "theorem_3_bound",
     "theorem_3_intermediate_bound", "theorem_3_parameters", "theorem_3_proof_bound", "theorem_4_bound",

@@ -40,8 +40,9 @@ from typing import Any, Callable
 import numpy as np
 
 from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds, check_records
-from dpsco.reference.alt24.primitives import clip
+from dpsco.reference.alt24.primitives import project_ball
 from dpsco.reference.alt24.theorems import zcdp_to_dp
+from dpsco.reference.clipping import clip_rows, enforce_norm_bound
 from dpsco.reference.domains import Ball
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import as_float_vector, check_delta, check_positive, check_rng
@@ -114,15 +115,19 @@ def a_lip_parameters(n: int, d: int, rho: float, lipschitz: float, G2: float, D:
 
 
 def phased_noisy_gd(block_grads: BlockGradients, params: dict[str, Any], d: int, radius: float,
-                    rng: np.random.Generator, x0: np.ndarray, *, clip_norm: float) -> tuple[np.ndarray, int, int]:
+                    rng: np.random.Generator, x0: np.ndarray, *, clip_norm: float,
+                    trace: dict[str, list] | None = None) -> tuple[np.ndarray, int, int]:
     """A_Lip's loop (module docstring) on per-sample gradients supplied block by block: for each phase of
     ``params`` (from :func:`a_lip_parameters`), T_i noisy steps with per-sample gradients clipped at
-    ``clip_norm`` and N(0, σ_i²I) noise; returns (x_I, real-record gradient count, dummy gradient count).
-    The noise σ_i comes from ``params`` only; ``clip_norm`` must equal the L the σ_i were calibrated with for
-    the ρ-zCDP guarantee (a larger clip is a privacy bug — a planted one in the mutant corpus)."""
+    ``clip_norm`` (``clip_rows``: ‖·‖ ≤ clip_norm in floating point, then ``enforce_norm_bound`` as the last
+    fail-safe before the noise) and N(0, σ_i²I) noise; returns (x_I, real-record gradient count, dummy gradient
+    count).  The noise σ_i comes from ``params`` only; ``clip_norm`` must equal the L the σ_i were calibrated
+    with for the ρ-zCDP guarantee (a larger clip is a privacy bug — a planted one in the mutant corpus).
+    ``trace`` (a dict, filled in place): per step its "phase" index i, the iterate x_t, the phase's anchor
+    x_{i−1} and the noisy gradient ĝ_t + ξ_t (the white-box view; a verification record)."""
     x_prev = x0.copy()
     real = dummy = 0
-    for ph in params["phases"]:
+    for i, ph in enumerate(params["phases"], start=1):
         lam, T, sigma, m = ph["lambda_i"], ph["T_i"], ph["sigma_i"], ph["n_i"]
         x = x_prev.copy()
         acc = np.zeros(d)
@@ -130,13 +135,16 @@ def phased_noisy_gd(block_grads: BlockGradients, params: dict[str, Any], d: int,
             g, r, u = block_grads(x, ph["start"], ph["stop"])
             real += r
             dummy += u
-            with np.errstate(over="ignore", divide="ignore"):        # zero rows: C/tiny overflows to inf, harmless
-                ghat = clip(g, clip_norm).sum(axis=0) / m              # clipped mean, sensitivity 2L/n_i
+            G = clip_rows(g, clip_norm)                                # per-sample clip at L
+            ghat = enforce_norm_bound(G, clip_norm).sum(axis=0) / m    # clipped mean, sensitivity 2L/n_i
             xi = sigma * rng.standard_normal(d)
+            if trace is not None:
+                for key, val in (("phase", i), ("iterates", x.copy()), ("anchors", x_prev.copy()),
+                                 ("noisy_gradients", ghat + xi)):
+                    trace.setdefault(key, []).append(val)
             gamma = 2.0 / (lam * (t + 1))
             y = (x - gamma * (ghat + xi) + gamma * lam * x_prev) / (1.0 + gamma * lam)
-            ny = float(np.linalg.norm(y))
-            x = y if ny <= radius else y * (radius / ny)                # Π_X (X = B(0, R))
+            x = project_ball(y, np.zeros(d), radius)                   # Π_X (X = B(0, R))
             acc += (t + 1) * x                                         # t-weighted average of x_1..x_T
         x_prev = acc / (T * (T + 1) / 2.0)
     return x_prev, real, dummy
@@ -196,38 +204,43 @@ def lipschitz_dpsco(S: Any, loss: HeavyTailedLoss, domain: Ball, rho: float, lip
     R = domain.radius
     x = _start(x0, d, R)
     Lbar = np.asarray(loss.lipschitz_bound(S, R), dtype=np.float64)
-    if Lbar.size and float(Lbar.max()) > L * (1.0 + 1e-12):
-        raise ValueError(f"record {int(np.argmax(Lbar))} has L̄_s = {float(Lbar.max())} > lipschitz = {L}: the loss "
+    over = np.flatnonzero(~(Lbar <= L * (1.0 + 1e-12)))            # NaN counts as above (a data check, before noise)
+    if over.size:
+        raise ValueError(f"record {int(over[0])} has L̄_s = {float(Lbar[over[0]])} > lipschitz = {L}: the loss "
                          "is not uniformly L-Lipschitz on this data (use known_lip_reduction to truncate)")
     par = a_lip_parameters(S.shape[0], d, rho, L, G2, domain.diameter)
 
     def block(xc: np.ndarray, a: int, b: int) -> tuple[np.ndarray, int, int]:
-        return loss.grads(xc, S[a:b]), b - a, 0
+        return loss.clipped_grads_at(xc[None, :], S[a:b], L)[0], b - a, 0
 
     out, real, _ = phased_noisy_gd(block, par, d, R, rng, x, clip_norm=L)
     claim = _claim(rho, delta, "Asi, Liu & Tian 2024, Proposition 4 (A_Lip: clipped-mean Gaussian steps, ρ/T_i "
                    "each, parallel composition over disjoint phases)", {"lipschitz": L, "clip": L, "radius": R})
-    return Release(output=out, claim=claim, gradient_evaluations=real, parameters={"rho": rho, **par},
-                   algorithm=ALIP)
+    return Release(output=out, claim=claim, gradient_evaluations=par["total_gradients"],
+                   parameters={"rho": rho, **par}, algorithm=ALIP,
+                   nonprivate_internals={"gradient_evaluations_performed": real})
 
 
 def truncation_mask(S: Any, loss: HeavyTailedLoss, C: float, radius: float) -> np.ndarray:
     """Algorithm 4's per-record rule (Asi, Liu & Tian 2024, (11), (13)): True where L̄_s ≤ C (the record is
     kept), False where it is replaced by the dummy.  A function of each record alone (so neighbours map to
-    neighbours).  S : (n, p);  C ≥ 0;  radius = R.  Returns an (n,) bool array."""
+    neighbours).  A heavy record whose L̄_s overflows to inf is replaced (inf > C, as the rule says), and so is
+    one whose L̄_s is NaN (fail-safe: a record is kept only when L̄_s ≤ C is established), so every finite record
+    is admissible.  S : (n, p);  C ≥ 0;  radius = R.  Returns an (n,) bool array.  Raises ValueError for a loss
+    whose bound has the wrong shape or a negative entry (a defect of the loss, found before any noise)."""
     if not isinstance(loss, HeavyTailedLoss):
         raise TypeError(f"loss must be a HeavyTailedLoss, got {type(loss).__name__}")
     S, _ = check_records(S, loss)
     C = check_positive(C, "C", allow_zero=True)
     Lbar = np.asarray(loss.lipschitz_bound(S, check_positive(radius, "radius")), dtype=np.float64)
-    if Lbar.shape != (S.shape[0],) or not np.all(np.isfinite(Lbar)) or np.any(Lbar < 0):
-        raise ValueError(f"loss {loss.name}: lipschitz_bound must give one finite L̄_s ≥ 0 per record")
+    if Lbar.shape != (S.shape[0],) or np.any(Lbar < 0):
+        raise ValueError(f"loss {loss.name}: lipschitz_bound must give one L̄_s ≥ 0 per record")
     return Lbar <= C
 
 
 def known_lip_reduction(S: Any, loss: HeavyTailedLoss, domain: Ball, rho: float, bounds: MomentBounds,
                         rng: np.random.Generator, *, C: float | None = None, mu: float = 0.0, x_bar: Any = None,
-                        x0: Any = None, delta: float = 1e-6) -> Release:
+                        x0: Any = None, delta: float = 1e-6, white_box: bool = False) -> Release:
     """Algorithm 4, KnownLipReduction(D, C, μ, ρ, X, A) with A = A_Lip (Asi, Liu & Tian 2024, Section 4,
     Proposition 3, Theorem 2).
 
@@ -240,10 +253,12 @@ def known_lip_reduction(S: Any, loss: HeavyTailedLoss, domain: Ball, rho: float,
     Privacy: ρ-zCDP, replace-one (μ_GDP = √(2ρ)); it rests on A_Lip's clipping at L_A, not on the L̄
     declaration being right.  Utility: Theorem 2, E[F_P(x) − F_P(x*)] ≤ C_HT(G_2D/√n + G_kD(√d/(n√ρ))^{1−1/k})
     (μ = 0), C_HT = C_Lip + 2 (Prop 3 with Lemma 7's corrected G_k^k D/C^{k−1}).
-    Gradient evaluations: real-record gradients only (``gradient_evaluations``; it reveals how many records
-    were replaced and is not covered by the claim — see the claim's conditions); the dummies' closed-form
-    gradients are in ``diagnostics["dummy_gradient_evaluations"]``; their sum is the public
-    ``parameters["a_lip"]["total_gradients"]`` = Σ n_iT_i.
+    Gradient evaluations: ``gradient_evaluations`` is the public count Σ n_iT_i of the schedule
+    (``parameters["a_lip"]["total_gradients"]``: real and dummy records alike).  The split depends on how many
+    records were replaced, so it is never published: the real-record count is
+    ``nonprivate_internals["gradient_evaluations_performed"]``, the dummies' closed-form gradients
+    ``diagnostics["dummy_gradient_evaluations"]``.  ``white_box``: ``Release.white_box`` is the dict of
+    :func:`phased_noisy_gd`'s trace (per step: phase, iterate, anchor, noisy gradient) with the keep mask.
 
     S : (n, p), n ≥ 2;  domain : Ball(R);  ρ > 0;  bounds : MomentBounds;  μ ≥ 0;  x_bar, x0 : (d,) in X.
     Raises ValueError / TypeError naming the parameter."""
@@ -266,21 +281,24 @@ def known_lip_reduction(S: Any, loss: HeavyTailedLoss, domain: Ball, rho: float,
         if mu > 0.0:
             g[:] = mu * (xc - xb)                             # ∇ (μ/2)‖x − x̄‖², the dummy s_μ
         sel = kept_rows[(kept_rows >= a) & (kept_rows < b)]
-        if sel.size:
-            g[sel - a] = loss.grads(xc, S[sel])
+        if sel.size:                                          # Π_{L_A}(∇f(x; s)): exact and finite (‖·‖ ≤ L_A)
+            g[sel - a] = loss.clipped_grads_at(xc[None, :], S[sel], par["L_A"])[0]
         return g, int(sel.size), int(b - a - sel.size)
 
-    out, real, dummy = phased_noisy_gd(block, par["a_lip"], d, R, rng, x, clip_norm=par["L_A"])
+    trace: dict[str, list] | None = {} if white_box else None
+    out, real, dummy = phased_noisy_gd(block, par["a_lip"], d, R, rng, x, clip_norm=par["L_A"], trace=trace)
     claim = _claim(rho, delta, "Asi, Liu & Tian 2024, Proposition 3 (Algorithm 4 inherits A's privacy: the "
                    "per-record replacement maps neighbours to neighbours of the same size) with A_Lip "
                    "(Proposition 4) calibrated at L_A = max(C, μD)",
                    {"C": par["C"], "L_A": par["L_A"], "mu": mu, "x_bar": xb.tolist(), "radius": R,
-                    "replace_not_drop": True},
-                   ("gradient_evaluations counts real-record gradients and so reveals the number of replaced "
-                    "records; it is not covered by the claim (the public total is parameters.a_lip."
-                    "total_gradients)",))
-    return Release(output=out, claim=claim, gradient_evaluations=real,
+                    "replace_not_drop": True})
+    wb = None
+    if trace is not None:
+        wb = {k: np.asarray(v) for k, v in trace.items()}
+        wb["keep"] = keep.copy()
+    return Release(output=out, claim=claim, gradient_evaluations=par["a_lip"]["total_gradients"],
                    parameters={"rho": rho, "C": par["C"], "L_A": par["L_A"], "mu": mu, "regime_ok": par["regime_ok"],
                                "a_lip": par["a_lip"]},
                    algorithm=ALG4, diagnostics={"replaced": int(S.shape[0] - keep.sum()),
-                                                "dummy_gradient_evaluations": dummy})
+                                                "dummy_gradient_evaluations": dummy},
+                   nonprivate_internals={"gradient_evaluations_performed": real}, white_box=wb)

@@ -264,7 +264,7 @@ def theorem_1_claim(rho: float, delta: float, params: Theorem1Parameters | None 
 def ht_sco(S: Any, loss: HeavyTailedLoss, *, rho: float, moments: MomentBounds, delta_fail: float,
            domain_radius: float, rng: np.random.Generator, domain_center: Any = None, x0: Any = None,
            J_scale: float = 1.0, C_rp: float = C_RP_DERIVED, delta: float = 1e-6,
-           replicates: int | None = None) -> Release:
+           replicates: int | None = None, white_box: bool = False) -> Release:
     """HT-SCO: Algorithm 2 with Algorithm 3 in its line 4 (Asi, Liu & Tian 2024, Theorem 1; the theorem's text
     says "Line 2").
 
@@ -274,7 +274,9 @@ def ht_sco(S: Any, loss: HeavyTailedLoss, *, rho: float, moments: MomentBounds, 
 
     Phase i = 1..I: Aggregate-ERM on the J disjoint blocks D_i^j (m_i records each) with x̄ = x_{i−1}, λ_i, the
     full ρ and R_i; returns x_I ∈ X.  Records past J·m are not used (the proof discards them).
-    Returns a Release: ρ-zCDP, replace-one; gradient_evaluations = Σ_i J·m_i·T_i (per run).
+    Returns a Release: ρ-zCDP, replace-one; gradient_evaluations = Σ_i J·m_i·T_i (per run).  ``white_box``:
+    ``Release.white_box`` is the tuple of ((i, j, start, stop), trace) for every Corollary 2 call in the order
+    run, the trace being that call's noisy gradients (``NoisyGradientTrace``; rows start..stop−1 of S).
     Raises ValueError / TypeError naming the parameter."""
     S, d = check_records(S, _check_loss(loss))
     n = S.shape[0]
@@ -289,20 +291,23 @@ def ht_sco(S: Any, loss: HeavyTailedLoss, *, rho: float, moments: MomentBounds, 
     X = np.tile(x, (1 if reps is None else reps, 1))
     blocks = theorem_1_blocks(p)
     _assert_disjoint(blocks, n)  # every record at most once: parallel composition
-    count = 0
+    count, traces = 0, []
     for i in range(1, p.I + 1):
-        idx = np.concatenate([np.arange(a, b) for (ii, _, a, b) in blocks if ii == i])  # D_i^1 … D_i^J in order
+        phase = [b for b in blocks if b[0] == i]                        # D_i^1 … D_i^J in order
+        idx = np.concatenate([np.arange(a, b) for (_, _, a, b) in phase])
         rel = aggregate_erm(S[idx], loss, x_bar=X if reps is not None else X[0], lam=p.lam_i[i - 1], J=p.J, rho=rho,
                             R=p.R_i[i - 1], moments=moments, domain_radius=R_X, domain_center=c, rng=rng, delta=delta,
-                            replicates=reps)
+                            replicates=reps, white_box=white_box)
         X = np.atleast_2d(rel.output)
         count += rel.gradient_evaluations
+        if white_box:
+            traces.extend(zip(phase, rel.white_box))
     out = X[0] if reps is None else X
     return Release(output=out, claim=theorem_1_claim(rho, delta, p), gradient_evaluations=count,
                    parameters={**p.to_dict(), "blocks": [list(b) for b in blocks], "records_used":
                                sum(b - a for (_, _, a, b) in blocks)},
                    algorithm="HT-SCO (Asi, Liu & Tian 2024, Theorem 1: Algorithm 2 with Algorithm 3)",
-                   replicates=replicates)
+                   replicates=replicates, white_box=tuple(traces) if white_box else None)
 
 
 # ---- Corollary 3 (μ-strongly convex) -----------------------------------------------------------------------
@@ -351,18 +356,23 @@ def enclosing_ball_of_intersection(c1: Any, r1: float, c2: Any, r2: float) -> tu
 
 def sc_sco(S: Any, loss: HeavyTailedLoss, *, rho: float, moments: MomentBounds, mu: float, delta_fail: float,
            domain_radius: float, C_sco: float, rng: np.random.Generator, domain_center: Any = None,
-           J_scale: float = 1.0, C_rp: float = C_RP_DERIVED, delta: float = 1e-6) -> Release:
+           J_scale: float = 1.0, C_rp: float = C_RP_DERIVED, delta: float = 1e-6, white_box: bool = False) -> Release:
     """The Corollary 3 wrapper of Asi, Liu & Tian (2024) for μ-strongly convex losses (reconstructed from the
     paper's pointer to Feldman, Koren & Talwar 2020, Sec. 5.1 / Thm 5.1 and its remark on truncating the domain).
 
     J_e = ⌈log₂ log₂ n⌉ + 1 epochs on disjoint consecutive batches of n' = ⌊n/J_e⌋ records, δ' = δ/J_e.  Epoch e
     runs HT-SCO on X_e (a ball) with ρ; then X_{e+1} = the smallest ball containing X ∩ B(x_e, R_e), R_e =
     √(2E_e/μ) from Theorem 1's bound E_e with the explicit constant ``C_sco`` (a too-small C_sco can cut x* out:
-    utility only).  The domains are functions of private outputs and public inputs (post-processing); batches
+    utility only; x_e is first projected onto X — it can lie outside X, in X_e — so that the balls always meet).
+    The domains are functions of private outputs and public inputs (post-processing); batches
     are disjoint, so the whole is ρ-zCDP (parallel composition).  The output is Π_X(x_{J_e}) (X_e can stick out
     of X; the projection is post-processing).
 
     mu > 0 must not exceed ``loss.strong_convexity()`` (ValueError: the declared μ is checked).
+    Published: the output, the claim and public parameters (the epochs' record ranges, I and J); the epoch
+    domains, radii and outputs (private values: post-processing of earlier epochs) are kept in
+    ``nonprivate_internals["epoch_log"]``, never published.  ``white_box``: ``Release.white_box`` holds
+    ((i, j, start, stop), trace) for every Corollary 2 call of every epoch, rows in S's indexing (as ``ht_sco``).
     Raises ValueError / TypeError naming the parameter."""
     S, d = check_records(S, _check_loss(loss))
     n = S.shape[0]
@@ -381,26 +391,35 @@ def sc_sco(S: Any, loss: HeavyTailedLoss, *, rho: float, moments: MomentBounds, 
     delta_e = delta_fail / Je
     center, radius = c0.copy(), R0
     x = c0.copy()
-    count, epochs = 0, []
+    count, epochs, public, traces = 0, [], [], []
     for e in range(Je):
         rel = ht_sco(S[e * n_e:(e + 1) * n_e], loss, rho=rho, moments=moments, delta_fail=delta_e,
-                     domain_radius=radius, domain_center=center, rng=rng, J_scale=J_scale, C_rp=C_rp, delta=delta)
+                     domain_radius=radius, domain_center=center, rng=rng, J_scale=J_scale, C_rp=C_rp, delta=delta,
+                     white_box=white_box)
         x = rel.output
         count += rel.gradient_evaluations
         R_e = corollary_3_radius(n_e, d, rho, moments, delta_e, 2.0 * radius, mu, C_sco)
-        epochs.append({"epoch": e + 1, "records": [e * n_e, (e + 1) * n_e], "domain_center": center.tolist(),
-                       "domain_radius": radius, "R_e": R_e, "I": rel.parameters["I"], "J": rel.parameters["J"]})
-        center, radius = enclosing_ball_of_intersection(c0, R0, x, R_e)
+        public.append({"epoch": e + 1, "records": [e * n_e, (e + 1) * n_e], "I": rel.parameters["I"],
+                       "J": rel.parameters["J"]})       # functions of n, δ, J_scale only
+        epochs.append({**public[-1], "domain_center": center.tolist(), "domain_radius": radius, "R_e": R_e,
+                       "output": np.asarray(x).tolist()})
+        if white_box:
+            traces.extend(((i, j, e * n_e + a, e * n_e + b), tr) for (i, j, a, b), tr in rel.white_box)
+        # the next domain: the smallest ball containing X ∩ B(Π_X(x_e), R_e).  x_e lies in X_e, which may stick out
+        # of X; Π_X(x_e) is as close to x* ∈ X (projection is non-expansive) and makes the two balls intersect, so
+        # no run can fail here on its data (post-processing of a private value)
+        center, radius = enclosing_ball_of_intersection(c0, R0, c0 + project_ball(x - c0, np.zeros(d), R0), R_e)
     out = c0 + project_ball(x - c0, np.zeros(d), R0)
     claim = _claim(rho, check_delta(delta), "Asi, Liu & Tian (2024), Corollary 3 (HT-SCO epochs on disjoint "
                    "batches: parallel composition; the epoch domains are post-processing)",
                    {"epochs": Je, "batch": n_e, "disjoint_batches": True})
     return Release(output=out, claim=claim, gradient_evaluations=count,
                    parameters={"epochs": Je, "n_per_epoch": n_e, "delta_epoch": delta_e, "mu": mu, "C_sco": C_sco,
-                               "J_scale": J_scale, "C_rp": C_rp, "epoch_log": epochs,
-                               "deviations": ["epoch domains: the smallest ball containing X ∩ B(x_e, R_e) "
+                               "J_scale": J_scale, "C_rp": C_rp, "epoch_records": public,
+                               "deviations": ["epoch domains: the smallest ball containing X ∩ B(Π_X(x_e), R_e) "
                                               "(reconstructed wrapper)"]},
-                   algorithm="Corollary 3 wrapper: HT-SCO epochs (Asi, Liu & Tian 2024)")
+                   algorithm="Corollary 3 wrapper: HT-SCO epochs (Asi, Liu & Tian 2024)",
+                   nonprivate_internals={"epoch_log": epochs}, white_box=tuple(traces) if white_box else None)
 
 
 # ---- Appendix A (Theorem 5): non-private high-probability SCO ----------------------------------------------
@@ -476,7 +495,9 @@ def lemma_15_solver(S: Any, loss: HeavyTailedLoss, *, x_bar: Any, lam: float, do
     for t in range(S.shape[0]):
         g = np.asarray(loss.grads(y, S[t:t + 1]), dtype=np.float64)[0]
         eta = 2.0 / (lam * (t + 1.0))
-        y = c + project_ball((y - eta * g + eta * lam * xb) / (1.0 + eta * lam) - c, np.zeros(d), R_X)
+        with np.errstate(over="ignore", invalid="ignore"):   # a heavy record's step may overflow: the projection
+            v = (y - eta * g + eta * lam * xb) / (1.0 + eta * lam) - c   # maps it to X (project_ball: finite)
+        y = c + project_ball(v, np.zeros(d), R_X)
         acc += (t + 1.0) * y
         wsum += t + 1.0
     return acc / wsum

@@ -28,6 +28,21 @@ Deviations from the printed text (ERRATA.md; each tested in tests/test_alt24_loc
   Assumption 1 does not define f): post-processing of private values, ``project=False`` gives the printed
   iterates.
 Theorem 3's n in the parameter formulas is the rounded 2^I (its proof assumes n a power of 2).
+
+What is published.  The paper releases ⊥ alone or the point (Lines 20–21 and the last line): ``to_dict()`` writes
+the outcome (``halted`` and ``output``, null on ⊥) and fields that are functions of public inputs only — the
+claim, every phase's parameters (all I phases, computed before any record is read) and
+``gradient_evaluations`` = 2^I − 1, the count the schedule prescribes.  The count actually performed (fewer on
+⊥: it reveals at which clip the count reached ĉ_i) and the phase that halted are data-dependent and never
+published: they are ``nonprivate_internals["gradient_evaluations_performed"]`` and ``["halted_phase"]``
+(ERRATA.md; publishing the count gave δ ≥ ½(1 − e^{−ε/3}) on the ⊥ pair, tests/test_alt24_published_records.py).
+
+Floating point.  After the up-front checks (Lemma 12 on public inputs, finite records within the loss's declared
+range, β) every run returns ⊥ or a finite point: ‖∇f‖ is computed overflow-safe (a NaN norm counts as inf, so
+the step is clipped), a clipped step is the loss's exact Π_C (``clipped_grads_at``, ‖·‖ ≤ C in floating
+point), every step's gradient is held to ‖g‖ ≤ C + 3τ_i by ``enforce_norm_bound`` wherever a ``vector_norm``
+check finds it above (an unclipped step has ‖g‖ < Ĉ − ν ≤ C + 3τ_i: never on correct input) and Π_X is
+``project_ball``.
 """
 
 from __future__ import annotations
@@ -39,13 +54,14 @@ from typing import Any, Literal
 import numpy as np
 
 from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds, check_records
-from dpsco.reference.alt24.primitives import sample_bounded_laplace
+from dpsco.reference.alt24.primitives import project_ball, sample_bounded_laplace, vector_norm
+from dpsco.reference.clipping import enforce_norm_bound
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import as_float_vector, check_positive, check_positive_int, check_rng
 
 __all__ = ["LocalizedRelease", "Theorem3Parameters", "audit_outcome", "check_lemma_12", "lemma_12_conditions",
-           "lemma_13_conditions", "localized_clipped_dp_sgd", "phase_record_ranges", "theorem_3_parameters",
-           "theorem_3_proof_bound"]
+           "lemma_13_conditions", "localized_clipped_dp_sgd", "phase_parameters", "phase_record_ranges",
+           "schedule_gradient_count", "theorem_3_parameters", "theorem_3_proof_bound"]
 
 ALG7 = "Localized-Clipped-DP-SGD (Asi, Liu & Tian 2024, Algorithm 7)"
 SOURCE = "Asi, Liu & Tian (2024), Lemma 12 and Theorem 3 (Algorithm 7)"
@@ -238,31 +254,43 @@ class LocalizedRelease(Release):
     """A :class:`~dpsco.reference.Release` of Algorithm 7 that may be ⊥.
 
     halted : bool             True iff the algorithm output ⊥ (Lines 20–21); ``output`` is then a (d,) array of
-                              NaN (no point was released) and ``halted_phase`` the phase that halted.
-    Both are part of the released outcome (the claim covers them: ⊥, and which phase halted, are functions of
-    the clip-indicator sequences the proof of Lemma 12 protects, and of earlier private phase outputs).  Use
-    :func:`audit_outcome` for a numeric encoding."""
+                              NaN (no point was released).
+    The released outcome is (⊥ or the point): ``halted`` and ``output``, nothing else.  Which phase halted and
+    how many gradients were computed are data-dependent and not part of the paper's release: they are kept in
+    ``nonprivate_internals`` ("halted_phase", "gradient_evaluations_performed") and never published.  Use
+    :func:`audit_outcome` for a numeric encoding of the whole published record."""
 
     halted: bool = False
-    halted_phase: int | None = None
 
     def to_dict(self, include_trajectory: bool = False, include_diagnostics: bool = False) -> dict[str, Any]:
-        """:meth:`Release.to_dict` with the outcome's ⊥ marker ("halted", "halted_phase"); a ⊥ output is null."""
+        """:meth:`Release.to_dict` (``include_diagnostics=True`` raises ValueError: diagnostics are never
+        published) with the outcome's ⊥ marker "halted"; a ⊥ output is null."""
         d = super().to_dict(include_trajectory, include_diagnostics)
-        d.update({"halted": self.halted, "halted_phase": self.halted_phase})
+        d["halted"] = bool(self.halted)
         if self.halted:
             d["output"] = None
         return d
 
+    def to_verification_record(self, include_trajectory: bool = False,
+                               include_diagnostics: bool = False) -> dict[str, Any]:
+        """:meth:`Release.to_verification_record` with the ⊥ marker "halted" (not a private release)."""
+        d = super().to_verification_record(include_trajectory, include_diagnostics)
+        d["halted"] = bool(self.halted)
+        return d
+
 
 def audit_outcome(release: LocalizedRelease) -> np.ndarray:
-    """The released outcome as a (d + 1,) float vector for auditors: [1, 0, …, 0] for ⊥, [0, x] otherwise."""
+    """The whole published record as a (d + 2,) float vector for auditors: [⊥, x, g] with ⊥ = 1 and x = 0 on ⊥
+    (⊥ = 0 and the point x otherwise) and g = the published ``gradient_evaluations``.  Read from
+    ``release.to_dict()``, so an audit of this vector audits ⊥, the point and the published count together; the
+    remaining published fields (algorithm, claim, parameters) are functions of public inputs (checked for every
+    entry by tests/test_privacy_contract.py), hence the same on neighbouring datasets."""
     if not isinstance(release, LocalizedRelease):
         raise TypeError(f"release must be a LocalizedRelease, got {type(release).__name__}")
-    x = np.asarray(release.output, dtype=np.float64)
-    if release.halted:
-        return np.concatenate([[1.0], np.zeros(x.size)])
-    return np.concatenate([[0.0], x])
+    record = release.to_dict()
+    d = int(np.size(release.output))
+    x = np.zeros(d) if record["halted"] else np.asarray(record["output"], dtype=np.float64).reshape(d)
+    return np.concatenate([[1.0 if record["halted"] else 0.0], x, [float(record["gradient_evaluations"])]])
 
 
 def _check_loss_beta(loss: Any, beta: float, radius: float) -> None:
@@ -292,10 +320,12 @@ def localized_clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, x0: Any, *, eta: flo
     iterates, clip indicators and noisy thresholds of every phase in ``nonprivate_internals["phases"]``.
 
     :func:`check_lemma_12` runs first, on the public inputs only (S's shape, never its values), then the loss's
-    smoothness against β.  Returns a :class:`LocalizedRelease`: output (d,) = Π_X(x_I), or ⊥ (``halted``);
-    claim (ε, δ)-DP replace-one (Lemma 12 / Theorem 3); gradient_evaluations = per-sample gradients computed
-    (≤ 2^I − 1, fewer on ⊥); parameters (public, incl. every phase's n_i, η_i, ω_i, τ_i, σ_i and records);
-    diagnostics (clip counts per phase, data-dependent, not covered by the claim).
+    smoothness against β and the records (finite, within the loss's declared range) — all before any noise is
+    drawn; after them every run returns ⊥ or a finite point.  Returns a :class:`LocalizedRelease`: output (d,) =
+    Π_X(x_I), or ⊥ (``halted``); claim (ε, δ)-DP replace-one (Lemma 12 / Theorem 3); gradient_evaluations =
+    2^I − 1, the schedule's count (public; the count performed, fewer on ⊥, and the halting phase are in
+    ``nonprivate_internals``, never published); parameters (public: every phase's n_i, η_i, ω_i, τ_i, σ_i and
+    records, for all I phases); diagnostics (clip counts per phase, data-dependent, not covered by the claim).
     Raises ValueError / TypeError naming the parameter or the failed Lemma 12 condition."""
     rng = check_rng(rng)
     shape = np.shape(S)
@@ -317,22 +347,19 @@ def localized_clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, x0: Any, *, eta: flo
     if record_beta is not None and np.any(np.asarray(record_beta(S, radius)) > beta * (1.0 + 1e-12)):
         raise ValueError(f"beta: a record's smoothness exceeds the declared beta = {beta}")
 
+    zero = np.zeros(d)
+
     def proj(y: np.ndarray) -> np.ndarray:
-        nrm = math.sqrt(float(y @ y))
-        return y if nrm <= radius else y * (radius / nrm)
+        return project_ball(y, zero, radius)
 
     I = len(ranges)
-    phases, counts, phase_trace = [], [], []
+    phases = phase_parameters(eta, C, omega, beta, eps, dl, ranges)      # public, all I phases, before any noise
+    counts, phase_trace = [], []
     grads = 0
     x_prev = x0.copy()
     for i, (start, stop) in enumerate(ranges, start=1):
-        n_i = stop - start
-        eta_i = eta / 4.0**i                                   # Line 4
-        omega_i = omega * 6.0 * C * eta_i * beta
-        tau_i = omega_i * math.log(30.0 * n_i / dl)
-        sigma_i = 30.0 * C * eta_i * math.sqrt(math.log(3.0 / dl)) / eps   # Line 28
-        phases.append({"phase": i, "records": [start, stop], "n_i": n_i, "eta_i": eta_i, "omega_i": omega_i,
-                       "tau_i": tau_i, "sigma_i": sigma_i})
+        ph = phases[i - 1]
+        n_i, eta_i, omega_i, tau_i, sigma_i = ph["n_i"], ph["eta_i"], ph["omega_i"], ph["tau_i"], ph["sigma_i"]
         C_hat = C + sample_bounded_laplace(omega_i, tau_i, rng)            # Line 5
         c_hat = c + sample_bounded_laplace(3.0 / eps, c / 2.0, rng)        # Line 5 (BLap(3/ε, c/2))
         # ν_{i,j} (Line 9) is fresh at every step and Ĉ's re-draws (Line 13) are i.i.d.: drawn in advance, same law
@@ -344,15 +371,19 @@ def localized_clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, x0: Any, *, eta: flo
         tr = {"iterates": [x.copy()], "clipped": [], "C_hat": [C_hat], "nu": nus, "c_hat": c_hat} if trace else None
         for j in range(n_i):
             total += x
-            g = loss.grads(x, S[start + j:start + j + 1])[0]   # Line 8: the (Σ_{i'<i} n_{i'} + j)-th record
+            s = S[start + j:start + j + 1]                      # Line 8: the (Σ_{i'<i} n_{i'} + j)-th record
+            g = loss.grads(x, s)[0]
             grads += 1
-            norm = math.sqrt(float(g @ g))
+            norm = vector_norm(g)                               # overflow-safe; NaN (overflow) counts as inf
+            norm = math.inf if math.isnan(norm) else norm
             clipped = norm + float(nus[j]) >= C_hat             # Line 10
             if clipped:
                 count += 1                                      # Line 11
                 if norm > C:
-                    g = g * (C / norm)                          # Line 12: Π_C
+                    g = loss.clipped_grads_at(x[None, :], s, C)[0, 0]   # Line 12: Π_C, ‖·‖ ≤ C exactly
                 C_hat = C + float(redraws[count - 1])           # Line 13
+            if not vector_norm(g) <= C + 3.0 * tau_i:          # fail-safe: ‖g‖ < Ĉ − ν ≤ C + 3τ_i always holds
+                g = enforce_norm_bound(g[None, :], C + 3.0 * tau_i)[0]
             if tr is not None:
                 tr["clipped"].append(bool(clipped))
                 tr["C_hat"].append(C_hat)
@@ -394,7 +425,32 @@ def _release(output: np.ndarray, halted: bool, phase: int | None, eps: float, dl
               "epsilon": eps, "delta": dl, "radius": radius, "record_index": record_index, "project": project,
               "phases": phases}
     diag = {"clip_counts": counts}
-    internals = {"phases": phase_trace} if phase_trace else {}
-    return LocalizedRelease(output=output, claim=claim, gradient_evaluations=grads, parameters=params,
-                            algorithm=ALG7, diagnostics=diag, nonprivate_internals=internals, halted=halted,
-                            halted_phase=phase)
+    internals: dict[str, Any] = {"gradient_evaluations_performed": grads, "halted_phase": phase}
+    if phase_trace:
+        internals["phases"] = phase_trace
+    return LocalizedRelease(output=output, claim=claim, gradient_evaluations=schedule_gradient_count(ranges),
+                            parameters=params, algorithm=ALG7, diagnostics=diag, nonprivate_internals=internals,
+                            halted=halted)
+
+
+def phase_parameters(eta: float, C: float, omega: float, beta: float, epsilon: float, delta: float,
+                     ranges: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    """Every phase's public parameters (Algorithm 7, Lines 4, 5 and 28), for all I phases of ``ranges``:
+    η_i = η/4^i, ω_i = 6ωCη_iβ, τ_i = ω_i log(30n_i/δ), σ_i = 30Cη_i√(log(3/δ))/ε, the records [start, stop) and
+    n_i.  Functions of public inputs only (published whether or not the run halts)."""
+    out = []
+    for i, (start, stop) in enumerate(ranges, start=1):
+        n_i = stop - start
+        eta_i = eta / 4.0**i                                   # Line 4
+        omega_i = omega * 6.0 * C * eta_i * beta
+        tau_i = omega_i * math.log(30.0 * n_i / delta)
+        sigma_i = 30.0 * C * eta_i * math.sqrt(math.log(3.0 / delta)) / epsilon   # Line 28
+        out.append({"phase": i, "records": [start, stop], "n_i": n_i, "eta_i": eta_i, "omega_i": omega_i,
+                    "tau_i": tau_i, "sigma_i": sigma_i})
+    return out
+
+
+def schedule_gradient_count(ranges: list[tuple[int, int]]) -> int:
+    """The per-sample gradients Algorithm 7's schedule prescribes: one per record of every phase, Σ_i n_i (= 2^I − 1
+    for the disjoint phases), whether or not the run halts (the published ``gradient_evaluations``)."""
+    return int(sum(stop - start for start, stop in ranges))

@@ -20,17 +20,26 @@ premises of Algorithms 7 and 8 (Theorem 3 needs β-smoothness for every s, Theor
 Non-differentiable points use the subgradient with sign(0) = 1 (the paper's convention, Section 1.1; footnote 5
 allows any subgradient).  Everything is vectorised over the records (no Python loop over rows).
 
+Floating point.  Records are any finite floats (heavy tails: magnitudes up to 1.8e308 are admissible where no
+bound is declared).  Norms are computed overflow- and underflow-safe (``dpsco.reference.clipping.row_norms``), and
+the clipped gradients Π_C(∇f) that the private algorithms average (``clipped_grads_at``) hold ‖·‖ ≤ C in floating
+point: where a product gradient ((⟨a, x⟩ − b)a, ξ + β₀(x − z)) overflows on a finite record, it is recomputed from
+the record scaled by its largest magnitude m (the gradient is m²·u resp. m·u with u finite), and clipped without
+forming the overflowing product (:func:`_clip_scaled`), so its direction is exact and no NaN can arise.
+
 Shapes: x (d,), S (n, p); ``dimension(p)`` gives d (p for s-records, p − 1 for [a, b], p/2 for [ξ, z]).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 from scipy.special import expit
 
 from dpsco.reference.alt24.model import HeavyTailedLoss, check_records
+from dpsco.reference.clipping import clip_rows, row_norms
 from dpsco.reference.validation import as_float_vector, check_data, check_positive
 
 __all__ = ["LADLoss", "LeastSquaresLoss", "LinearLoss", "LogisticGLMLoss", "MeanEstimationLoss",
@@ -50,6 +59,39 @@ def _prepare(loss: HeavyTailedLoss, x: Any, S: Any) -> tuple[np.ndarray, np.ndar
 def _sign(t: np.ndarray) -> np.ndarray:
     """sign with sign(0) = 1 (Asi, Liu & Tian (2024), Section 1.1)."""
     return np.where(t >= 0, 1.0, -1.0)
+
+
+def _record_scale(*parts: np.ndarray) -> np.ndarray:
+    """(n,) the largest magnitude m of each record over ``parts`` (each (n, ·)), and 1 where it is 0."""
+    m = np.max(np.concatenate([np.abs(p).reshape(p.shape[0], -1) for p in parts], axis=1), axis=1)
+    return np.where(m > 0, m, 1.0)
+
+
+def _clip_scaled(U: np.ndarray, factors: tuple[np.ndarray, ...], C: float) -> np.ndarray:
+    """Π_C(f_1·…·f_k·U) row-wise (last axis) for finite rows U and finite factors f_j > 0 broadcast against
+    U.shape[:-1], without forming the product where it would overflow: ‖f·u‖ = f‖u‖ is compared with C in
+    logarithms; rows within C are multiplied out factor by factor (every partial product is bounded by the
+    larger of ‖u‖ and the final norm ≤ C), the others are C·u/‖u‖ (u rescaled to max-magnitude 1 first).
+    ``clip_rows`` then guarantees ‖·‖ ≤ C in floating point.  C ≥ 0 finite."""
+    U = np.asarray(U, dtype=np.float64)
+    if C == 0.0:
+        return np.zeros_like(U)
+    nu = row_norms(U)
+    with np.errstate(divide="ignore"):
+        log_norm = np.log(nu) + sum(np.log(np.broadcast_to(f, nu.shape)) for f in factors)
+    inside = (nu == 0.0) | (log_norm <= math.log(C))
+    out = np.empty_like(U)
+    if np.any(inside):
+        v = U.copy()
+        for f in factors:
+            v = v * np.broadcast_to(f, nu.shape)[..., None]
+        out[inside] = v[inside]
+    outside = ~inside
+    if np.any(outside):
+        W = U[outside]
+        W = W / np.max(np.abs(W), axis=-1, keepdims=True)
+        out[outside] = C * (W / row_norms(W)[..., None])
+    return clip_rows(out, C)
 
 
 class LinearLoss(HeavyTailedLoss):
@@ -79,7 +121,7 @@ class LinearLoss(HeavyTailedLoss):
     def lipschitz_bound(self, S: Any, radius: float) -> np.ndarray:
         S, _ = check_records(S, self)
         check_positive(radius, "radius", allow_zero=True)
-        return np.linalg.norm(S, axis=1)
+        return row_norms(S)
 
     def smoothness(self, radius: float) -> float:
         return 0.0
@@ -105,7 +147,7 @@ class MeanEstimationLoss(HeavyTailedLoss):
     def lipschitz_bound(self, S: Any, radius: float) -> np.ndarray:
         S, _ = check_records(S, self)
         radius = check_positive(radius, "radius", allow_zero=True)
-        return radius + np.linalg.norm(S, axis=1)
+        return radius + row_norms(S)
 
     def smoothness(self, radius: float) -> float:
         return 1.0
@@ -137,7 +179,23 @@ class TiltedQuadraticLoss(HeavyTailedLoss):
     def grads(self, x: Any, S: Any) -> np.ndarray:
         x, S = _prepare(self, x, S)
         xi, z = self._split(S)
-        return xi + self.beta0 * (x[None, :] - z)
+        with np.errstate(over="ignore"):          # a heavy record's gradient may overflow: ±inf, never NaN
+            return xi + self.beta0 * (x[None, :] - z)
+
+    def clipped_grads_at(self, X: Any, S: Any, C: float) -> np.ndarray:
+        """(R, n, d) Π_C(ξ + β₀(x_r − z)) with ‖·‖ ≤ C in floating point; a row that overflows is recomputed as
+        m·(ξ/m + β₀(x/m − z/m)), m the record's largest magnitude, and clipped without forming the product."""
+        X = np.atleast_2d(np.asarray(X, dtype=np.float64))
+        G = np.stack([self.grads(x, S) for x in X])
+        S, _ = check_records(S, self)
+        bad = ~np.all(np.isfinite(G), axis=-1)
+        if np.any(bad):
+            xi, z = self._split(S)
+            m = _record_scale(xi, z)
+            r, i = np.nonzero(bad)
+            U = xi[i] / m[i, None] + self.beta0 * (X[r] / m[i, None] - z[i] / m[i, None])
+            G[r, i] = _clip_scaled(U, (m[i],), C)
+        return clip_rows(G, C)
 
     def values(self, x: Any, S: Any) -> np.ndarray:
         x, S = _prepare(self, x, S)
@@ -148,7 +206,8 @@ class TiltedQuadraticLoss(HeavyTailedLoss):
         S, _ = check_records(S, self)
         radius = check_positive(radius, "radius", allow_zero=True)
         xi, z = self._split(S)
-        return np.linalg.norm(xi - self.beta0 * z, axis=1) + self.beta0 * radius
+        with np.errstate(over="ignore"):          # ‖ξ − β₀z‖ beyond 1.8e308 is inf: above every finite clip
+            return row_norms(xi - self.beta0 * z) + self.beta0 * radius
 
     def smoothness(self, radius: float) -> float:
         return self.beta0
@@ -177,20 +236,29 @@ class LADLoss(_RegressionLoss):
 
     name = "lad"
 
+    def _residual_sign(self, x: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """sign(⟨a, x⟩ − b), computed on the record scaled by its largest magnitude m (the sign is scale-free):
+        ⟨a/m, x⟩ − b/m neither overflows (as ⟨a, x⟩ − b does for |b| near 1e308) nor underflows to 0 (as it does
+        for subnormal records), so the sign is the exact one up to the rounding of the sum itself."""
+        m = _record_scale(a, b[:, None])
+        with np.errstate(under="ignore"):
+            return _sign((a / m[:, None]) @ x - b / m)
+
     def grads(self, x: Any, S: Any) -> np.ndarray:
         x, S = _prepare(self, x, S)
         a, b = self._split(S)
-        return _sign(a @ x - b)[:, None] * a
+        return self._residual_sign(x, a, b)[:, None] * a
 
     def values(self, x: Any, S: Any) -> np.ndarray:
         x, S = _prepare(self, x, S)
         a, b = self._split(S)
-        return np.abs(a @ x - b)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.abs(a @ x - b)
 
     def lipschitz_bound(self, S: Any, radius: float) -> np.ndarray:
         S, _ = check_records(S, self)
         check_positive(radius, "radius", allow_zero=True)
-        return np.linalg.norm(self._split(S)[0], axis=1)
+        return row_norms(self._split(S)[0])
 
 
 class LeastSquaresLoss(_RegressionLoss):
@@ -204,32 +272,53 @@ class LeastSquaresLoss(_RegressionLoss):
     def __init__(self, a_max: float | None = None) -> None:
         self.a_max = None if a_max is None else check_positive(a_max, "a_max")
 
-    def _checked(self, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        a, b = self._split(S)
+    def check_declared(self, S: np.ndarray) -> None:
+        """Every record has ‖a‖ ≤ a_max (when declared), up to a relative 1e-12 (ValueError otherwise)."""
         if self.a_max is not None:
-            norms = np.linalg.norm(a, axis=1)
-            bad = np.flatnonzero(norms > self.a_max * (1 + _NORM_RTOL))
+            norms = row_norms(self._split(np.asarray(S, dtype=np.float64))[0])
+            bad = np.flatnonzero(~(norms <= self.a_max * (1 + _NORM_RTOL)))
             if bad.size:
                 raise ValueError(f"S row {int(bad[0])} has ‖a‖ = {norms[bad[0]]:.6g} > the declared a_max = "
                                  f"{self.a_max:.6g}: the declared smoothness β = a_max² would not hold")
-        return a, b
+
+    def _checked(self, S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self._split(S)  # the declared range is checked by check_records (check_declared)
 
     def grads(self, x: Any, S: Any) -> np.ndarray:
         x, S = _prepare(self, x, S)
         a, b = self._checked(S)
-        return (a @ x - b)[:, None] * a
+        with np.errstate(over="ignore", invalid="ignore"):   # a heavy record's gradient may overflow
+            return (a @ x - b)[:, None] * a
+
+    def clipped_grads_at(self, X: Any, S: Any, C: float) -> np.ndarray:
+        """(R, n, d) Π_C((⟨a, x_r⟩ − b)a) with ‖·‖ ≤ C in floating point; a row that overflows (±inf or NaN) is
+        recomputed as m²·(⟨a/m, x⟩ − b/m)(a/m), m = max(‖a‖_∞, |b|), and clipped without forming the product."""
+        X = np.atleast_2d(np.asarray(X, dtype=np.float64))
+        G = np.stack([self.grads(x, S) for x in X])
+        S, _ = check_records(S, self)
+        bad = ~np.all(np.isfinite(G), axis=-1)
+        if np.any(bad):
+            a, b = self._split(S)
+            m = _record_scale(a, b[:, None])
+            r, i = np.nonzero(bad)
+            a_s = a[i] / m[i, None]
+            res = np.einsum("kd,kd->k", a_s, X[r]) - b[i] / m[i]
+            G[r, i] = _clip_scaled(res[:, None] * a_s, (m[i], m[i]), C)
+        return clip_rows(G, C)
 
     def values(self, x: Any, S: Any) -> np.ndarray:
         x, S = _prepare(self, x, S)
         a, b = self._checked(S)
-        return 0.5 * (a @ x - b) ** 2
+        with np.errstate(over="ignore", invalid="ignore"):
+            return 0.5 * (a @ x - b) ** 2
 
     def lipschitz_bound(self, S: Any, radius: float) -> np.ndarray:
         S, _ = check_records(S, self)
         radius = check_positive(radius, "radius", allow_zero=True)
         a, b = self._checked(S)
-        na = np.linalg.norm(a, axis=1)
-        return (radius * na + np.abs(b)) * na
+        na = row_norms(a)
+        with np.errstate(over="ignore"):          # beyond 1.8e308 the bound is inf: above every finite clip
+            return (radius * na + np.abs(b)) * na
 
     def smoothness(self, radius: float) -> float | None:
         return None if self.a_max is None else self.a_max ** 2
@@ -261,9 +350,13 @@ class LogisticGLMLoss(HeavyTailedLoss):
         """σ'(t) = expit(t)."""
         return expit(np.asarray(t, dtype=np.float64))
 
+    def check_declared(self, S: np.ndarray) -> None:
+        """Every record has ‖s‖ ≤ M, up to a relative 1e-12 (ValueError otherwise)."""
+        self._checked(np.asarray(S, dtype=np.float64))
+
     def _checked(self, S: np.ndarray) -> np.ndarray:
-        norms = np.linalg.norm(S, axis=1)
-        bad = np.flatnonzero(norms > self.M * (1 + _NORM_RTOL))
+        norms = row_norms(S)
+        bad = np.flatnonzero(~(norms <= self.M * (1 + _NORM_RTOL)))
         if bad.size:
             raise ValueError(f"S row {int(bad[0])} has ‖s‖ = {norms[bad[0]]:.6g} > the declared M = {self.M:.6g}: "
                              "the declared smoothness β = M²/4 would not hold for it")
@@ -271,13 +364,13 @@ class LogisticGLMLoss(HeavyTailedLoss):
 
     def grads(self, x: Any, S: Any) -> np.ndarray:
         x, S = _prepare(self, x, S)
-        self._checked(S)
-        return expit(S @ x)[:, None] * S
+        with np.errstate(over="ignore", invalid="ignore"):   # ‖s‖ ≤ M: overflow only for M‖x‖ > 1.8e308
+            return expit(S @ x)[:, None] * S
 
     def values(self, x: Any, S: Any) -> np.ndarray:
         x, S = _prepare(self, x, S)
-        self._checked(S)
-        return np.logaddexp(0.0, S @ x)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return np.logaddexp(0.0, S @ x)
 
     def lipschitz_bound(self, S: Any, radius: float) -> np.ndarray:
         S, _ = check_records(S, self)

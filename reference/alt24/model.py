@@ -17,9 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from dpsco.reference.clipping import clip_rows
 from dpsco.reference.validation import as_float_matrix, check_positive
 
-__all__ = ["HeavyTailedLoss", "MomentBounds", "check_records"]
+__all__ = ["HeavyTailedLoss", "MomentBounds", "check_records", "grads_at"]
 
 
 @dataclass(frozen=True)
@@ -111,15 +112,53 @@ class HeavyTailedLoss:
         """μ ≥ 0 with every f(·; s) μ-strongly convex."""
         return 0.0
 
+    def check_declared(self, S: np.ndarray) -> None:
+        """Refuse (ValueError) a record that breaks a constant the loss declares (e.g. ‖a‖ ≤ a_max, on which a
+        declared smoothness rests).  Called by :func:`check_records`, so every algorithm runs it on all its records
+        before any noise is drawn.  Default: nothing is declared, every finite record is admissible."""
+
+    def clipped_grads_at(self, X: np.ndarray, S: np.ndarray, C: float) -> np.ndarray:
+        """(R, n, d) clipped per-sample gradients Π_C(∇f(x_r; s_i)) at R points X (R, d), with ‖·‖ ≤ C guaranteed
+        in floating point (the ℓ2 clip Π_C(v) = v·min(1, C/‖v‖) of Section 1.1).
+
+        Default: the gradients of :func:`grads_at` clipped by ``dpsco.reference.clipping.clip_rows`` (norms
+        computed overflow-safe; a gradient that overflowed to ±inf goes to C times its limit direction, one with
+        a NaN to 0).  Losses whose gradient is a product that can overflow on finite records override this with
+        an exact scaled form (``dpsco.reference.alt24.losses``)."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            G = grads_at(self, np.atleast_2d(np.asarray(X, dtype=np.float64)), S)
+        return clip_rows(G, C)
+
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "glm": self.glm}
 
 
+def grads_at(loss: HeavyTailedLoss, X: np.ndarray, S: np.ndarray) -> np.ndarray:
+    """(R, n, d) per-sample gradients ∇f(x_r; s_i) at R points X (R, d): the loss's ``grads_batch`` when it has
+    one; for a GLM f(x; s) = σ(⟨s, x⟩) with ``link_derivative`` (σ'), σ'(⟨s_i, x_r⟩)·s_i for all rows at once
+    (after one ``grads`` call at the first point, which runs the loss's own record checks); else one ``grads``
+    call per point."""
+    batch = getattr(loss, "grads_batch", None)
+    if callable(batch):
+        return np.asarray(batch(X, S), dtype=np.float64)
+    X = np.asarray(X, dtype=np.float64)
+    link_derivative = getattr(loss, "link_derivative", None)
+    if loss.glm and callable(link_derivative) and X.shape[0] > 1 and loss.dimension(S.shape[1]) == S.shape[1]:
+        first = np.asarray(loss.grads(X[0], S), dtype=np.float64)
+        out = np.asarray(link_derivative(X[1:] @ S.T), dtype=np.float64)[:, :, None] * S[None, :, :]
+        return np.concatenate([first[None], out], axis=0)
+    return np.stack([np.asarray(loss.grads(x, S), dtype=np.float64) for x in X])
+
+
 def check_records(S: Any, loss: HeavyTailedLoss, name: str = "S") -> tuple[np.ndarray, int]:
-    """``S`` as a finite (n, p) float array with n ≥ 1, and the dimension d of x.  Raises ValueError /
-    TypeError naming ``name`` for NaN/inf, a wrong shape or an empty dataset."""
+    """``S`` as a finite (n, p) float array with n ≥ 1, and the dimension d of x; every record is checked against
+    the loss's declared constants (``loss.check_declared``).  The data checks of every algorithm of this package:
+    they run before any noise is drawn, and a record that passes them is admissible — the algorithm then
+    returns a finite release on it, whatever its magnitude.  Raises ValueError / TypeError naming ``name`` for
+    NaN/inf, a wrong shape, an empty dataset or a record outside the loss's declared range."""
     S = as_float_matrix(S, name)
     d = loss.dimension(S.shape[1])
     if d < 1:
         raise ValueError(f"{name} has {S.shape[1]} columns: too few for the loss {loss.name}")
+    loss.check_declared(S)
     return S, d

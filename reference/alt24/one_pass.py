@@ -34,7 +34,9 @@ from typing import Any
 import numpy as np
 
 from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds, check_records
+from dpsco.reference.alt24.primitives import project_ball, vector_norm
 from dpsco.reference.alt24.theorems import zcdp_to_dp
+from dpsco.reference.clipping import enforce_norm_bound
 from dpsco.reference.domains import Ball
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import as_float_vector, check_delta, check_positive, check_rng
@@ -61,22 +63,33 @@ def _check_loss(loss: Any) -> HeavyTailedLoss:
 
 def _onepass(S: np.ndarray, loss: HeavyTailedLoss, C: float, eta: float, radius: float, x0: np.ndarray,
              thresholds: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, int]:
-    """Algorithm 5 on the rows of S in order: returns (x̂ = mean of x_0..x_{T−1}, x_T, clipped-step count)."""
+    """Algorithm 5 on the rows of S in order: returns (x̂ = mean of x_0..x_{T−1}, x_T, clipped-step count).
+
+    Floating point: ‖∇f‖ is computed overflow-safe (a NaN norm counts as inf: the step is clipped); a clipped
+    step uses the loss's exact Π_C (``clipped_grads_at``, ‖·‖ ≤ C), and with a finite C a step above its bound
+    (C, or Ĉ_t for an unclipped Corollary 4 step) goes through ``enforce_norm_bound`` (never on correct input);
+    Π_X is ``project_ball`` (finite whatever the step)."""
     T = S.shape[0]
     x = x0.copy()
     total = np.zeros_like(x0)
     clipped = 0
+    zero = np.zeros_like(x0)
     for t in range(T):
         total += x                                        # x̂ averages x_0 .. x_{T−1} (Alg 5, Return line)
-        g = loss.grads(x, S[t:t + 1])[0]                  # ∇f(x_t; s_{t+1})
-        norm = float(np.linalg.norm(g))
+        s = S[t:t + 1]
+        g = loss.grads(x, s)[0]                           # ∇f(x_t; s_{t+1})
+        norm = vector_norm(g)
+        norm = math.inf if math.isnan(norm) else norm
         if thresholds is None or norm >= thresholds[t]:   # Cor 4: Π_{C,Ĉ_t} clips only when ‖g‖ ≥ Ĉ_t
-            if norm > C:                                  # Π_C(g) = g·min(1, C/‖g‖) (primitives.clip)
+            if norm > C:                                  # Π_C(g) = g·min(1, C/‖g‖), exact and ‖·‖ ≤ C
                 clipped += 1
-                g = g * (C / norm)
-        y = x - eta * g                                   # Alg 5, line 3: argmin over X = Π_X(x_t − η ĝ_t)
-        nrm = float(np.linalg.norm(y))
-        x = y if nrm <= radius else y * (radius / nrm)
+                g = loss.clipped_grads_at(x[None, :], s, C)[0, 0]
+        bound = max(C, thresholds[t]) if thresholds is not None else C   # ‖g‖ ≤ bound always holds here
+        if math.isfinite(bound) and not vector_norm(g) <= bound:         # fail-safe (never taken on correct input)
+            g = enforce_norm_bound(g[None, :], bound)[0]
+        with np.errstate(over="ignore", invalid="ignore"):   # C = inf (no clip): a heavy step may overflow
+            y = x - eta * g                               # Alg 5, line 3: argmin over X = Π_X(x_t − η ĝ_t)
+        x = project_ball(y, zero, radius)
     return total / T, x, clipped
 
 
@@ -263,13 +276,13 @@ def onepass_clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, domain: Ball, x0: Any,
     clipped = []
     starts, releases = [], []
     for ph in par["phases"]:                                 # Algorithm 8, lines 5–11
-        start = x if not project else (x if np.linalg.norm(x) <= R else x * (R / np.linalg.norm(x)))
+        start = project_ball(x, np.zeros(d), R) if project else x
         xbar, _, c = _onepass(S[ph["start"]:ph["stop"]], loss, ph["C_i"], ph["eta_i"], R, start, None)  # line 8
         clipped.append(c)
         x = xbar + ph["sigma_i"] * rng.standard_normal(d)   # lines 9–10
         starts.append(start.copy())
         releases.append(x.copy())
-    out = x if not project else (x if np.linalg.norm(x) <= R else x * (R / np.linalg.norm(x)))
+    out = project_ball(x, np.zeros(d), R) if project else x
     rho_claim = rho / 4.0
     from dp_accounting import dp_event
 

@@ -11,24 +11,34 @@ from typing import Any
 
 import numpy as np
 
+from dpsco.reference.clipping import clip_rows
 from dpsco.reference.validation import as_float_matrix, as_float_vector, check_positive, check_rng
 
-__all__ = ["aggregate", "clip", "project_ball", "project_ball_intersection", "sample_bounded_laplace"]
+__all__ = ["aggregate", "clip", "project_ball", "project_ball_intersection", "sample_bounded_laplace", "vector_norm"]
 
-_TINY = np.finfo(np.float64).tiny
+
+def vector_norm(v: Any) -> float:
+    """‖v‖₂ of one vector v (d,), by ``math.hypot`` (scaled internally: no overflow for finite entries up to
+    1.8e308 beyond the true norm's own, no underflow for subnormal entries; inf for an infinite entry, NaN for a
+    NaN entry unless another is infinite).  The per-step norm of the one-record loops (Algorithms 5, 7, 8) and of
+    ``project_ball``'s inside test, where a numpy reduction per step would dominate the run time; the clipping
+    guarantee itself is ``dpsco.reference.clipping``'s (``clip_rows``)."""
+    return math.hypot(*np.asarray(v, dtype=np.float64).ravel().tolist())
 
 
 def clip(v: Any, C: float) -> np.ndarray:
     """Π_C(v) = v·min(1, C/‖v‖) with Π_C(0) = 0 (Section 1.1 notation; C = inf is the identity).
 
-    v : (d,) or (n, d) float array (rows clipped independently);  C ≥ 0.  Returns a new array."""
+    v : (d,) or (..., d) float array (rows, the last axis, clipped independently);  C ≥ 0.  Returns a new array.
+    Computed by ``dpsco.reference.clipping.clip_rows``: ‖Π_C(v)‖ ≤ C holds in floating point, norms are
+    overflow-safe, a row with an infinite entry goes to C times its limit direction and a row with a NaN to 0."""
     C = check_positive(C, "C", allow_zero=True, allow_inf=True)
     v = np.asarray(v, dtype=np.float64)
     if math.isinf(C):
         return v.copy()
-    norms = np.linalg.norm(v, axis=-1, keepdims=True)
-    with np.errstate(over="ignore"):  # C / tiny = inf for a zero row: min(1, inf) = 1 leaves it 0
-        return v * np.minimum(1.0, C / np.maximum(norms, _TINY))
+    if v.ndim == 1:
+        return clip_rows(v[None, :], C)[0]
+    return clip_rows(v, C)
 
 
 def sample_bounded_laplace(R: float, tau: float, rng: np.random.Generator, size: Any = None) -> Any:
@@ -73,16 +83,21 @@ def aggregate(points: Any, R: float) -> tuple[int, np.ndarray]:
 
 
 def project_ball(y: Any, center: Any, radius: float) -> np.ndarray:
-    """Euclidean projection onto B(center, radius).  y : (d,) or (k, d);  center : (d,);  radius ≥ 0."""
+    """Euclidean projection onto B(center, radius): center + Π_radius(y − center).  y : (d,) or (k, d);
+    center : (d,);  radius ≥ 0.  The clip is ``clip``'s (``dpsco.reference.clipping.clip_rows``), so the result
+    lies in the ball in floating point and is finite whatever y is (a point with an infinite coordinate goes to
+    the boundary point in its limit direction, one with a NaN to the centre: a finite release never depends on
+    an overflow upstream)."""
     y = np.asarray(y, dtype=np.float64)
     c = np.asarray(center, dtype=np.float64)
     radius = check_positive(radius, "radius", allow_zero=True, allow_inf=True)
     if math.isinf(radius):
         return y.copy()
-    v = y - c
-    norms = np.linalg.norm(v, axis=-1, keepdims=True)
-    with np.errstate(over="ignore"):  # radius / tiny = inf at the centre: the point stays
-        return c + v * np.minimum(1.0, radius / np.maximum(norms, _TINY))
+    with np.errstate(over="ignore", invalid="ignore"):
+        v = y - c
+    if v.ndim == 1 and vector_norm(v) <= radius:      # inside: nothing to do (the common case of a step)
+        return y.copy()
+    return c + clip(v, radius)
 
 
 def project_ball_intersection(y: Any, c1: Any, r1: float, c2: Any, r2: float) -> np.ndarray:

@@ -14,7 +14,8 @@
 * :func:`svt_output_distribution` / :func:`svt_delta`: the exact distribution of Algorithm 6's answer
   sequence for given query values (every sequence; each is a product of independent segments, one per fresh
   threshold, each segment a one-dimensional integral over the threshold noise), hence its exact privacy
-  curve on a pair of query streams.
+  curve on a pair of query streams; :func:`sparse_vector_answer_law` the same for any threshold and query noise
+  scales (the variants of the sparse-vector loop, e.g. those of Lyu, Su & Li 2017, are analysed with it).
 
 Answer sequences are encoded as a (T,) array: 1 = ⊤, 0 = ⊥, −1 = not answered (halted after c answers ⊤).
 Neighbouring relation: replace-one (a Δ-sensitive query moves by at most Δ).
@@ -35,7 +36,7 @@ from dpsco.reference.validation import as_float_vector, check_bool, check_positi
 
 __all__ = ["bounded_laplace_cdf", "bounded_laplace_delta", "bounded_laplace_epsilon", "bounded_laplace_mechanism",
            "discrete_delta", "discrete_epsilon", "lemma_9_tau", "lemma_10_parameters", "private_sparse_vector",
-           "sparse_vector", "svt_delta", "svt_epsilon", "svt_output_distribution"]
+           "sparse_vector", "sparse_vector_answer_law", "svt_delta", "svt_epsilon", "svt_output_distribution"]
 
 SOURCE_LEMMA_9 = "Asi, Liu & Tian (2024), Lemma 9 (bounded Laplace mechanism)"
 SOURCE_LEMMA_10 = "Asi, Liu & Tian (2024), Lemma 10 (Algorithm 6, SVT with bounded Laplace noise)"
@@ -334,22 +335,27 @@ def _segment_probability(q: np.ndarray, L: float, R: float, tau: float, qR: floa
     return total
 
 
-def svt_output_distribution(answers: Any, c: int, L: float, R: float, tau: float, *,
-                            query_noise: bool = True) -> dict[tuple[int, ...], float]:
-    """The exact distribution of Algorithm 6's answer sequence on query values ``answers`` (T ≤ 16).
+def sparse_vector_answer_law(answers: Any, c: int, L: float, R: float, tau: float, query_R: float,
+                             query_tau: float) -> dict[tuple[int, ...], float]:
+    """The exact distribution of the answer sequence of the sparse-vector loop (Algorithm 6's Lines 3–15) on query
+    values ``answers`` (T ≤ 16), with threshold noise BLap(R, τ) and query noise BLap(query_R, query_tau) (a point
+    mass at 0 when query_R or query_tau is 0).  Algorithm 6 itself has query noise BLap(2R, 2τ):
+    :func:`svt_output_distribution`.
 
     Each sequence splits into segments that end at a ⊤ (a fresh threshold starts after each): the segments are
     independent, so P(sequence) = Π P(segment), each a one-dimensional integral over the threshold noise
     (scipy quad between the kinks of the integrand, tolerance 1e-12 relative).  Keys: tuples in {1, 0, −1}
-    (the encoding of :func:`sparse_vector`).  ``query_noise=False`` drops the query noise ξ (the classic
-    broken variant; used to refute that planted bug exactly).  R, τ ≥ 0 (τ = inf: Laplace)."""
+    (the encoding of :func:`sparse_vector`).  R, τ, query_R, query_tau ≥ 0 (τ = inf: Laplace)."""
     q = _check_answers(answers)
     if q.size > 16:
         raise ValueError(f"answers: exact enumeration is limited to T <= 16 queries, got {q.size}")
     c = check_positive_int(c, "c")
     R = check_positive(R, "R", allow_zero=True)
     tau = check_positive(tau, "tau", allow_zero=True, allow_inf=True)
-    qR, qtau = (2.0 * R, 2.0 * tau) if check_bool(query_noise, "query_noise") else (0.0, 0.0)
+    qR = check_positive(query_R, "query_R", allow_zero=True)
+    qtau = check_positive(query_tau, "query_tau", allow_zero=True, allow_inf=True)
+    if qR == 0.0 or qtau == 0.0:
+        qR, qtau = 0.0, 0.0
     T = q.size
     cache: dict[tuple[int, int, bool], float] = {}
 
@@ -376,6 +382,14 @@ def svt_output_distribution(answers: Any, c: int, L: float, R: float, tau: float
             p *= seg(start, T - 1, False)
         dist[tuple(seq)] = p
     return dist
+
+
+def svt_output_distribution(answers: Any, c: int, L: float, R: float, tau: float) -> dict[tuple[int, ...], float]:
+    """The exact distribution of Algorithm 6's answer sequence on query values ``answers`` (T ≤ 16): threshold
+    noise BLap(R, τ), query noise BLap(2R, 2τ) (:func:`sparse_vector_answer_law`).  R, τ ≥ 0 (τ = inf: Laplace)."""
+    R = check_positive(R, "R", allow_zero=True)
+    tau = check_positive(tau, "tau", allow_zero=True, allow_inf=True)
+    return sparse_vector_answer_law(answers, c, L, R, tau, 2.0 * R, 2.0 * tau)
 
 
 def discrete_delta(epsilon: float, P: dict, Q: dict) -> float:
@@ -411,19 +425,17 @@ def discrete_epsilon(delta: float, P: dict, Q: dict) -> float:
     return float(optimize.brentq(d, 0.0, hi, xtol=1e-12))
 
 
-def svt_delta(epsilon: float, answers: Any, neighbour_answers: Any, c: int, L: float, R: float, tau: float, *,
-              query_noise: bool = True) -> float:
+def svt_delta(epsilon: float, answers: Any, neighbour_answers: Any, c: int, L: float, R: float, tau: float) -> float:
     """Exact δ(ε) of Algorithm 6 on the pair of query streams (answers on D, on D'): the larger of
     Σ_o max(0, P(o) − e^ε P'(o)) and its mirror, over every answer sequence o (:func:`svt_output_distribution`)."""
-    P = svt_output_distribution(answers, c, L, R, tau, query_noise=query_noise)
-    Q = svt_output_distribution(neighbour_answers, c, L, R, tau, query_noise=query_noise)
+    P = svt_output_distribution(answers, c, L, R, tau)
+    Q = svt_output_distribution(neighbour_answers, c, L, R, tau)
     return discrete_delta(epsilon, P, Q)
 
 
-def svt_epsilon(delta: float, answers: Any, neighbour_answers: Any, c: int, L: float, R: float, tau: float, *,
-                query_noise: bool = True) -> float:
+def svt_epsilon(delta: float, answers: Any, neighbour_answers: Any, c: int, L: float, R: float, tau: float) -> float:
     """Exact ε at δ of Algorithm 6 on a pair of query streams (inf if no finite ε reaches δ), from the exact
     discrete distributions (:func:`discrete_epsilon`)."""
-    P = svt_output_distribution(answers, c, L, R, tau, query_noise=query_noise)
-    Q = svt_output_distribution(neighbour_answers, c, L, R, tau, query_noise=query_noise)
+    P = svt_output_distribution(answers, c, L, R, tau)
+    Q = svt_output_distribution(neighbour_answers, c, L, R, tau)
     return discrete_epsilon(delta, P, Q)

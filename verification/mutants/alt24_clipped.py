@@ -23,9 +23,13 @@ from dpsco.reference.alt24.primitives import clip
 from dpsco.reference.privacy import Release
 from dpsco.reference.validation import check_iterations, check_rng
 from dpsco.reference.white_box import NoisyGradientTrace
+from dpsco.verification.mutants.noise_scale import under_noised
 
-__all__ = ["clipped_dp_sgd_data_dependent_clip", "clipped_dp_sgd_noise_clipped", "clipped_dp_sgd_regulariser_clipped",
-           "clipped_dp_sgd_sensitivity_c_over_n", "clipped_dp_sgd_sigma_from_fewer_steps", "ht_sco_overlapping_blocks"]
+__all__ = ["aggregate_erm_draws_sigma_over_sqrt2", "clipped_dp_sgd_data_dependent_clip",
+           "clipped_dp_sgd_draws_sigma_over_sqrt2", "clipped_dp_sgd_noise_clipped",
+           "clipped_dp_sgd_regulariser_clipped", "clipped_dp_sgd_sensitivity_c_over_n",
+           "clipped_dp_sgd_sigma_from_fewer_steps", "ht_sco_draws_sigma_over_sqrt2", "ht_sco_overlapping_blocks",
+           "sc_sco_draws_sigma_over_sqrt2"]
 
 
 def _checked(S: Any, loss: HeavyTailedLoss, C: float, lam: float, T: int, sigma: float, radius_r: float,
@@ -229,3 +233,18 @@ def ht_sco_overlapping_blocks(S: Any, loss: HeavyTailedLoss, *, rho: float, mome
                    gradient_evaluations=count, parameters={**p.to_dict(), "blocks": [list(b) for b in blocks]},
                    algorithm="MUTANT: HT-SCO with overlapping blocks", replicates=replicates,
                    white_box=tuple(traces))
+
+
+# ---- "reports σ, draws σ/√2" (``noise_scale.under_noised``): invisible to every check that reads σ -----------
+# Each reports the correct σ and claim and adds σ/√2 (ρ_true = 2ρ); caught by the measured-noise check of the
+# entry's harness (``dpsco.verification.papers.alt24_harness_sgd``: the noise replayed from the white-box trace
+# against Corollary 1's σ), tests/test_alt24_measured_noise.py, with its exact miss probability.
+
+#: Algorithm 1 drawing σ/√2 (``alt24.clipped_dp_sgd``)
+clipped_dp_sgd_draws_sigma_over_sqrt2 = under_noised(cs.clipped_dp_sgd)
+#: Algorithm 3 (every block's Corollary 2 call) drawing σ/√2 (``alt24.aggregate_erm``)
+aggregate_erm_draws_sigma_over_sqrt2 = under_noised(loc.aggregate_erm)
+#: the Theorem 1 pipeline (every phase's calls) drawing σ/√2 (``alt24.ht_sco``)
+ht_sco_draws_sigma_over_sqrt2 = under_noised(loc.ht_sco)
+#: the Corollary 3 wrapper (every epoch's calls) drawing σ/√2 (``alt24.sc_wrapper``)
+sc_sco_draws_sigma_over_sqrt2 = under_noised(loc.sc_sco)

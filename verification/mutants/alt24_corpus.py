@@ -171,4 +171,48 @@ ALT24_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
         "probability 0.361 against 0.0376, beyond e^0.9·P + 0.1", "white-box audit of the phase outputs (Λ, fixed "
         "event); miss probability 6.7e-9 at 3000 runs, computed exactly",
         ("tests/test_alt24_localized_white_box.py::test_white_box_audit_refutes_sigma_over_100",)),
+    PaperTestBug(
+        "localized_dp_sgd_publishes_performed_count", ml.localized_dp_sgd_publishes_performed_count,
+        localized.localized_clipped_dp_sgd, "alt24",
+        "Algorithm 7 publishing the gradient count it performed (the step at which ⊥ happened) and the halting phase",
+        "Algorithm 7, Lines 20–21: the paper releases ⊥ alone; Release.gradient_evaluations is the schedule's count",
+        "c + 1 = 33 clipped records first in phase 1 against the neighbour's 33rd set to 0 (linear loss, β = 0, "
+        "ε = 0.9, δ = 0.1, n = 128)",
+        "δ ≥ P(c < ĉ_1 ≤ c + 1) = 0.131 > δ = 0.1 at ε = 0.9: the published count 33 has probability 0 on the "
+        "neighbour; the correct release publishes 2^I − 1 = 127 always",
+        "the exact law of the published count (BLap's CDF) checked on runs of the mutant, and the audit of the whole "
+        "published record (audit_outcome: ⊥, point and count; statistic ⊥·count) in the suite",
+        ("tests/test_alt24_published_records.py::test_publishing_the_performed_count_is_refuted",)),
+    *[PaperTestBug(
+        name, mutant, correct, "alt24", f"{what} reporting σ and drawing σ/√2 (noise_scale.under_noised)",
+        "the noise actually drawn must match the theorem's calibration; a check that recomputes privacy from the σ "
+        "the release reports cannot see this", instance, true, "the measured-noise check of the entry's harness "
+        f"(one-sided χ² of the noise replayed from the white-box trace against the theorem's σ, false failure 1e-7): "
+        f"miss probability {miss} (miss_probability({k}, 1/√2), exact)",
+        ("tests/test_alt24_measured_noise.py::test_measured_noise_catches_every_sigma_over_sqrt2_bug",
+         "tests/test_privacy_contract.py::test_measured_noise_passes_and_the_sigma_over_sqrt2_bug_fails"))
+      for name, mutant, correct, what, instance, true, k, miss in (
+          ("clipped_dp_sgd_draws_sigma_over_sqrt2", mc.clipped_dp_sgd_draws_sigma_over_sqrt2,
+           clipped.clipped_dp_sgd, "Algorithm 1", "least squares, n = 16, d = 2, ρ = 0.5, 10 replicates: every "
+           "noisy gradient", "exactly 2ρ-zCDP; the correct one: ρ", 1280, "4.2e-40"),
+          ("aggregate_erm_draws_sigma_over_sqrt2", mc.aggregate_erm_draws_sigma_over_sqrt2,
+           localization.aggregate_erm, "Algorithm 3", "least squares, J = 4 blocks of 4 records, 40 replicates: every "
+           "block's noisy gradients", "exactly 2ρ-zCDP; the correct one: ρ", 1280, "4.2e-40"),
+          ("ht_sco_draws_sigma_over_sqrt2", mc.ht_sco_draws_sigma_over_sqrt2, localization.ht_sco,
+           "the Theorem 1 pipeline", "least squares, n = 64 (I = 3, J = 7), 11 replicates: every call's noisy "
+           "gradients over its σ", "exactly 2ρ-zCDP; the correct one: ρ", 1078, "2.8e-31"),
+          ("sc_sco_draws_sigma_over_sqrt2", mc.sc_sco_draws_sigma_over_sqrt2, localization.sc_sco,
+           "the Corollary 3 wrapper", "tilted quadratic, n = 256 (4 epochs, I = 3, J = 4), 5 runs: every call's "
+           "noisy gradients over its σ", "exactly 2ρ-zCDP; the correct one: ρ", 1120, "4.4e-33"),
+          ("known_lip_reduction_draws_sigma_over_sqrt2", mk.known_lip_reduction_draws_sigma_over_sqrt2,
+           known_lip.known_lip_reduction, "Algorithm 4 (A_Lip)", "linear loss, n = 64, d = 2, 2 runs: every A_Lip "
+           "step's noise over its phase's σ_i", "exactly 2ρ-zCDP; the correct one: ρ", 1372, "3.1e-44"),
+          ("onepass_clipped_dp_sgd_draws_sigma_over_sqrt2", mk.onepass_clipped_dp_sgd_draws_sigma_over_sqrt2,
+           one_pass.onepass_clipped_dp_sgd, "Algorithm 8", "linear GLM, n = 64, d = 50, 4 runs: every phase "
+           "output's noise over its σ_i", "exactly ρ/2-zCDP (μ = √ρ); the correct one: ρ/4", 1200, "1.5e-36"),
+          ("localized_clipped_dp_sgd_draws_sigma_over_sqrt2", ml.localized_clipped_dp_sgd_draws_sigma_over_sqrt2,
+           localized.localized_clipped_dp_sgd, "Algorithm 7 (Line 28)", "linear loss, β = 0, n = 64, d = 100, 2 "
+           "runs: every phase output's noise over Line 28's σ_i", "the Gaussian channel's μ multiplied by √2 (the "
+           "(ε, δ) claim is loose there: not a violation of the stated (ε, δ) on the audited pairs)", 1200,
+           "1.5e-36"))],
 ]}

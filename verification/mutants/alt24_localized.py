@@ -24,13 +24,15 @@ from typing import Any
 import numpy as np
 
 from dpsco.reference.alt24.localized import (LocalizedRelease, check_lemma_12, localized_clipped_dp_sgd,
-                                             phase_record_ranges)
-from dpsco.reference.alt24.primitives import sample_bounded_laplace
+                                             phase_record_ranges, schedule_gradient_count)
+from dpsco.reference.alt24.primitives import project_ball, sample_bounded_laplace, vector_norm
+from dpsco.reference.clipping import enforce_norm_bound
+from dpsco.verification.mutants.noise_scale import under_noised
 
-__all__ = ["MUTANTS", "localized_dp_sgd_data_dependent_clip", "localized_dp_sgd_fixed_cutoff",
-           "localized_dp_sgd_sigma_over_100",
+__all__ = ["MUTANTS", "localized_clipped_dp_sgd_draws_sigma_over_sqrt2", "localized_dp_sgd_data_dependent_clip",
+           "localized_dp_sgd_fixed_cutoff", "localized_dp_sgd_sigma_over_100",
            "localized_dp_sgd_overlapping_phases", "localized_dp_sgd_plain_laplace",
-           "localized_dp_sgd_retry_on_bottom", "mutant_loop"]
+           "localized_dp_sgd_publishes_performed_count", "localized_dp_sgd_retry_on_bottom", "mutant_loop"]
 
 
 def mutant_loop(S: Any, loss: Any, x0: Any, *, eta: float, C: float, c: float, omega: float, beta: float,
@@ -52,8 +54,7 @@ def mutant_loop(S: Any, loss: Any, x0: Any, *, eta: float, C: float, c: float, o
     releases: list[dict[str, np.ndarray]] = []
 
     def proj(y: np.ndarray) -> np.ndarray:
-        nrm = math.sqrt(float(y @ y))
-        return y if nrm <= radius else y * (radius / nrm)
+        return project_ball(y, np.zeros(d), radius)
 
     def blap(R: float, tau: float, size: Any = None) -> Any:
         return sample_bounded_laplace(R, math.inf if plain_laplace and R > 0 else tau, rng, size)
@@ -78,15 +79,19 @@ def mutant_loop(S: Any, loss: Any, x0: Any, *, eta: float, C: float, c: float, o
         total, count, hats = np.zeros(d), 0, [C_hat]
         for j in range(n_i):
             total += x
-            g = loss.grads(x, S[start + j:start + j + 1])[0]
+            s = S[start + j:start + j + 1]
+            g = loss.grads(x, s)[0]
             grads += 1
-            norm = math.sqrt(float(g @ g))
+            norm = vector_norm(g)
+            norm = math.inf if math.isnan(norm) else norm
             if norm + float(nus[j]) >= C_hat:
                 count += 1
                 if norm > C:
-                    g = g * (C / norm)
+                    g = loss.clipped_grads_at(x[None, :], s, C)[0, 0]
                 C_hat = C + float(redraws[count - 1])
                 hats.append(C_hat)
+            if not plain_laplace and not vector_norm(g) <= C + 3.0 * tau_i:   # the reference's fail-safe
+                g = enforce_norm_bound(g[None, :], C + 3.0 * tau_i)[0]
             if count >= c_hat:
                 halted, phase = True, i
                 break
@@ -103,11 +108,14 @@ def mutant_loop(S: Any, loss: Any, x0: Any, *, eta: float, C: float, c: float, o
     if trace:
         diag["envelope"] = env
     claim = dataclasses.replace(reference.claim, assumptions={**reference.claim.assumptions, "lemma_12": lemma12})
-    return LocalizedRelease(output=out, claim=claim, gradient_evaluations=grads,
+    internals: dict[str, Any] = {"gradient_evaluations_performed": grads, "halted_phase": phase}
+    if trace:
+        internals["phases"] = releases
+    return LocalizedRelease(output=out, claim=claim, gradient_evaluations=schedule_gradient_count(ranges),
                             parameters={**reference.parameters, "I": len(ranges), "n_used": 1 << len(ranges),
                                         "phases": [list(r) for r in ranges]},
-                            algorithm="MUTANT: Algorithm 7 copy", diagnostics=diag, halted=halted, halted_phase=phase,
-                            nonprivate_internals={"phases": releases} if trace else {})
+                            algorithm="MUTANT: Algorithm 7 copy", diagnostics=diag, halted=halted,
+                            nonprivate_internals=internals)
 
 
 def localized_dp_sgd_overlapping_phases(S: Any, loss: Any, x0: Any, **kw: Any) -> LocalizedRelease:
@@ -138,15 +146,16 @@ def localized_dp_sgd_retry_on_bottom(S: Any, loss: Any, x0: Any, *, max_attempts
     first point.  Every attempt leaks the ⊥ event of the same records: on a pair where one dataset halts on every
     draw of ĉ_i (count ≥ 3c/2) and the other escapes with the small probability q of BLap's tail, "not ⊥" has
     probability 0 against 1 − (1 − q)^max_attempts > δ.  Refuted by the exact ⊥-channel check (tests);
-    ``gradient_evaluations`` sums all attempts and ``diagnostics["attempts"]`` counts them."""
+    ``nonprivate_internals["gradient_evaluations_performed"]`` sums all attempts and ``diagnostics["attempts"]``
+    counts them."""
     rng = kw.pop("rng")
     total, attempts = 0, 0
     for attempts in range(1, int(max_attempts) + 1):
         r = localized_clipped_dp_sgd(S, loss, x0, rng=rng, **kw)
-        total += r.gradient_evaluations
+        total += r.nonprivate_internals["gradient_evaluations_performed"]
         if not r.halted:
             break
-    r.gradient_evaluations = total
+    r.nonprivate_internals["gradient_evaluations_performed"] = total
     r.diagnostics = {**r.diagnostics, "attempts": attempts}
     r.algorithm = "MUTANT: Algorithm 7 retried on ⊥"
     return r
@@ -173,6 +182,37 @@ def localized_dp_sgd_data_dependent_clip(S: Any, loss: Any, x0: Any, **kw: Any) 
     r = localized_clipped_dp_sgd(S_arr, loss, x0, **kw)
     r.algorithm = "MUTANT: Algorithm 7 with a data-dependent clip threshold"
     return r
+
+
+def localized_dp_sgd_publishes_performed_count(S: Any, loss: Any, x0: Any, **kw: Any) -> LocalizedRelease:
+    """BUG (the code as it was): the published ``gradient_evaluations`` is the number of gradients computed — on ⊥
+    the step at which the clip count reached ĉ_i — instead of the schedule's 2^I − 1, and ``halted_phase`` is
+    published too (the paper releases ⊥ alone).  On the pair "phase 1 holds c + 1 clipped records / the
+    neighbour's (c + 1)-th is 0" (β = 0, linear loss) the count c + 1 is published with probability
+    P(c < ĉ_1 ≤ c + 1) ≈ ½(1 − e^{−ε/3}) on D and never on D′: δ ≥ 0.13 > δ = 0.1 at ε = 0.9.  Refuted exactly
+    and by the black-box audit of the whole published record (``audit_outcome``: ⊥, point and count together;
+    tests/test_alt24_published_records.py)."""
+    r = localized_clipped_dp_sgd(S, loss, x0, **kw)
+    return _PublishesCount(output=r.output, claim=r.claim, gradient_evaluations=r.nonprivate_internals[
+        "gradient_evaluations_performed"], parameters=r.parameters, algorithm="MUTANT: Algorithm 7 publishing its "
+                           "performed count", diagnostics=r.diagnostics, nonprivate_internals=r.nonprivate_internals,
+                           halted=r.halted)
+
+
+class _PublishesCount(LocalizedRelease):
+    """The old LocalizedRelease.to_dict: the outcome plus ``halted_phase`` (planted bug of
+    :func:`localized_dp_sgd_publishes_performed_count`)."""
+
+    def to_dict(self, include_trajectory: bool = False, include_diagnostics: bool = False) -> dict[str, Any]:
+        d = super().to_dict(include_trajectory, include_diagnostics)
+        d["halted_phase"] = self.nonprivate_internals.get("halted_phase")
+        return d
+
+
+#: Algorithm 7 drawing σ_i/√2 at Line 28 (``noise_scale.under_noised``: the BLap draws are the parent's), with the
+#: correct claim: caught by the measured-noise check of ``alt24_harness_svt`` (every phase output's noise
+#: replayed against Line 28's σ_i), tests/test_alt24_measured_noise.py
+localized_clipped_dp_sgd_draws_sigma_over_sqrt2 = under_noised(localized_clipped_dp_sgd)
 
 
 #: name -> mutant, for the corpus

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from dpsco.reference.alt24.primitives import sample_bounded_laplace
-from dpsco.reference.alt24.svt import lemma_9_tau, lemma_10_parameters
+from dpsco.reference.alt24.svt import lemma_9_tau, lemma_10_parameters, sparse_vector_answer_law
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import as_float_vector, check_positive, check_positive_int, check_rng
 
@@ -95,7 +95,7 @@ def sparse_vector_without_query_noise(answers: Any, sensitivity: float, c: int, 
     Bug: on the streams (L, L + Δ) and (L + Δ, L) (each query moved by Δ), the answer ⊥⊤ means
     0 < z ≤ Δ for the threshold noise z on the first and is impossible on the second, so δ(ε) ≥ P(0 < z ≤ Δ)
     ≈ Δ/(2R) for every ε (0.029 > δ = 0.01 at ε = 0.9, c = 1, T = 3).  Caught by the exact curve
-    (``svt_delta(..., query_noise=False)``) and by the black-box audit of the ``alt24.svt`` suite."""
+    (:func:`without_query_noise_law`) and by the black-box audit of the ``alt24.svt`` suite."""
     return _svt_mutant(answers, sensitivity, c, L, epsilon, delta, rng, query_noise=False, plain_laplace=False,
                        name="without query noise")
 
@@ -112,6 +112,14 @@ def sparse_vector_plain_laplace(answers: Any, sensitivity: float, c: int, L: flo
     envelope check on the recorded noise draws (each exceeds its bound with probability exactly δ/(10T))."""
     return _svt_mutant(answers, sensitivity, c, L, epsilon, delta, rng, query_noise=True, plain_laplace=True,
                        name="plain Laplace")
+
+
+def without_query_noise_law(answers: Any, c: int, L: float, R: float, tau: float) -> dict[tuple[int, ...], float]:
+    """The exact answer law of :func:`sparse_vector_without_query_noise` at threshold noise BLap(R, τ) (the
+    sparse-vector loop with no query noise: ``sparse_vector_answer_law`` with query scale 0); compare two with
+    ``dpsco.reference.alt24.svt.discrete_delta``.  The analysis of this planted bug lives here, beside it (the
+    reference computes Algorithm 6's own law only)."""
+    return sparse_vector_answer_law(answers, c, L, R, tau, 0.0, 0.0)
 
 
 MUTANTS = {f.__name__: f for f in (bounded_laplace_tau_without_epsilon, sparse_vector_without_query_noise,

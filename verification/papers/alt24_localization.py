@@ -39,9 +39,11 @@ from dpsco.reference.alt24.model import MomentBounds
 from dpsco.reference.alt24.primitives import clip
 from dpsco.verification.auditing.curve_audit import audit_curve, curve_p_value
 from dpsco.verification.auditing.white_box import OneSidedCanary, white_box_audit
+from dpsco.verification.checks.noise import measured_noise_check
 from dpsco.verification.checks.stats import exact_check, mean_bound_check
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.papers.alt24_data import load_randhie
+from dpsco.verification.papers.alt24_noise import alg1_noise, alg3_noise, ht_noise, sc_noise
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 
 __all__ = ["ENTRIES"]
@@ -164,29 +166,41 @@ def _alg1_white_box_run(data: Any, R: int, rng: np.random.Generator) -> Any:
 
 
 def alg1_exact(inputs: SuiteInputs) -> dict[str, Any]:
-    """Exact zCDP of Algorithm 1 as implemented on the worst-case pair: coupled runs differ by (2C/n) e_1 in every
-    noisy gradient, so ρ_exact = T(2C/n)²/(2σ²) (σ the noise drawn); ρ_exact ≤ claimed ρ; and the count n·T."""
+    """Exact zCDP of Algorithm 1 as implemented on the worst-case pair, from *measured* quantities only: every
+    noisy gradient's mean shift ĝ_t(D) − ĝ_t(D′) replayed at D's recorded iterate (coupled runs differ by
+    (2C/n) e_1 in every step), and the noise actually drawn, replayed from the same white-box trace and tested
+    against Corollary 1's σ (one-sided χ², ``measured_noise_check``; never the σ the release or trace reports):
+    ρ_exact = T(2C/n)²/(2σ²) with σ from the formula holds for the noise drawn when that check passes.  Also the
+    count n·T."""
+    from dpsco.verification.papers.alt24_harness_common import trace_probes, trace_residuals
+
     n, d = 12, 2
     kw = _alg1_kw()
     p = corollary_1_parameters(n, d, RHO, kw["moments"], kw["lam"])
     D, Dp = _pair(n, 3.0 * p.C)
+    s_noise, = inputs.seed.spawn(1)
     a = corollary_1_solver(D, LinearLoss(), rng=np.random.default_rng(1), white_box=True, **kw)
-    b = corollary_1_solver(Dp, LinearLoss(), rng=np.random.default_rng(1), white_box=True, **kw)
-    diff = a.white_box.noisy_gradients - b.white_box.noisy_gradients
-    shifts = np.linalg.norm(diff, axis=-1)
-    rho_exact = float(np.sum(shifts ** 2) / (2.0 * a.white_box.sigma ** 2))
+    shifts = trace_probes(a.white_box, D, Dp, 2.0 * p.C / n, "Algorithm 1")[1]
+    rho_exact = float(np.sum(shifts ** 2) / (2.0 * p.sigma ** 2))     # σ: Corollary 1's formula (public)
+    reps = max(1, -(-1000 // (p.T * d)))                                # ≥ 1,000 replayed noise coordinates
+    b = corollary_1_solver(D, LinearLoss(), rng=np.random.default_rng(s_noise), white_box=True, replicates=reps, **kw)
+    noise = measured_noise_check(trace_residuals(b.white_box, D), p.sigma, "alg1_measured_noise",
+                                 label="Algorithm 1, every noisy gradient on the worst pair")
     count_max = max(n * n, n ** 3 * RHO / d)
     checks = {
         "alg1_exact_rho": exact_check("Algorithm 1: exact ρ on the worst-case pair ≤ claimed ρ",
-                                 "Proposition 1: T Gaussian steps of sensitivity 2C/n compose to ρ-zCDP",
+                                 "Proposition 1: T Gaussian steps of sensitivity 2C/n compose to ρ-zCDP (shifts "
+                                 "replayed, σ from Corollary 1's formula)",
                                  rho_exact <= a.claim.rho * (1 + 1e-9), rho_exact, a.claim.rho),
+        "alg1_measured_noise": noise,
         "alg1_count": exact_check("Algorithm 1: gradient count n·T ≤ max(n², n³ρ/d) + n",
                              "Corollary 1: max(n², n³ρ/d) sample gradients (T rounded up)",
                              a.gradient_evaluations == n * p.T and a.gradient_evaluations <= count_max + n,
                              a.gradient_evaluations, count_max + n)}
     return {"record": {"rho_exact": rho_exact, "claim_rho": a.claim.rho, "max_step_shift": float(shifts.max()),
-                       "sensitivity": 2 * p.C / n, "event_epsilon": a.claim.event_epsilon(DELTA),
-                       "claim_epsilon": a.claim.epsilon}, "checks": checks, "audits": {}}
+                       "sensitivity": 2 * p.C / n, "sigma_formula": p.sigma, "measured_noise_scale": noise["estimate"],
+                       "event_epsilon": a.claim.event_epsilon(DELTA), "claim_epsilon": a.claim.epsilon},
+            "checks": checks, "audits": {}}
 
 
 def alg1_bounds(inputs: SuiteInputs) -> dict[str, Any]:
@@ -439,7 +453,7 @@ def sc_bounds(inputs: SuiteInputs) -> dict[str, Any]:
     for _ in range(reps):
         rel = sc_sco(_records(rng, n), MeanEstimationLoss(), rng=rng, **kw)
         ex.append(0.5 * float(np.sum((rel.output - MU) ** 2) - np.sum((x_star - MU) ** 2)))
-        r = [e["records"] for e in rel.parameters["epoch_log"]]
+        r = [e["records"] for e in rel.parameters["epoch_records"]]
         ok_disjoint &= all(a[1] <= b[0] for a, b in zip(r, r[1:]))
         ok_count &= rel.gradient_evaluations <= max(n * n, n ** 3 * RHO / 2)
     shape = th.corollary_3_bound(3.0, 3.0, 2, 1.0, 2, n, RHO, DELTA_FAIL, C_sco=1.0)
@@ -499,35 +513,37 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         costs=_costs(SIZES["quick"]["wb"], SIZES["standard"]["wb"], SIZES["paper"]["wb"], white_box=True),
         planted_bugs=("clipped_dp_sgd_regulariser_clipped", "clipped_dp_sgd_noise_clipped",
                       "clipped_dp_sgd_sensitivity_c_over_n", "clipped_dp_sgd_sigma_from_fewer_steps",
-                      "clipped_dp_sgd_data_dependent_clip"),
+                      "clipped_dp_sgd_data_dependent_clip", "clipped_dp_sgd_draws_sigma_over_sqrt2"),
         notes="Corollary 1's parameters; claim ρ from the noise actually used; white-box trace of every noisy gradient",
         audit_note="audited white-box (white_box_runs per side): every noisy gradient, of which the output is "
                    "post-processing",
         suite=EntrySuite(tasks=(SuiteTask("audit", alg1_audit, 1.0), SuiteTask("exact", alg1_exact, 0.2),
-                                SuiteTask("bounds", alg1_bounds, 1.0)),
-                         description="white-box audit on the one-sided canary; exact ρ on the worst-case pair; "
-                                     "Proposition 1 (b_D exact) and Corollary 1 (C_erm = √640); count n·T")),
+                                SuiteTask("bounds", alg1_bounds, 1.0), SuiteTask("noise", alg1_noise, 0.2)),
+                         description="white-box audit on the one-sided canary; exact ρ on the worst-case pair from "
+                                     "replayed shifts and measured noise; Proposition 1 (b_D exact) and Corollary 1 "
+                                     "(C_erm = √640); count n·T; measured noise of every noisy gradient")),
     CatalogueEntry(
         name="alt24.aggregate_erm", title="Aggregate-ERM", paper=PAPER, algorithm_ref="Algorithm 3 (Corollary 2)",
         privacy_theorem="Corollary 2 + parallel composition (ρ-zCDP)", utility_theorem="Corollary 2, Fact 2",
         run=aggregate_erm,
         costs=_costs(SIZES["quick"]["wb"] // 2, SIZES["standard"]["wb"] // 2, SIZES["paper"]["wb"] // 2,
                      white_box=True),
-        planted_bugs=("clipped_dp_sgd_sensitivity_c_over_n",),
+        planted_bugs=("clipped_dp_sgd_sensitivity_c_over_n", "aggregate_erm_draws_sigma_over_sqrt2"),
         notes="J disjoint blocks, full ρ each, Aggregate with a data-independent R",
         audit_note="audited white-box (white_box_runs per side): the noisy gradients of the block that holds the "
                    "canary (the other blocks do not see it)",
-        suite=EntrySuite(tasks=(SuiteTask("audit", alg3_audit, 1.0), SuiteTask("bounds", alg3_bounds, 1.0)),
+        suite=EntrySuite(tasks=(SuiteTask("audit", alg3_audit, 1.0), SuiteTask("bounds", alg3_bounds, 1.0),
+                                SuiteTask("noise", alg3_noise, 0.2)),
                          description="white-box audit of the canary's block; Corollary 2's success probability "
-                                     "(C_rp = 46); count J·n·T")),
+                                     "(C_rp = 46); count J·n·T; measured noise of every block")),
     CatalogueEntry(
         name="alt24.ht_sco", title="HT-SCO", paper=PAPER, algorithm_ref="Algorithm 2 with Algorithm 3 (Theorem 1)",
         privacy_theorem="Theorem 1 (ρ-zCDP)", utility_theorem="Theorem 1, Proposition 2 (corrected)", run=ht_sco,
         costs=_costs(SIZES["quick"]["bb"], SIZES["standard"]["bb"], SIZES["paper"]["bb"]),
-        planted_bugs=("ht_sco_overlapping_blocks",),
+        planted_bugs=("ht_sco_overlapping_blocks", "ht_sco_draws_sigma_over_sqrt2"),
         notes=f"J_scale = {J_SCALE} override of J = 400 log(I/δ) (utility deviation, recorded); C_rp = 46",
         suite=EntrySuite(tasks=(SuiteTask("audit", ht_audit, 1.0), SuiteTask("bounds", ht_bounds, 1.0),
-                                SuiteTask("rate", ht_rate, 2.0)),
+                                SuiteTask("rate", ht_rate, 2.0), SuiteTask("noise", ht_noise, 0.2)),
                          description="black-box audits on the worst-case pair and on randhie; Proposition 2's form of Theorem 1 "
                                      "w.p. 1 − δ; rate in n and k; counts and disjoint blocks")),
     CatalogueEntry(
@@ -535,10 +551,12 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         algorithm_ref="Corollary 3 wrapper (epochs of HT-SCO)", privacy_theorem="Corollary 3 (ρ-zCDP)",
         utility_theorem="Corollary 3", run=sc_sco,
         costs=_costs(max(60, SIZES["quick"]["bb"] // 5), SIZES["standard"]["bb"] // 5, SIZES["paper"]["bb"] // 5),
-        planted_bugs=("ht_sco_overlapping_blocks",),
-        notes="C_sco = 1 for the epoch radii (explicit); epoch domains: smallest ball containing X ∩ B(x_e, R_e)",
-        suite=EntrySuite(tasks=(SuiteTask("audit", sc_audit, 1.0), SuiteTask("bounds", sc_bounds, 1.0)),
-                         description="black-box audit on the worst-case pair; disjoint epochs; counts")),
+        planted_bugs=("ht_sco_overlapping_blocks", "sc_sco_draws_sigma_over_sqrt2"),
+        notes="C_sco = 1 for the epoch radii (explicit); epoch domains: smallest ball containing X ∩ B(Π_X(x_e), R_e)",
+        suite=EntrySuite(tasks=(SuiteTask("audit", sc_audit, 1.0), SuiteTask("bounds", sc_bounds, 1.0),
+                                SuiteTask("noise", sc_noise, 0.3)),
+                         description="black-box audit on the worst-case pair; disjoint epochs; counts; measured "
+                                     "noise of every epoch's calls")),
     CatalogueEntry(
         name="alt24.highprob_sco", title="HighProb-SCO (non-private)", paper=PAPER,
         algorithm_ref="Appendix A (Algorithm 2 + Lemma 15 + Aggregate)", privacy_theorem="none (non-private)",

@@ -3,13 +3,17 @@
 
 What the suite checks, and how:
 
-* **audit** — black-box audits (``dpsco.verification.auditing.audit.audit``) of the (ε, δ) claim with ⊥ as an
-  outcome (:func:`~dpsco.reference.alt24.localized.audit_outcome`): (i) the output-shift pair (linear loss,
-  β = 0, the differing record first in phase 1: M·e_1 against 0, all other records 0); (ii) the ⊥ pair (phase 1
-  full of heavy records so that count ≈ c; the neighbour replaces one heavy record by 0, flipping one clip);
+* **audit** — black-box audits (``dpsco.verification.auditing.audit.audit``) of the (ε, δ) claim on the whole
+  published record (:func:`~dpsco.reference.alt24.localized.audit_outcome`: ⊥, the point and the published
+  gradient count together, so a data-dependent count would be audited too): (i) the output-shift pair (linear
+  loss, β = 0, the differing record first in phase 1: M·e_1 against 0, all other records 0; statistic
+  :class:`RecordNorm`); (ii) the ⊥ pair (phase 1 full of heavy records so that count ≈ c; the neighbour replaces
+  one heavy record by 0, flipping one clip; statistic :class:`BottomCount`, ⊥ times the published count);
   and a white-box audit of the Gaussian channel (:func:`localized_white_box_audit`: phase 1's noisy output on the
   output-shift pair at n = 16, the claimed-model likelihood ratio against a fixed threshold).
-* **exact** — the ⊥ channel computed exactly.  With a linear loss and β = 0 (ω_i = 0: Ĉ = C and ν = 0 exactly)
+* **exact** — the published record on the leak pair (c + 1 clipped records against c: every field but ⊥ and the
+  point identical, the count the schedule's 2^I − 1, on seeds where ĉ_1 ∈ (c, c + 1]); the ⊥ channel computed
+  exactly.  With a linear loss and β = 0 (ω_i = 0: Ĉ = C and ν = 0 exactly)
   the clip count of phase i is the number K_i of its records with ‖s‖ ≥ C, whatever the iterates, so
   P(not ⊥) = Π_i P(ĉ_i > K_i), ĉ_i = c + BLap(3/ε, c/2) (scipy's Laplace distribution, truncated): the exact
   probabilities of the events {⊥} and {not ⊥} on both datasets, hence the smallest δ those events need at ε
@@ -40,10 +44,12 @@ from dpsco.verification.auditing.family import p_value_of_counts
 from dpsco.verification.checks.stats import mean_bound_check
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.mutants.alt24_localized import MUTANTS
+from dpsco.verification.papers.alt24_noise import localized_noise
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 
-__all__ = ["AUDIT_SETTING", "ENTRIES", "LocalizedMechanism", "SIZES", "WhiteBoxAlg7", "bottom_channel_delta",
-           "bottom_pair", "clip_counts", "cutoff_survival", "heavy_tailed_linear_instance",
+__all__ = ["AUDIT_SETTING", "BottomCount", "ENTRIES", "LocalizedMechanism", "RecordNorm", "SIZES", "WhiteBoxAlg7",
+           "bottom_channel_delta", "bottom_pair", "clip_counts", "cutoff_survival", "heavy_tailed_linear_instance",
+           "published_record_check",
            "localized_white_box_audit", "output_shift_pair", "prob_not_bottom", "task_audit", "task_bounds",
            "task_exact", "task_rate"]
 
@@ -175,8 +181,37 @@ def _exact(name: str, statement: str, holds: bool, estimate: float, bound: float
             "estimate": float(estimate), "bound": float(bound), "method": "exact"}
 
 
+class RecordNorm:
+    """Statistic of the whole published record v = audit_outcome = [⊥, x, g]: ‖(⊥, x)‖ + |g − g_public|, with
+    g_public = 2^I − 1 the schedule's count (public).  For the reference g = g_public always, so this is the norm of
+    the outcome; a release publishing a data-dependent count moves it."""
+
+    def __init__(self, n: int) -> None:
+        self.public_count = float((1 << (int(n).bit_length() - 1)) - 1)
+
+    def __call__(self, X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float64)
+        return np.linalg.norm(X[:, :-1], axis=1) + np.abs(X[:, -1] - self.public_count)
+
+    def __repr__(self) -> str:
+        return f"RecordNorm(‖(⊥, x)‖ + |g − {self.public_count:g}|)"
+
+
+class BottomCount:
+    """Statistic of the whole published record v = [⊥, x, g]: ⊥·g (0 when a point is released).  For the reference
+    g is the constant 2^I − 1, so the events {⊥·g ≥ τ} are the ⊥ events; a release publishing the count at which ⊥
+    happened is audited on it."""
+
+    def __call__(self, X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float64)
+        return X[:, 0] * X[:, -1]
+
+    def __repr__(self) -> str:
+        return "BottomCount(⊥ · published gradient count)"
+
+
 def _audit_record(mech: LocalizedMechanism, pair: tuple[np.ndarray, np.ndarray], runs: int, inputs: SuiteInputs,
-                  seed: np.random.SeedSequence, statistic: str) -> dict[str, Any]:
+                  seed: np.random.SeedSequence, statistic: Any) -> dict[str, Any]:
     D, D2 = pair
     claim = mech.release(D, np.random.default_rng(0)).claim
     res = audit(mech, {"S": D}, {"S": D2}, claim, runs, np.random.default_rng(seed), confidence=inputs.confidence,
@@ -261,15 +296,16 @@ def localized_white_box_audit(runs: int, rng: np.random.Generator, *, confidence
 
 
 def task_audit(inputs: SuiteInputs) -> dict[str, Any]:
-    """Black-box audits of the (ε, δ) claim with ⊥ as an outcome: (i) the output-shift pair (statistic ‖outcome‖),
-    (ii) the ⊥ pair, count c = 32 in phase 1 against 31 (statistic: the ⊥ indicator); (iii) the white-box audit
-    of phase 1's noisy output (:func:`localized_white_box_audit`)."""
+    """Black-box audits of the (ε, δ) claim on the whole published record (⊥, point, count): (i) the output-shift
+    pair (statistic :class:`RecordNorm`), (ii) the ⊥ pair, count c = 32 in phase 1 against 31 (statistic
+    :class:`BottomCount`); (iii) the white-box audit of phase 1's noisy output (:func:`localized_white_box_audit`)."""
     runs = SIZES[inputs.budget]["audit"]
     s1, s2, s3 = inputs.seed.spawn(3)
     c = int(AUDIT_SETTING["c"])
     audits = {
-        "audit_output_shift_pair": _audit_record(LocalizedMechanism(), output_shift_pair(64), runs, inputs, s1, "norm"),
-        "audit_bottom_pair": _audit_record(LocalizedMechanism(), bottom_pair(64, c), runs, inputs, s2, "coordinate:0"),
+        "audit_output_shift_pair": _audit_record(LocalizedMechanism(), output_shift_pair(64), runs, inputs, s1,
+                                                 RecordNorm(64)),
+        "audit_bottom_pair": _audit_record(LocalizedMechanism(), bottom_pair(64, c), runs, inputs, s2, BottomCount()),
         "localized_white_box": localized_white_box_audit(runs, np.random.default_rng(s3), confidence=inputs.confidence),
     }
     record = {"setting": AUDIT_SETTING, "runs_per_side": runs,
@@ -302,7 +338,12 @@ def task_exact(inputs: SuiteInputs) -> dict[str, Any]:
         gap[index] = bottom_channel_delta(prob_not_bottom(kD, 48.0, eps), prob_not_bottom(kD2, 48.0, eps), eps)
     lemma12 = lemma_12_conditions(n=64, **{k: AUDIT_SETTING[k] for k in ("C", "c", "omega", "eta", "beta",
                                                                           "epsilon", "delta")})
+    published = published_record_check(eps, c)
     checks = {
+        "published_record": _exact("published record: ⊥ or the point, and public fields",
+                                   "on the leak pair (c + 1 clipped records against c) every published field but ⊥ "
+                                   "and the point is identical, on the seeds where D halts at the (c + 1)-th clip",
+                                   published["identical"], published["seeds_checked"], published["seeds_checked"]),
         "exact_bottom_channel": _exact("⊥ channel, exact (Lemma 9 part of Lemma 12)",
                                        f"P(E|D) ≤ e^ε P(E|D') + δ for E ∈ {{⊥, not ⊥}} on the ⊥ pairs, ε = {eps}",
                                        worst <= dl, worst, dl),
@@ -312,8 +353,33 @@ def task_exact(inputs: SuiteInputs) -> dict[str, Any]:
             gap["disjoint"], 0.01),
     }
     record = {"bottom_pair_rows": rows, "overlap_pair_delta_needed": gap,
-              "printed_index_refuted": gap["printed"] > 0.01, "lemma_12": lemma12}
+              "printed_index_refuted": gap["printed"] > 0.01, "lemma_12": lemma12, "published_record": published}
     return {"record": record, "checks": checks, "audits": {}}
+
+
+def published_record_check(epsilon: float, c: float, n: int = 128, seeds: int = 200) -> dict[str, Any]:
+    """Runs of the reference on the leak pair — c + 1 records 5e₁ first in phase 1 against the neighbour's (c + 1)-th
+    set to 0 (β = 0, linear loss) — at the seeds (of ``seeds``) where ĉ_1 = c + BLap(3/ε, c/2), the generator's
+    first draw when β = 0, lies in (c, c + 1]: there D halts at the (c + 1)-th clip and D′ does not.  Publishing the
+    count performed (or the halting phase) would differ between them with probability P(c < ĉ_1 ≤ c + 1) on D and 0
+    on D′ (recorded as ``leak_if_published``); ``identical``: every published field but ⊥ and the point agrees."""
+    from dpsco.reference.alt24.primitives import sample_bounded_laplace
+
+    K = int(c) + 1
+    S = np.zeros((n, 1))
+    S[:K, 0] = 5.0
+    S2 = S.copy()
+    S2[K - 1, 0] = 0.0
+    leaky = [s for s in range(seeds)
+             if c < c + float(sample_bounded_laplace(3.0 / epsilon, c / 2.0, np.random.default_rng(s))) <= c + 1][:3]
+    same = True
+    for seed in leaky:
+        a, b = (LocalizedMechanism().release(X, np.random.default_rng(seed)).to_dict() for X in (S, S2))
+        for rec in (a, b):
+            rec.pop("output"), rec.pop("halted")
+        same &= a == b
+    return {"identical": bool(same and leaky), "seeds_checked": len(leaky), "pair_n": n,
+            "leak_if_published": cutoff_survival(c, c, epsilon) - cutoff_survival(c + 1, c, epsilon)}
 
 
 def _excess(n: int, rng: np.random.Generator) -> tuple[float, dict[str, Any]]:
@@ -355,7 +421,7 @@ def task_bounds(inputs: SuiteInputs) -> dict[str, Any]:
     l12 = lemma_12_conditions(p.C, p.c, p.omega, p.eta, 0.0, n, eps, dl)
     l13 = lemma_13_conditions(p.C, p.c, p.omega, p.eta, 0.0, n, eps, dl, mb)
     halted = sum(1 for _, r in runs if r["release"].halted)
-    grads = max(r["release"].gradient_evaluations for _, r in runs)
+    grads = max(r["release"].nonprivate_internals["gradient_evaluations_performed"] for _, r in runs)
     top = first["top"]
     c = mean_bound_check("Theorem 3 (proof's explicit bound)", excess, bound, (0.0, top)).to_dict()
     c.update({"statement": f"E[F_P(x_I) − F_P(x*)] ≤ the proof of Theorem 3's bound at n = {n}", "verdict": None,
@@ -411,15 +477,18 @@ def _entries() -> tuple[CatalogueEntry, ...]:
         name="alt24.localized_dp_sgd", title="Localized-Clipped-DP-SGD", paper=PAPER, algorithm_ref="Algorithm 7",
         privacy_theorem="Lemma 12, Theorem 3 ((ε, δ)-DP; ⊥ is an outcome)", utility_theorem="Theorem 3, Lemma 13",
         run=localized_clipped_dp_sgd, costs=_costs(),
-        planted_bugs=(*MUTANTS, "localized_dp_sgd_sigma_over_100"),
+        planted_bugs=(*MUTANTS, "localized_dp_sgd_sigma_over_100", "localized_dp_sgd_publishes_performed_count",
+                      "localized_clipped_dp_sgd_draws_sigma_over_sqrt2"),
         notes="disjoint phases (Line 8 as printed overlaps: erratum); ĉ_i noise BLap(3/ε, c/2) (Appendix D's c: "
               "erratum); C, ω, β are arguments; phase starts and output projected (post-processing)",
         suite=EntrySuite(tasks=(SuiteTask("audit", task_audit, 1.0), SuiteTask("exact", task_exact, 0.3),
-                                SuiteTask("bounds", task_bounds, 0.5), SuiteTask("rate", task_rate, 0.5)),
-                         description="black-box audits with ⊥ as an outcome (output-shift and ⊥ pairs) and a "
-                                     "white-box audit of phase 1's noisy output; the ⊥ "
-                                     "channel exactly; Lemma 12/13 conditions, the proof of Theorem 3's bound, "
-                                     "gradient count ≤ n, ⊥ rate ≤ I/n²; rate in n")),)
+                                SuiteTask("bounds", task_bounds, 0.5), SuiteTask("rate", task_rate, 0.5),
+                                SuiteTask("noise", localized_noise, 0.2)),
+                         description="black-box audits of the whole published record (⊥, point and count; "
+                                     "output-shift and ⊥ pairs) and a white-box audit of phase 1's noisy output; "
+                                     "the published record on the leak pair and the ⊥ channel exactly; Lemma 12/13 "
+                                     "conditions, the proof of Theorem 3's bound, gradient count ≤ n, ⊥ rate ≤ I/n²; "
+                                     "rate in n; measured noise of every phase output")),)
 
 
 ENTRIES: tuple[CatalogueEntry, ...] = _entries()
