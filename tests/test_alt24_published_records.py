@@ -149,3 +149,31 @@ def test_publishing_the_performed_count_is_refuted() -> None:
     p_leak = suite.cutoff_survival(c, c, eps) - suite.cutoff_survival(c + 1, c, eps)
     delta_mutant = p_leak - math.exp(eps) * 0.0            # the event {published count = c + 1}
     assert delta_mutant == pytest.approx(0.1307, abs=5e-4) and delta_mutant > SET["delta"]
+
+
+def test_algorithm_7_audits_see_the_whole_published_record() -> None:
+    """Every audit of Algorithm 7 in ``dpsco verify`` runs ``LocalizedMechanism``, whose output is
+    ``audit_outcome`` = [⊥, x, g] read from ``to_dict()`` (before: [⊥, x], blind to a published count), and uses a
+    statistic of all of it (``RecordNorm``, ``BottomCount``).  On the leak pair the count-publishing copy's ⊥·g
+    separates D (33 on the leaky seeds) from D′ (never 33); the reference's is the constant 127 on ⊥.
+    Deterministic (fixed seeds)."""
+    from dpsco.verification.mutants.alt24_localized import localized_dp_sgd_publishes_performed_count as leaky_alg
+
+    eps, c = SET["epsilon"], SET["c"]
+    S, S2 = _leak_pair(128, int(c) + 1)
+    seed = next(s for s in range(200) if c < _cutoff_1(s, c, eps) <= c + 1)
+    ref = suite.LocalizedMechanism()
+    v = ref({"S": S}, np.random.default_rng(seed))
+    rel = ref.release(S, np.random.default_rng(seed))
+    assert v.shape == (3,) and v[-1] == rel.to_dict()["gradient_evaluations"] == 127 and v[0] == 1.0
+    stat = suite.BottomCount()
+    leaky = suite.LocalizedMechanism(leaky_alg)
+    a = leaky({"S": S}, np.random.default_rng(seed))
+    b = leaky({"S": S2}, np.random.default_rng(seed))
+    assert stat(a[None, :])[0] == int(c) + 1 and stat(b[None, :])[0] in (0.0, 127.0)
+    assert stat(v[None, :])[0] == 127.0 and suite.RecordNorm(128)(v[None, :])[0] == 1.0
+    # the suite's audits use these statistics
+    import inspect
+
+    src = inspect.getsource(suite.task_audit)
+    assert "RecordNorm(64)" in src and "BottomCount()" in src and '"coordinate:0"' not in src

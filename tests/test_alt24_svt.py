@@ -306,3 +306,24 @@ def test_suite_tasks_quick(entry):
             assert {"name", "statement", "p_value", "verdict"} <= set(c) and c["p_value"] == 1.0
         for a in out["audits"].values():
             assert 0.0 <= a["p_value"] <= 1.0 and a["p_value"] > 1 - CONF and a["verdict"] != "refuted"
+
+
+def test_reference_has_no_planted_bug_switches() -> None:
+    """Planted bugs live in ``dpsco.verification.mutants``, never as keywords of the reference (house rule): no
+    public function of ``dpsco.reference.alt24`` takes a keyword that only switches a bug on.  The exact law of
+    the no-query-noise SVT (a planted bug's analysis) was ``svt_output_distribution(..., query_noise=False)``; it
+    is ``mutants.alt24_svt.without_query_noise_law`` now.  Kept: ``record_index="printed"`` (Algorithm 7's
+    printed Line 8, whose claim says it is not supported), ``printed=True`` forms of the theorems, ``project``."""
+    import inspect
+
+    import dpsco.reference.alt24 as alt24
+
+    suspicious = ("query_noise", "bug", "planted", "mutant", "plain_laplace", "fixed_cutoff")
+    found = []
+    for name in alt24.__all__:
+        obj = getattr(alt24, name)
+        if callable(obj) and not isinstance(obj, type):
+            found += [f"{name}({p})" for p in inspect.signature(obj).parameters if any(w in p for w in suspicious)]
+    assert not found, found
+    law = mut.without_query_noise_law((0.0, 1.0, 0.0), 1, 0.0, 2.0, 20.0)
+    assert sum(law.values()) == pytest.approx(1.0, abs=1e-9)
