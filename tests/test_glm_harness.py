@@ -325,3 +325,24 @@ def test_no_exception_and_a_finite_release_on_extreme_records_for_other_losses_a
         assert np.all(np.isfinite(rel.output)) and np.all(row_norms(np.asarray(rel.output)) <= radius * (1 + 1e-12))
 
     check()
+
+
+def test_lr21_refuses_an_alpha_double_precision_cannot_certify():
+    """Independent review (LOW): alpha = 1e-34 released the certified solver's uncertified best point under a claim
+    that says 'certified a posteriori on every run'.  Now a public-input check refuses it before the inner method
+    runs, for every lr21 algorithm (they all go through certified_inner); the default alpha is far above it."""
+    import numpy as np
+
+    import dpsco.reference.lr21 as lr
+    from dpsco.reference import Ball, DataBounds, ERMProblem, get_loss
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 2))
+    X /= np.maximum(1.0, np.linalg.norm(X, axis=1))[:, None]
+    y = np.where(rng.random(40) < 0.5, 1.0, -1.0)
+    problem = ERMProblem(get_loss("logistic"), Ball(2.0), DataBounds(1.0, 1.0))
+    with pytest.raises(ValueError, match="alpha = 1e-34"):
+        lr.algorithm_1(X, y, problem, 1.0, 1e-5, np.random.default_rng(1), mu=0.1, alpha=1e-34)
+    with pytest.raises(ValueError, match="alpha"):
+        lr.check_certifiable(1e-34, 0.1, 2.0)
+    assert np.all(np.isfinite(lr.algorithm_1(X, y, problem, 1.0, 1e-5, np.random.default_rng(1), mu=0.1).output))

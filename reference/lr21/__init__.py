@@ -107,6 +107,7 @@ from dpsco.reference.lr21.inner_solvers import (
     Method, Fallback, FALLBACKS, subgradient_method, accelerated_gradient, stochastic_subgradient_method, katyusha,
     REPLICATE_BLOCK, GATHER_STEPS, stochastic_subgradient_method_replicates, katyusha_replicates, InnerResult,
     certified_inner, FALLBACK_PATH, STOCHASTIC_METHODS, certified_inner_replicates, extragradient_step_size,
+    CERTIFICATE_PRECISION_FLOOR, check_certifiable,
     extragradient_iterations, extragradient, inner_schedule_count, extragradient_schedule_count,
 )
 from dpsco.reference.lr21.algorithms import (
@@ -187,6 +188,8 @@ __all__ = [
     "katyusha_replicates",
     "InnerResult",
     "certified_inner",
+    "CERTIFICATE_PRECISION_FLOOR",
+    "check_certifiable",
     "FALLBACK_PATH",
     "STOCHASTIC_METHODS",
     "certified_inner_replicates",

@@ -27,6 +27,7 @@ from dpsco.reference.validation import (as_float_vector, check_choice, check_ite
 __all__ = ["Method", "Fallback", "FALLBACKS", "subgradient_method", "accelerated_gradient",
            "stochastic_subgradient_method", "katyusha", "REPLICATE_BLOCK", "GATHER_STEPS",
            "stochastic_subgradient_method_replicates", "katyusha_replicates", "InnerResult", "certified_inner",
+           "CERTIFICATE_PRECISION_FLOOR", "check_certifiable",
            "FALLBACK_PATH", "STOCHASTIC_METHODS", "certified_inner_replicates", "extragradient_step_size",
            "extragradient_iterations", "extragradient", "inner_schedule_count", "extragradient_schedule_count"]
 
@@ -345,6 +346,22 @@ def _finite_or_zero(w: np.ndarray) -> np.ndarray:
     return w if np.all(np.isfinite(w)) else np.zeros_like(w)
 
 
+#: The smallest certificate radius √(2α/modulus) the gate can certify in double precision, relative to R: a
+#: certificate locates the minimiser to ~1e-16·R at best, so an α below this floor (a public quantity) is refused
+#: before the inner method runs instead of releasing an uncertified point under a claim that says "certified"
+#: (independent review: alpha = 1e-34 released the certified solver's best point, the claim unchanged).
+CERTIFICATE_PRECISION_FLOOR = 1e-12
+
+
+def check_certifiable(alpha: float, modulus: float, radius: float) -> None:
+    """ValueError naming alpha when √(2α/modulus) < :data:`CERTIFICATE_PRECISION_FLOOR`·radius (public inputs)."""
+    r = math.sqrt(2.0 * alpha / modulus)
+    if r < CERTIFICATE_PRECISION_FLOOR * radius:
+        raise ValueError(f"alpha = {alpha:g} asks for a certificate radius √(2α/μ) = {r:.3g} below "
+                         f"{CERTIFICATE_PRECISION_FLOOR:g}·R = {CERTIFICATE_PRECISION_FLOOR * radius:.3g}, which "
+                         "double precision cannot certify; increase alpha")
+
+
 def certified_inner(obj: GLMObjective, method: Method | Callable[..., np.ndarray], modulus: float, alpha: float,
                     T: int, smoothness: float | None, rng: np.random.Generator, *,
                     fallback: Fallback = "certified_solver") -> InnerResult:
@@ -357,6 +374,7 @@ def certified_inner(obj: GLMObjective, method: Method | Callable[..., np.ndarray
     its best point is used and ``details["certified"]`` is False (a diagnostic, never published).  Raises
     ValueError for a ``fallback`` other than "certified_solver" / "refuse" (before the inner method runs)."""
     check_choice(fallback, "fallback", FALLBACKS)
+    check_certifiable(alpha, modulus, obj.radius)
     radius_needed = math.sqrt(2.0 * alpha / modulus)
     w = project_ball(_finite_or_zero(_run_inner(obj, method, modulus, T, smoothness, rng)), obj.radius)
     w = strictly_inside(w, obj.radius)
@@ -428,6 +446,7 @@ def certified_inner_replicates(obj: GLMObjective, method: Literal["sgd", "katyus
     than "sgd" / "katyusha" (before any run), and as the inner methods."""
     check_choice(fallback, "fallback", FALLBACKS)
     check_choice(method, "method", STOCHASTIC_METHODS)
+    check_certifiable(alpha, modulus, obj.radius)
     gens = _check_rngs(rngs)
     radius_needed = math.sqrt(2.0 * alpha / modulus)
     before = obj.sample_gradients
