@@ -327,3 +327,48 @@ def test_reference_has_no_planted_bug_switches() -> None:
     assert not found, found
     law = mut.without_query_noise_law((0.0, 1.0, 0.0), 1, 0.0, 2.0, 20.0)
     assert sum(law.values()) == pytest.approx(1.0, abs=1e-9)
+
+
+# ---- the grid points of the suite's exact checks that the planted bugs fail (mutants.catches names them) ------
+
+def test_blap_exact_grid_points_the_short_tau_copy_fails():
+    """The suite's checks ``blap_exact_e{ε}_d{δ}`` (exact δ(ε) ≤ δ at R = Δ/ε and the mechanism's τ) evaluated at the τ
+    the planted copy ``bounded_laplace_tau_without_epsilon`` draws with (read from its release: Δ log(4/δ)): they
+    fail at ε = 0.1 (every δ) and at ε = 0.5, δ ∈ {1e-6, 1e-3}; at ε = 0.9 and at (0.5, 0.1) the shorter support
+    still leaves δ(ε) ≤ δ, so those grid points cannot see this bug.  Deterministic (exact curves)."""
+    failing, grid = set(), set()
+    for eps in (0.1, 0.5, 0.9):
+        for delta in (1e-6, 1e-3, 0.1):
+            key = f"blap_exact_e{eps}_d{delta:g}"
+            grid.add(key)
+            rel = mut.bounded_laplace_tau_without_epsilon(0.0, 1.0, eps, delta, np.random.default_rng(0))
+            R, tau = rel.parameters["R"], rel.parameters["tau"]
+            assert R == pytest.approx(1.0 / eps, rel=1e-12) and tau == pytest.approx(math.log(4.0 / delta), rel=1e-12)
+            if svt.bounded_laplace_delta(eps, 1.0, R, tau) > delta:
+                failing.add(key)
+    assert failing == {"blap_exact_e0.1_d1e-06", "blap_exact_e0.1_d0.001", "blap_exact_e0.1_d0.1",
+                       "blap_exact_e0.5_d1e-06", "blap_exact_e0.5_d0.001"}
+    # the same grid and keys as the suite's checks, which the reference passes
+    out = suite.blap_exact(SuiteInputs("quick", np.random.SeedSequence(0), 0.95))
+    assert set(out["checks"]) == grid and all(c["p_value"] == 1.0 for c in out["checks"].values())
+
+
+def test_svt_exact_grid_points_the_no_query_noise_copy_fails():
+    """The suite's checks ``svt_exact_e{ε}_c{c}_s{j}`` (exact δ(ε) ≤ δ of the answer sequences on the adversarial
+    streams ``SVT_STREAMS[j]``) evaluated on the exact law of ``sparse_vector_without_query_noise``
+    (``mutants.alt24_svt.without_query_noise_law``) at Lemma 10's R and τ: they fail on the non-monotone streams
+    j = 2, 3 at every (ε, δ, c) of the grid and hold on the others (every query shifted alike, or a single query),
+    which cannot see this bug.  Deterministic (exact laws)."""
+    failing, grid = set(), set()
+    for eps, delta in ((0.9, 0.01), (0.5, 1e-3)):
+        for c in (1, 2):
+            for j, (a, b) in enumerate(suite.SVT_STREAMS):
+                key = f"svt_exact_e{eps}_c{c}_s{j}"
+                grid.add(key)
+                p = svt.lemma_10_parameters(1.0, c, len(a), eps, delta)
+                P = mut.without_query_noise_law(a, c, 0.0, p["R"], p["tau"])
+                Q = mut.without_query_noise_law(b, c, 0.0, p["R"], p["tau"])
+                if svt.discrete_delta(eps, P, Q) > delta:
+                    failing.add(key)
+    assert len(suite.SVT_STREAMS) == 5 and len(grid) == 20
+    assert failing == {f"svt_exact_e{e}_c{c}_s{j}" for e in (0.9, 0.5) for c in (1, 2) for j in (2, 3)}
