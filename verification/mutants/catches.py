@@ -140,6 +140,19 @@ def load_inventory(path: str | Path = INVENTORY_PATH) -> dict[str, list[str]]:
     return data
 
 
+def none_rows_markdown(rows: tuple[CheckCatch, ...] = CATCHES) -> list[str]:
+    """The Markdown table (header, separator, one line per row) of the bug-None rows of ``rows`` — the checks that
+    cannot fail on any planted bug — by kind (:data:`NONE_KINDS`), with their entry and key regexes;
+    docs/planted-bugs.md holds it (each row's note, in ``mutants.<paper>_catches``, says why)."""
+    out = ["| kind | entries | checks |", "|---|---|---|"]
+    for kind in NONE_KINDS:
+        for row in rows:
+            if row.bug is None and none_kind(row) == kind:
+                key = row.key.replace("|", "\\|")
+                out.append(f"| {kind[:-1]} | `{row.entry}` | `{key}` |")
+    return out
+
+
 def write_inventory(results_files: list[str], path: str | Path = INVENTORY_PATH) -> dict[str, list[str]]:
     """Merge the inventories of the ``results.json`` files (e.g. one ``dpsco verify --quick --only PAPER`` run
     per paper) and write them to ``path``, entries sorted by name.  ValueError if two files disagree on an
@@ -163,16 +176,3 @@ if __name__ == "__main__":  # python -m dpsco.verification.mutants.catches RESUL
         sys.exit("usage: python -m dpsco.verification.mutants.catches RESULTS.json [RESULTS.json ...]")
     inv = write_inventory(sys.argv[1:])
     print(f"{INVENTORY_PATH}: {sum(len(k) for k in inv.values())} checks of {len(inv)} entries")
-
-
-def none_rows_markdown(rows: tuple[CheckCatch, ...] = CATCHES) -> list[str]:
-    """The Markdown table (header, separator, one line per row) of the bug-None rows of ``rows`` — the checks that
-    cannot fail on any planted bug — with their kind, regexes, test and note; docs/planted-bugs.md holds it."""
-    out = ["| kind | entries | checks | test | why |", "|---|---|---|---|---|"]
-    for row in rows:
-        kind = none_kind(row)
-        if row.bug is not None or kind is None:
-            continue
-        why = row.note[len(kind):].strip().replace("|", "\\|")
-        out.append(f"| {kind[:-1]} | `{row.entry}` | `{row.key}` | `{row.test}` | {why} |")
-    return out
