@@ -6,7 +6,8 @@ or says why no planted bug can make it fail.
 * every named test exists (the file defines the function; a parametrised id's "[...]" is stripped);
 * every (entry, key) of the committed inventory (``check_inventory.json``, the quick campaign's checks) has a row,
   every catalogue entry is inventoried, and every row is the first match of some inventoried check;
-* a row without a bug says why (``catches.NONE_KINDS``), and docs/planted-bugs.md lists every such row;
+* a row without a bug says why (``catches.NONE_KINDS``), docs/planted-bugs.md lists every such row, and the
+  number of pass/fail checks without a planted bug may only go down (:data:`PASS_FAIL_CHECKS_WITHOUT_A_BUG`);
 * campaign: ``dpsco verify --quick`` regenerates the inventory, which must equal the committed one (a new check
   without a row fails here), and the records bear out what the rows say (a named bug's check is a pass/fail
   record; a "cannot fail" row's bound is at least the largest value the checked quantity can take).
@@ -97,6 +98,20 @@ def test_a_row_without_a_bug_says_why(row):
         assert cc.none_kind(row) == starts[0]
     else:
         assert not starts and cc.none_kind(row) is None, row
+
+
+#: inventoried checks whose row names no bug although their record is pass/fail (kinds "control", "cannot fail",
+#: "no planted bug"; docs/planted-bugs.md lists them for their papers' owners).  This number may only go down: a
+#: new check must name its planted bug, or be labelled a diagnostic
+PASS_FAIL_CHECKS_WITHOUT_A_BUG = 196
+
+
+def test_checks_without_a_planted_bug_do_not_grow():
+    kinds = [cc.none_kind(cc.catch_for(entry, key)) for entry, key in PAIRS]
+    without = sum(1 for k in kinds if k is not None and k != "diagnostic:")
+    assert without <= PASS_FAIL_CHECKS_WITHOUT_A_BUG, (
+        f"{without} inventoried checks name no planted bug (at most {PASS_FAIL_CHECKS_WITHOUT_A_BUG}): give the new "
+        "check a planted bug that makes it fail (mutants.catches) or label it a diagnostic")
 
 
 def test_docs_list_every_check_without_a_planted_bug():

@@ -60,8 +60,8 @@ ACCD22_ROWS: tuple[dict[str, Any], ...] = (
     dict(entry=r"accd22\.algorithm_[2346]", key=r"algorithm_[2346]_white_box_non_interpolating",
          bug="algorithm_2_without_extension", test=_RAW,
          note="transcript_white_box_audit on the outlier pair refutes Algorithm 2 on the raw gradients (exact ε ≈ "
-              "57; miss < 1e-14); the entries that run Algorithm 2's epochs (3 at line 2, 4 and 6 the same "
-              "extension step) list the bug — the copy is Algorithm 2's"),
+              "57; miss < 1e-14); the catalogue lists the bug for Algorithms 3, 4 and 6 too — the copy is "
+              "Algorithm 2's"),
     dict(entry=r"accd22\.algorithm_4", key="algorithm_4_phase_white_box", bug="algorithm_4_sloppy_solver",
          test=_SLOPPY,
          note="phase_white_box_audit (the suite's one-phase audit) refutes the one-pass solver: phase 4 moves by "
