@@ -51,8 +51,8 @@ MUABG23_ROWS: tuple[dict[str, Any], ...] = (
     # -- noisy GD on the regularised problem (Algorithm 4) ---------------------------------------------------------
     dict(entry=r"muabg23\.noisy_gd", key="noisy_gd_exact_privacy", bug="noisy_gd_one_step_more",
          test=_PR + "test_algorithm_4_planted_bugs_refuted_by_the_same_check",
-         note="the exact worst-pair ρ of the copy's transcript (σ from Theorem 9's formula) is ρT/(T − 1) > ρ, the "
-              "suite check's bound (exact)"),
+         note="the exact worst-pair ρ of the copy's transcript, Σ‖ḡ_S − ḡ_S′‖²/(2σ²) over the steps taken with σ "
+              "from Theorem 9's formula (the suite check's sum, recomputed in the test), is ρT/(T − 1) > ρ"),
     dict(entry=r"muabg23\.noisy_gd", key="noisy_gd_measured_noise", bug="noisy_regularised_gd_draws_sigma_over_sqrt2",
          test=_PR + "test_noisy_gd_measured_noise_refutes_sigma_over_sqrt2",
          note="measured_noise of proximal_residuals (the suite's check) on the σ/√2 copy: p < 1e-7 (miss ≤ 1e-6, "
