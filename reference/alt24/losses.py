@@ -186,11 +186,10 @@ class TiltedQuadraticLoss(HeavyTailedLoss):
         """(R, n, d) Π_C(ξ + β₀(x_r − z)) with ‖·‖ ≤ C in floating point; a row that overflows is recomputed as
         m·(ξ/m + β₀(x/m − z/m)), m the record's largest magnitude, and clipped without forming the product."""
         X = np.atleast_2d(np.asarray(X, dtype=np.float64))
-        G = np.stack([self.grads(x, S) for x in X])
-        S, _ = check_records(S, self)
+        G = np.stack([self.grads(x, S) for x in X])           # validates S and every x
         bad = ~np.all(np.isfinite(G), axis=-1)
         if np.any(bad):
-            xi, z = self._split(S)
+            xi, z = self._split(np.asarray(S, dtype=np.float64))
             m = _record_scale(xi, z)
             r, i = np.nonzero(bad)
             U = xi[i] / m[i, None] + self.beta0 * (X[r] / m[i, None] - z[i] / m[i, None])
@@ -294,11 +293,10 @@ class LeastSquaresLoss(_RegressionLoss):
         """(R, n, d) Π_C((⟨a, x_r⟩ − b)a) with ‖·‖ ≤ C in floating point; a row that overflows (±inf or NaN) is
         recomputed as m²·(⟨a/m, x⟩ − b/m)(a/m), m = max(‖a‖_∞, |b|), and clipped without forming the product."""
         X = np.atleast_2d(np.asarray(X, dtype=np.float64))
-        G = np.stack([self.grads(x, S) for x in X])
-        S, _ = check_records(S, self)
+        G = np.stack([self.grads(x, S) for x in X])           # validates S and every x
         bad = ~np.all(np.isfinite(G), axis=-1)
         if np.any(bad):
-            a, b = self._split(S)
+            a, b = self._split(np.asarray(S, dtype=np.float64))
             m = _record_scale(a, b[:, None])
             r, i = np.nonzero(bad)
             a_s = a[i] / m[i, None]

@@ -95,8 +95,14 @@ def project_ball(y: Any, center: Any, radius: float) -> np.ndarray:
         return y.copy()
     with np.errstate(over="ignore", invalid="ignore"):
         v = y - c
-    if v.ndim == 1 and vector_norm(v) <= radius:      # inside: nothing to do (the common case of a step)
-        return y.copy()
+    if v.ndim == 1:
+        if vector_norm(v) <= radius:                  # inside: nothing to do (the common case of a step)
+            return y.copy()
+    else:
+        with np.errstate(over="ignore", invalid="ignore"):
+            sq = np.einsum("...i,...i->...", v, v)
+        if np.all(sq <= radius * radius * (1.0 - 1e-12)):   # every row strictly inside (a rounding margin)
+            return y.copy()
     return c + clip(v, radius)
 
 

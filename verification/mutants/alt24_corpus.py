@@ -5,6 +5,9 @@ mutant of ``mutants.alt24_clipped`` (Algorithm 1, Theorem 1), ``mutants.alt24_kn
 which it shows, its true privacy there and the test that catches it (the mutants' docstrings give the
 derivations).  Most are refuted exactly — the privacy curve of the mechanism as implemented on the worst-case
 replace-one pair — rather than by sampling; the rest by audits with fixed events or with ⊥ as an outcome.
+Every Gaussian algorithm also has its "reports σ, draws σ/√2" copy (``noise_scale.under_noised``), refuted by the
+measured-noise check of the entry's privacy harness (``dpsco.verification.papers.alt24_harness``) with the exact
+miss probability stated in its entry.
 """
 
 from __future__ import annotations

@@ -261,9 +261,9 @@ def alg3_audit(inputs: SuiteInputs) -> dict[str, Any]:
     p = corollary_1_parameters(8, 2, RHO, kw["moments"], kw["lam"])
     z = np.array([2.0 * p.C, 0.0])
     design = OneSidedCanary(n, (z, 0.0), (-z, 0.0))
-    pr = aggregate_erm(np.tile(z, (n, 1)), LinearLoss(), rng=np.random.default_rng(0), **kw).parameters
-    # the block's own claim (same ρ as Algorithm 3's): T Gaussian steps, the event a white-box audit reads
-    claim = clipped_dp_sgd_claim(pr["n_per_block"], pr["T"], pr["C"], pr["sigma"], DELTA)
+    # the block's own claim (same ρ as Algorithm 3's): T Gaussian steps, the event a white-box audit reads — from
+    # Corollary 1's formulas at the block size (public inputs), not from what a release reports
+    claim = clipped_dp_sgd_claim(8, p.T, p.C, p.sigma, DELTA)
     res = white_box_audit(_alg3_white_box_run, design, claim, _sizes(inputs)["wb"] // 2,
                           np.random.default_rng(s_audit), confidence=inputs.confidence)
     return {"record": {"J": kw["J"], "block": 8, "T": p.T}, "checks": {}, "audits": {"alg3_white_box": res.to_dict()}}
