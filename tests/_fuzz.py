@@ -38,7 +38,9 @@ def public_algorithms() -> dict[str, Callable[..., Release]]:
     for module in (o, op):
         for name in module.__all__:
             f = getattr(module, name)
-            if not inspect.isfunction(f):
+            # the catalogue's calling-convention adapters (robust_erm_from_problem, algorithm_3_from_problem) read
+            # three public fields of `problem` and delegate: the algorithms they call are fuzzed themselves
+            if not inspect.isfunction(f) or name.endswith("_from_problem"):
                 continue
             sig = inspect.signature(f)
             if list(sig.parameters)[:2] == ["X", "y"] and sig.return_annotation in ("Release", Release):
