@@ -175,3 +175,19 @@ def harness_registry() -> Mapping[str, PrivacyHarness]:
             continue
         out.update(module.HARNESSES)
     return out
+
+
+def audited_outcome_table(harnesses: Mapping[str, PrivacyHarness] | None = None) -> str:
+    """The markdown table of docs/auditing.md "What each release publishes": for every harnessed entry, the
+    fields of ``Release.to_dict()`` that are its audited outcome and the fields that are functions of public
+    inputs (identical on neighbouring datasets, checked by ``tests/test_privacy_contract.py``), from one run of
+    the harness on its benign records.  ``tests/test_docs_outcomes.py`` fails when the doc is stale."""
+    hs = harness_registry() if harnesses is None else harnesses
+    lines = ["| entry | audited outcome | published, functions of public inputs |", "|---|---|---|"]
+    for name in sorted(hs):
+        h = hs[name]
+        record = h.run(h.records(np.random.default_rng(0)), np.random.default_rng(0)).to_dict()
+        outcome = [k for k in record if k in h.outcome_fields]
+        public = [k for k in record if k not in h.outcome_fields]
+        lines.append(f"| `{name}` | {', '.join(f'`{k}`' for k in outcome)} | {', '.join(f'`{k}`' for k in public)} |")
+    return "\n".join(lines) + "\n"
