@@ -17,7 +17,7 @@ import numpy as np
 
 from dpsco.reference.accd22 import theorems as th
 from dpsco.reference.accd22.extension import ConvexLoss
-from dpsco.reference.clipping import enforce_norm_bound
+from dpsco.reference.clipping import enforce_norm_bound, row_norms
 from dpsco.reference.noise import analytic_gaussian_sigma, gaussian_log_delta
 from dpsco.reference.validation import check_positive
 
@@ -74,14 +74,14 @@ def project_balls(P: np.ndarray, balls: Balls) -> np.ndarray:
         raise ValueError(f"project_balls takes one or two balls, got {len(balls)}")
     (a, r), (b, s) = balls
     a, b = np.broadcast_to(a, P.shape), np.broadcast_to(b, P.shape)
-    gap = np.linalg.norm(b - a, axis=1)
+    gap = row_norms(b - a)
     if np.any(gap > r + s + 1e-12 * (r + s)):
         raise ValueError("the two balls of the domain do not intersect")
     out = _project_ball(P, a, r)
-    bad = np.linalg.norm(out - b, axis=1) > s * (1 + 1e-12)
+    bad = row_norms(out - b) > s * (1 + 1e-12)
     if np.any(bad):
         p2 = _project_ball(P[bad], b[bad], s)
-        ok2 = np.linalg.norm(p2 - a[bad], axis=1) <= r * (1 + 1e-12)
+        ok2 = row_norms(p2 - a[bad]) <= r * (1 + 1e-12)
         sub = out[bad]
         sub[ok2] = p2[ok2]
         both = ~ok2
@@ -92,26 +92,31 @@ def project_balls(P: np.ndarray, balls: Balls) -> np.ndarray:
 
 
 def _project_ball(P: np.ndarray, c: np.ndarray, r: float) -> np.ndarray:
+    # overflow-safe norms (dpsco.reference.clipping.row_norms): np.linalg.norm returns inf beyond ~1.34e154, which
+    # snapped far points to the centre and broke the phase's sensitivity bound on huge domains (independent review)
     V = P - c
-    nv = np.linalg.norm(V, axis=1, keepdims=True)
+    nv = row_norms(V)[:, None]
     with np.errstate(divide="ignore", invalid="ignore"):
         return c + V * np.where(nv > r, r / np.where(nv > r, nv, 1.0), 1.0)
 
 
 def _project_two_spheres(P: np.ndarray, a: np.ndarray, r: float, b: np.ndarray, s: float) -> np.ndarray:
-    delta = np.linalg.norm(b - a, axis=1, keepdims=True)
+    # the circle's offset t and radius h in units of sc = max(Δ, r, s), so that no square overflows or underflows
+    delta = row_norms(b - a)[:, None]
     e = (b - a) / delta
-    t = (delta ** 2 + r ** 2 - s ** 2) / (2.0 * delta)
-    h = np.sqrt(np.maximum(r ** 2 - t ** 2, 0.0))
+    sc = np.maximum(delta, max(r, s))
+    dl, rr, ss = delta / sc, r / sc, s / sc
+    t = (dl ** 2 + rr ** 2 - ss ** 2) / (2.0 * dl) * sc
+    h = np.sqrt(np.maximum(rr ** 2 - (t / sc) ** 2, 0.0)) * sc
     W = (P - a) - np.sum((P - a) * e, axis=1, keepdims=True) * e
-    nw = np.linalg.norm(W, axis=1, keepdims=True)
+    nw = row_norms(W)[:, None]
     if np.any(nw == 0):  # on the axis: every point of the circle is nearest; take one orthogonal direction
         for i in np.flatnonzero(nw[:, 0] == 0):
             u = np.zeros(P.shape[1])
             u[int(np.argmin(np.abs(e[i])))] = 1.0
             u -= (u @ e[i]) * e[i]
-            W[i], nw[i] = u, np.linalg.norm(u)
-    return a + t * e + h * W / nw
+            W[i], nw[i] = u, row_norms(u[None, :])[0]
+    return a + t * e + h * (W / nw)
 
 
 def solver_steps(L: float, H: float, eta: float, b: int, tol: float, grad_rtol: float = 0.0) -> int:
