@@ -464,3 +464,15 @@ def test_campaign_detection_rates() -> None:
     print(rows)
     assert rows["correct/output-shift"][0] == 0 and rows["correct/bottom"][0] == 0
     assert rows["fixed_cutoff"][0] == audits
+
+
+def test_the_printed_record_index_voids_the_claim() -> None:
+    """Independent review: record_index='printed' overlaps the phases (the last record is read in every phase), so
+    Lemma 12's parallel composition fails and the release is only (Iε, Iδ)-DP; its claim must not keep an
+    approx-DP label at the nominal (ε, δ).  Deterministic."""
+    ranges = phase_record_ranges(16, "printed")
+    assert all(stop == 16 for _, stop in ranges) and len(ranges) > 1      # record 15 is in every phase
+    S = np.random.default_rng(1).standard_normal((64, 1))
+    assert run(S, record_index="printed", seed=3).claim.notion == "none"
+    assert not run(S, record_index="printed", seed=3).claim.is_private
+    assert run(S, seed=3).claim.notion == "approx-DP"

@@ -17,11 +17,12 @@ import math
 from typing import Any, Iterable
 
 import numpy as np
+from scipy import stats
 
 from dpsco.reference.clipping import row_norms
 from dpsco.verification.papers.harness import ExactPrivacy, SensitivityProbe, gaussian_exact_privacy
 
-__all__ = ["EXTREMES", "block_means", "extreme_vector", "gaussian_steps_exact", "trace_probes", "trace_residuals"]
+__all__ = ["EXTREMES", "block_means", "cutoff_survival", "extreme_vector", "gaussian_steps_exact", "trace_probes", "trace_residuals"]
 
 #: the magnitudes an extreme coordinate takes: 0, subnormal, 1e±300, the largest double, and moderate values
 EXTREMES: tuple[float, ...] = (0.0, 5e-324, -5e-324, 1e-300, -1e-300, 1.0, -1.0, 1e300, -1e300, 1e308, -1e308,
@@ -84,3 +85,17 @@ def gaussian_steps_exact(shifts: np.ndarray, sigma: float, note: str) -> ExactPr
                              "exact on this pair")
     mu = math.sqrt(float(np.sum(np.square(s / sigma))))
     return gaussian_exact_privacy(mu, note)
+
+
+def cutoff_survival(k: float, c: float, epsilon: float) -> float:
+    """P(ĉ > k) for ĉ = c + BLap(3/ε, c/2) (Algorithm 7, Line 5): Laplace(0, 3/ε) conditioned on |ξ| ≤ c/2,
+    from scipy's Laplace CDF.  k real; c, ε > 0.  (Here, not in the Algorithm 7 suite, so that the harnesses do not
+    import the suites.)"""
+    R, tau = 3.0 / epsilon, c / 2.0
+    t = k - c
+    if t >= tau:
+        return 0.0
+    if t < -tau:
+        return 1.0
+    lap = stats.laplace(scale=R)
+    return float((lap.cdf(tau) - lap.cdf(t)) / (lap.cdf(tau) - lap.cdf(-tau)))

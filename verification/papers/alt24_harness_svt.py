@@ -37,7 +37,7 @@ from dpsco.reference.alt24.primitives import project_ball, vector_norm
 from dpsco.reference.alt24.svt import (bounded_laplace_delta, bounded_laplace_mechanism, lemma_9_tau,
                                        lemma_10_parameters, private_sparse_vector, svt_delta)
 from dpsco.reference.clipping import row_norms
-from dpsco.verification.papers.alt24_harness_common import extreme_vector
+from dpsco.verification.papers.alt24_harness_common import cutoff_survival, extreme_vector
 from dpsco.verification.papers.harness import ExactPrivacy, NoiseSample, PrivacyHarness, SensitivityProbe
 
 __all__ = ["HARNESSES", "LOCALIZED_SETTING", "bottom_gaussian_delta", "replay_phase"]
@@ -183,8 +183,6 @@ def bottom_gaussian_delta(epsilon: float, p: float, q: float, mu: float) -> floa
 
 
 def _loc_exact() -> tuple[ExactPrivacy, Any]:
-    from dpsco.verification.papers.alt24_localized import cutoff_survival
-
     k = LOCALIZED_SETTING
     phases = _phases(N7)
     curves = []

@@ -44,6 +44,7 @@ from dpsco.verification.auditing.family import p_value_of_counts
 from dpsco.verification.checks.stats import mean_bound_check
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.mutants.alt24_localized import MUTANTS
+from dpsco.verification.papers.alt24_harness_common import cutoff_survival
 from dpsco.verification.papers.alt24_noise import localized_noise
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 
@@ -63,19 +64,6 @@ AUDIT_SETTING["omega"] = float(math.ceil(18.0 / 0.9 * math.sqrt(2.0 * AUDIT_SETT
 
 
 # ---- the exact ⊥ channel (linear loss, β = 0) ---------------------------------------------------------------
-
-
-def cutoff_survival(k: float, c: float, epsilon: float) -> float:
-    """P(ĉ > k) for ĉ = c + BLap(3/ε, c/2) (Algorithm 7, Line 5): Laplace(0, 3/ε) conditioned on |ξ| ≤ c/2,
-    from scipy's Laplace CDF.  k real; c, ε > 0."""
-    R, tau = 3.0 / epsilon, c / 2.0
-    t = k - c
-    if t >= tau:
-        return 0.0
-    if t < -tau:
-        return 1.0
-    lap = stats.laplace(scale=R)
-    return float((lap.cdf(tau) - lap.cdf(t)) / (lap.cdf(tau) - lap.cdf(-tau)))
 
 
 def prob_not_bottom(counts: list[int], c: float, epsilon: float) -> float:
