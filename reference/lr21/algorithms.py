@@ -16,7 +16,7 @@ from typing import Any, Callable, Literal
 
 import numpy as np
 
-from dpsco.reference.lr21.inner_solvers import FALLBACKS, Fallback, Method, inner_schedule_count
+from dpsco.reference.lr21.inner_solvers import FALLBACKS, Fallback, Method, certifiable_alpha, inner_schedule_count
 from dpsco.reference.lr21.objectives import GLMObjective
 from dpsco.reference.lr21.release import (PAPER, check_inputs, data_clipping, line_1, noise_event, output_claim,
                                           release_noise)
@@ -59,6 +59,7 @@ def algorithm_1_parameters(problem: ERMProblem, n: int, d: int, epsilon: float, 
             alpha = L * L / (mu * n) * min(1.0 / n, s)
         else:
             alpha = L * L * s / mu
+        alpha = max(alpha, certifiable_alpha(mu, R))   # extreme ε: the default α stays certifiable
     alpha = check_positive(alpha, "alpha")
     if T is None:
         if method in ("subgradient", "sgd"):
@@ -180,6 +181,7 @@ def algorithm_2_parameters(problem: ERMProblem, n: int, d: int, epsilon: float, 
     if alpha is None:
         alpha = (theorem_0_5_alpha(L, R, beta_l, n, d, epsilon, delta, erm=erm) if smooth_method
                  else theorem_0_4_alpha(L, R, n, d, epsilon, delta, erm=erm))
+        alpha = max(alpha, certifiable_alpha(lam, R))   # extreme ε: the default α stays certifiable
     alpha = check_positive(alpha, "alpha")
     beta = None if beta_l is None else beta_l + lam
     if T is None:

@@ -27,7 +27,7 @@ from dpsco.reference.validation import (as_float_vector, check_choice, check_ite
 __all__ = ["Method", "Fallback", "FALLBACKS", "subgradient_method", "accelerated_gradient",
            "stochastic_subgradient_method", "katyusha", "REPLICATE_BLOCK", "GATHER_STEPS",
            "stochastic_subgradient_method_replicates", "katyusha_replicates", "InnerResult", "certified_inner",
-           "CERTIFICATE_PRECISION_FLOOR", "check_certifiable",
+           "CERTIFICATE_PRECISION_FLOOR", "certifiable_alpha", "check_certifiable",
            "FALLBACK_PATH", "STOCHASTIC_METHODS", "certified_inner_replicates", "extragradient_step_size",
            "extragradient_iterations", "extragradient", "inner_schedule_count", "extragradient_schedule_count"]
 
@@ -351,6 +351,13 @@ def _finite_or_zero(w: np.ndarray) -> np.ndarray:
 #: before the inner method runs instead of releasing an uncertified point under a claim that says "certified"
 #: (independent review: alpha = 1e-34 released the certified solver's best point, the claim unchanged).
 CERTIFICATE_PRECISION_FLOOR = 1e-12
+
+
+def certifiable_alpha(modulus: float, radius: float) -> float:
+    """The smallest α whose certificate radius √(2α/modulus) double precision can certify (just above
+    :data:`CERTIFICATE_PRECISION_FLOOR`·radius): the theorems' default α is raised to it at extreme ε (a public,
+    utility-only change, accounted in the calibration through Δ_T)."""
+    return 0.5 * modulus * (CERTIFICATE_PRECISION_FLOOR * radius) ** 2 * (1.0 + 1e-9)
 
 
 def check_certifiable(alpha: float, modulus: float, radius: float) -> None:
