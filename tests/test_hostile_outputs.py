@@ -47,22 +47,29 @@ def test_lossy_outputs_are_refused_not_audited(mechanism):
         audit(mechanism, A, B, (1.0, 0.0), 2000, np.random.default_rng(0))
 
 
-def test_the_cli_exits_2_on_complex_output(tmp_path, monkeypatch, capsys):
+#: a mechanism that must never run: the CLI refuses the input first
+NEVER_RUNS = "def f(data, rng):\n    raise AssertionError('the mechanism ran although the input is bad')\n"
+
+
+def _cli(tmp_path, monkeypatch, argv, source=NEVER_RUNS):
+    """``dpsco audit mech:f --dataset a.npz --epsilon 1 --delta 0 --seed 1 *argv`` with ``source`` as mech.py."""
     import argparse
 
     from dpsco.verification.cli.audit import configure_parser, run
 
-    (tmp_path / "leaky.py").write_text("import numpy as np\n"
-                                       "def f(data, rng):\n"
-                                       "    return np.array([rng.laplace() + 1j * data['x'].sum()])\n")
+    (tmp_path / "mech.py").write_text("import numpy as np\n" + source)
     np.savez(tmp_path / "a.npz", **A)
     np.savez(tmp_path / "b.npz", **B)
     monkeypatch.chdir(tmp_path)
     p = argparse.ArgumentParser()
     configure_parser(p)
-    args = p.parse_args(["leaky:f", "--dataset", "a.npz", "--neighbour", "b.npz", "--epsilon", "1", "--delta", "0",
-                         "--samples", "2000", "--seed", "1"])
-    assert run(args) == 2
+    return run(p.parse_args(["mech:f", "--dataset", "a.npz", "--epsilon", "1", "--delta", "0", "--seed", "1",
+                             *argv]))
+
+
+def test_the_cli_exits_2_on_complex_output(tmp_path, monkeypatch, capsys):
+    leaky = "def f(data, rng):\n    return np.array([rng.laplace() + 1j * data['x'].sum()])\n"
+    assert _cli(tmp_path, monkeypatch, ["--neighbour", "b.npz", "--samples", "2000"], leaky) == 2
     assert "complex" in capsys.readouterr().err
 
 
@@ -110,23 +117,6 @@ def test_a_mechanism_ignoring_its_rng_is_flagged_loudly_and_refused_in_parallel(
 
 
 # ---- item 10: absurd sizes and vacuous pairs are refused at once ------------------------------------------------
-
-
-def _cli(tmp_path, monkeypatch, argv):
-    import argparse
-
-    from dpsco.verification.cli.audit import configure_parser, run
-
-    (tmp_path / "mech.py").write_text("import numpy as np\n"
-                                      "def f(data, rng):\n"
-                                      "    raise AssertionError('the mechanism ran although the input is bad')\n")
-    np.savez(tmp_path / "a.npz", **A)
-    np.savez(tmp_path / "b.npz", **B)
-    monkeypatch.chdir(tmp_path)
-    p = argparse.ArgumentParser()
-    configure_parser(p)
-    return run(p.parse_args(["mech:f", "--dataset", "a.npz", "--epsilon", "1", "--delta", "0", "--seed", "1",
-                             *argv]))
 
 
 @pytest.mark.parametrize("argv, message", [
