@@ -48,14 +48,14 @@ def test_exact_and_printed_parameters_by_hand():
     assert r.eta == 0.25 and r.claim_rho == 0.25 and r.guard == 0.125
     # ψ = 2(√3 + √(2 log(2(50 + 2)/0.1)))
     assert r.psi == pytest.approx(2 * (math.sqrt(3) + math.sqrt(2 * math.log(1040.0))))
-    assert r.step_cost(r.sigma_min, -5.0) == pytest.approx(0.125)      # a floor step costs ρ/2 in total
-    assert r.step_sigma(-1.0, 0.0) == r.sigma_min                      # negative N_t: the floor
+    assert r.step_cost(r.sigma_min) == pytest.approx(0.125)            # a floor step costs ρ/2 in total
+    assert r.step_sigma(-1.0) == r.sigma_min                           # negative N_t: the floor
     # printed: σ̂ = L0/(√n ρ^{1/4}) = 1/(10·√0.5), σ_min = √2/(n√ρ) = √2/50, ψ = √(d log(n√ρ/β)) = √(3 log 500);
     # charged cost of a floor step (L0/(nσ̂))² + (L0/(nσ_min))² = √ρ/n + ρ/2 = 0.005 + 0.125; claim 2ρ + 2√ρ/n
     p = printed_rule(100, 3, 0.25, 0.1, 1.0, 2.0)
     assert p.sigma_hat == pytest.approx(1 / (10 * math.sqrt(0.5))) and p.sigma_min == pytest.approx(math.sqrt(2) / 50)
     assert p.psi == pytest.approx(math.sqrt(3 * math.log(500.0)))
-    assert p.step_cost(p.sigma_min, 1.0) == pytest.approx(0.13) and p.claim_rho == pytest.approx(0.51)
+    assert p.step_cost(p.sigma_min) == pytest.approx(0.13) and p.claim_rho == pytest.approx(0.51)
     assert iteration_cap_theorem3(100, 0.25) == 26                       # ⌊n√ρ/2⌋ + 1 = 25 + 1
 
 
@@ -151,7 +151,7 @@ def test_each_release_costs_exactly_its_charge_on_the_worst_pair():
     rule = exact_rule(n, d, rho, 0.1, 1.0, 1.0)
     total = 0.0
     for N, sigma, charged in zip(rel.diagnostics["N_t"], rel.diagnostics["sigma_t"], rel.diagnostics["charged_costs"]):
-        assert rule.step_sigma(N, 0.3) == rule.step_sigma(N, 0.9) == sigma        # σ_t does not read the data
+        assert rule.step_sigma(N) == sigma          # σ_t is a function of the released N_t alone (its only argument)
         per_alpha = [(gaussian_renyi_divergence(a, norm_gap, rule.sigma_hat, rule.sigma_hat)
                       + gaussian_renyi_divergence(a, gap, sigma, sigma, d)) / a for a in (1.5, 4.0, 50.0)]
         assert np.allclose(per_alpha, charged, rtol=1e-9)
@@ -225,12 +225,13 @@ def test_sigma_from_exact_norm_refuted():
     assert s1 > s2
     alpha = s1 ** 2 / (s1 ** 2 - s2 ** 2) + 1.0
     assert gaussian_renyi_divergence(alpha, replace_one_sensitivity(1.0, n), s1, s2, d) > rho * alpha
-    # the correct algorithm: the same N_0 gives the same σ_0 on both neighbours
+    # the correct algorithm: σ_0 is the public rule's function of the released N_0 alone (its only argument), so
+    # the same N_0 gives the same σ_0 on both neighbours
     good = [adaptive_gd(linear_oracle(Z), np.zeros(d), rho=rho, beta=0.1, L0=1.0, L1=1.0,
                         rng=np.random.default_rng(7)) for Z in (S, S2)]
     rule = exact_rule(n, d, rho, 0.1, 1.0, 1.0)
-    N0 = good[0].diagnostics["N_t"][0]
-    assert rule.step_sigma(N0, 1.0) == rule.step_sigma(N0, 1.0 - 2.0 / n)
+    for rel in good:
+        assert rule.step_sigma(rel.diagnostics["N_t"][0]) == rel.diagnostics["sigma_t"][0]
 
 
 def test_adaptive_measured_noise_refutes_sigma_over_sqrt2():
@@ -409,7 +410,7 @@ def test_curve_audit_refutes_noise_over_1e6() -> None:
     def steps(norm: float) -> int:  # the filter's stopping step when every N_t equals ``norm``
         spent, t = 0.0, 0
         while spent <= rule.guard:
-            spent += rule.step_cost(rule.step_sigma(norm, norm), norm)
+            spent += rule.step_cost(rule.step_sigma(norm))
             t += 1
         return t
 

@@ -8,7 +8,7 @@ Modules:
 ``model``      per-sample non-convex losses with declared L₀, L₁ and weak convexity; (γ, κ)-KL constants
 ``theorems``   the paper's bounds as plain functions (Theorems 1, 2, 4, 5, 8, 9; Lemmas 1, 3, 6, 7), conversions
 ``ledger``     exact replace-one Gaussian zCDP costs; a ledger that refuses an overshooting release before its noise
-``spider``     Algorithm 1 (KL Spider): its schedule line by line, the exact and the printed calibration
+``spider``     Algorithm 1 (KL Spider): its schedule line by line (``spider_schedule``), both calibrations
 ``proximal``   Algorithm 2 (private proximal point) and Algorithm 4 (projected noisy GD on the regularised problem)
 ``adaptive``   Algorithm 3 (adaptive noisy GD under a fully adaptive privacy filter) and its Theorem 5 variant
 
@@ -16,7 +16,7 @@ The algorithms, the problem model and the ledger are re-exported here; the param
 modules (``dpsco.reference.muabg23.spider.kl_spider_schedule``, ``...proximal.theorem_9_steps``, …).
 """
 
-from dpsco.reference.muabg23 import adaptive, ledger, model, proximal, spider, theorems
+from dpsco.reference.muabg23 import adaptive, ledger, model, proximal, spider, spider_schedule, theorems
 from dpsco.reference.muabg23.adaptive import PrivacyFilter, adaptive_gd, adaptive_gd_em, loss_oracle
 from dpsco.reference.muabg23.ledger import PrivacyBudgetExceeded, PrivacyLedger, gaussian_zcdp
 from dpsco.reference.muabg23.model import KLConstants, LinearLoss, NonconvexLoss
@@ -26,5 +26,6 @@ from dpsco.reference.muabg23.spider import SpiderSchedule, kl_spider, kl_spider_
 __all__ = [
     "KLConstants", "LinearLoss", "NonconvexLoss", "PrivacyBudgetExceeded", "PrivacyFilter", "PrivacyLedger",
     "SpiderSchedule", "adaptive", "adaptive_gd", "adaptive_gd_em", "gaussian_zcdp", "kl_spider", "kl_spider_schedule",
-    "ledger", "loss_oracle", "model", "noisy_regularised_gd", "proximal", "proximal_point", "spider", "theorems",
+    "ledger", "loss_oracle", "model", "noisy_regularised_gd", "proximal", "proximal_point", "spider", "spider_schedule",
+    "theorems",
 ]

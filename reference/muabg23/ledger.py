@@ -25,12 +25,30 @@ from typing import Any
 from dpsco.reference.validation import check_delta, check_epsilon, check_positive, check_positive_int
 
 __all__ = ["GaussianRelease", "PrivacyLedger", "PrivacyBudgetExceeded", "gaussian_zcdp", "gaussian_gdp_mu",
-           "replace_one_sensitivity", "printed_cost_unit_sensitivity", "zcdp_to_gdp_mu", "gdp_mu_to_zcdp",
+           "replace_one_sensitivity", "printed_cost_unit_sensitivity", "exact_sum_add", "zcdp_to_gdp_mu", "gdp_mu_to_zcdp",
            "zcdp_epsilon", "zcdp_rho_for_epsilon", "gdp_delta", "gdp_epsilon", "composed_gdp_mu",
            "gaussian_event"]
 
 # relative slack for the budget comparison: a schedule that spends exactly ρ in floating point is admitted
 _BUDGET_RTOL = 1e-9
+
+
+def exact_sum_add(partials: list[float], x: float) -> None:
+    """Add ``x`` to the exact running sum held as non-overlapping ``partials`` (Shewchuk 1997; the algorithm of
+    ``math.fsum``), in place: ``math.fsum(partials)`` is then the correctly rounded sum of every value added,
+    equal to ``math.fsum`` of them all, at a cost independent of how many were added (a ledger or filter of
+    10⁵ releases summed them all at every release: quadratic time)."""
+    i = 0
+    for y in partials:
+        if abs(x) < abs(y):
+            x, y = y, x
+        hi = x + y
+        lo = y - (hi - x)
+        if lo:
+            partials[i] = lo
+            i += 1
+        x = hi
+    partials[i:] = [x]
 
 
 class PrivacyBudgetExceeded(ValueError):
@@ -44,17 +62,24 @@ def replace_one_sensitivity(per_sample_bound: float, n: int) -> float:
     Raises ValueError / TypeError naming ``per_sample_bound`` or ``n``."""
     b = check_positive(per_sample_bound, "per_sample_bound")
     n = check_positive_int(n, "n")
-    return 2.0 * b / n
+    return b / n * 2.0          # b/n first: 2b overflows for b > 9e307 (equal to 2b/n whenever that is finite)
 
 
 def gaussian_zcdp(sensitivity: float, sigma: float) -> float:
     """ρ = Δ²/(2σ²): the exact zCDP of q(S) + N(0, σ² I_d) for a query of ℓ2-sensitivity Δ (Bun & Steinke 2016,
     Prop. 1.6; tight: the Rényi divergence of two Gaussians with means Δ apart is αΔ²/(2σ²)).
 
+    Computed scale-free, as ½(Δ/σ)²: the ratio of the two public scales first, so that tiny or huge scales
+    (Δ, σ ≲ 1e-154 or ≳ 1e154, e.g. a public L_0 of 1e-161) neither underflow to subnormal or zero squares nor
+    overflow (Δ·Δ/(2σ·σ) lost precision there and raised ZeroDivisionError below 1.5e-162; independent review
+    D1).  The result is correctly rounded up to a few ulps for every finite Δ ≥ 0, σ > 0 whose ratio is
+    representable.
+
     Raises ValueError / TypeError naming ``sensitivity`` (≥ 0) or ``sigma`` (> 0)."""
     s = check_positive(sensitivity, "sensitivity", allow_zero=True)
     sig = check_positive(sigma, "sigma")
-    return s * s / (2.0 * sig * sig)
+    r = s / sig
+    return 0.5 * r * r
 
 
 def gaussian_gdp_mu(sensitivity: float, sigma: float) -> float:
@@ -73,7 +98,8 @@ def printed_cost_unit_sensitivity(per_sample_bound: float, n: int, sigma: float)
     b = check_positive(per_sample_bound, "per_sample_bound", allow_zero=True)
     n = check_positive_int(n, "n")
     sig = check_positive(sigma, "sigma")
-    return (b / (n * sig)) ** 2
+    r = b / sig / n             # scale-free: the ratio of the public scales first (as gaussian_zcdp)
+    return r * r
 
 
 def zcdp_to_gdp_mu(rho: float) -> float:
@@ -195,14 +221,17 @@ class PrivacyLedger:
 
     rho_total: float
     releases: list[GaussianRelease] = field(default_factory=list)
+    _partials: list[float] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.rho_total = check_positive(self.rho_total, "rho_total")
+        for r in self.releases:
+            exact_sum_add(self._partials, r.cost)
 
     @property
     def spent(self) -> float:
-        """Σ cost of the recorded releases."""
-        return math.fsum(r.cost for r in self.releases)
+        """Σ cost of the recorded releases (correctly rounded, = math.fsum of the costs)."""
+        return math.fsum(self._partials)
 
     @property
     def remaining(self) -> float:
@@ -237,6 +266,7 @@ class PrivacyLedger:
                 f"spent {self.spent:.6g} of rho_total = {self.rho_total:.6g}: refused before the release")
         release = GaussianRelease(label, float(sensitivity), float(sigma), cost)
         self.releases.append(release)
+        exact_sum_add(self._partials, cost)
         return release
 
     def epsilon(self, delta: float) -> float:

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from dpsco.reference.clipping import row_norms
 from dpsco.reference.domains import Ball
 from dpsco.reference.validation import as_float_matrix, as_float_vector, check_positive
 
@@ -56,12 +57,20 @@ DOMAIN_RTOL = 1e-12
 def rows_within_bound(G: np.ndarray, bound: float) -> bool:
     """True when every row of G (last axis) is finite with ‖g‖ ≤ ``bound`` — then ``dpsco.reference.clipping``'s
     ``clip_rows`` and ``enforce_norm_bound`` leave G unchanged, and the hot loops of Algorithms 1-4 skip them.
-    A one-pass test: the plain norm √(Σg²) against bound·(1 − 1e-9) (its rounding error is below 1e-12 relative
-    for d ≤ 10⁶; underflow only lowers tiny norms, overflow gives inf and NaN fails, which send the rows to the
-    exact, overflow-safe clipping).  False is always safe (the caller then clips).  Call it under
+    A one-pass test: the plain √(Σg²) against bound·(1 − 1e-9) when 1e-150 ≤ bound ≤ 1e150 (its rounding error
+    is below 1e-12 relative for d ≤ 10⁶; gradual underflow of entries below 1.5e-154 changes Σg² by at most
+    d·5e-324, far below the slack at these bounds; overflow gives inf and NaN fails, which send the rows to the
+    exact, overflow-safe clipping), and the same test on G/bound for a bound outside that range (scale-free: a
+    bound of 1e200 used to raise OverflowError on bound², and one of 1e-170 lost the test to underflow;
+    independent review D5).  False is always safe (the caller then clips).  Call it under
     ``np.errstate(over="ignore", invalid="ignore")`` when G may hold huge or non-finite entries."""
+    b = float(bound)
+    if not 1e-150 <= b <= 1e150:
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            G, b = np.asarray(G, dtype=np.float64) / b, 1.0
     sq = np.einsum("...i,...i->...", G, G)
-    return bool(np.all(sq <= (float(bound) * (1.0 - 1e-9)) ** 2))
+    limit = b * (1.0 - 1e-9)
+    return bool(np.all(sq <= limit * limit))
 
 
 def check_region(region: Any, name: str = "region") -> Ball | None:
@@ -150,9 +159,12 @@ class NonconvexLoss(ABC):
             raise ValueError(f"{name} must have {self.record_dimension} columns (the records of {self.name}), "
                              f"got {X.shape[1]}")
         if self.data_radius is not None:
-            norms = np.linalg.norm(X, axis=1)
+            # overflow/underflow-safe norms (dpsco.reference.clipping.row_norms): np.linalg.norm overflowed to inf
+            # for an admissible record of norm > 1.34e154 and refused it — a refusal that depends on one record
+            # (independent review D2) — and underflowed for tiny records, accepting up to ~3× the radius
+            norms = row_norms(X)
             worst = int(np.argmax(norms))
-            if norms[worst] > self.data_radius * (1.0 + DOMAIN_RTOL):
+            if norms[worst] / (1.0 + DOMAIN_RTOL) > self.data_radius:   # (no overflow of the radius near 1.8e308)
                 raise ValueError(f"{name} has a record outside the data domain of {self.name}: row {worst} has "
                                  f"norm {norms[worst]:.6g} > {self.data_radius:.6g}")
         return X
@@ -249,7 +261,7 @@ class KLConstants:
     @property
     def pl_mu(self) -> float | None:
         """μ of ½‖∇F‖² ≥ μ(F − F*) when κ = 2 (μ = 1/(2γ²)); ``None`` otherwise."""
-        return 1.0 / (2.0 * self.gamma ** 2) if self.kappa == 2.0 else None
+        return 0.5 / self.gamma / self.gamma if self.kappa == 2.0 else None
 
     @classmethod
     def from_pl(cls, mu: float) -> "KLConstants":
@@ -260,7 +272,10 @@ class KLConstants:
     def gap_bound(self, grad_norm: float) -> float:
         """γ^κ ‖∇F(w)‖^κ: the KL bound on F(w) − F* given ‖∇F(w)‖ = ``grad_norm`` (≥ 0)."""
         g = check_positive(grad_norm, "grad_norm", allow_zero=True)
-        return (self.gamma * g) ** self.kappa
+        try:
+            return (self.gamma * g) ** self.kappa
+        except OverflowError:              # the true bound exceeds double precision
+            return math.inf
 
     def holds(self, gap: float, grad_norm: float, rtol: float = 0.0) -> bool:
         """True iff ``gap`` = F(w) − F* ≤ γ^κ ‖∇F(w)‖^κ · (1 + rtol)."""

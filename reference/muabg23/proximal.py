@@ -35,10 +35,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from dpsco.reference.clipping import enforce_norm_bound
+from dpsco.reference.clipping import enforce_norm_bound, row_norms
 from dpsco.reference.muabg23 import theorems
 from dpsco.reference.muabg23.model import rows_within_bound
-from dpsco.reference.muabg23.ledger import PrivacyLedger, gaussian_zcdp, zcdp_epsilon
+from dpsco.reference.muabg23.ledger import PrivacyLedger, gaussian_zcdp, replace_one_sensitivity, zcdp_epsilon
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import (check_bool, check_choice, check_delta, check_positive, check_positive_int,
                                         check_rng)
@@ -47,11 +47,14 @@ from dpsco.reference.white_box import NoisyGradientTrace
 __all__ = ["PerSampleSubgradient", "CALIBRATIONS", "theorem_9_steps", "theorem_9_step_size", "theorem_9_sigma",
            "theorem_9_sigma_printed", "theorem_9_sigma_exact", "theorem_9_radius", "algorithm_4_rho",
            "algorithm_2_outer_steps", "theorem_2_bound", "theorem_9_bound", "noisy_regularised_gd",
-           "proximal_point", "clipped_subgradients"]
+           "proximal_point", "clipped_subgradients", "check_representable", "MAX_STEPS"]
 
 #: (W: (R, d) iterates, X: (n, d) records) -> (R, n, d): a (Clarke) subgradient of f(·; x_i) at each iterate
 PerSampleSubgradient = Callable[[np.ndarray, np.ndarray], np.ndarray]
 CALIBRATIONS: tuple[str, ...] = ("exact", "printed")
+#: the most noisy steps (n gradients each) a schedule may prescribe; more is refused up front, naming the public
+#: inputs (independent review D5: ρ = 1e300 prescribed ~1e303 steps, γ = 1e300 overflowed)
+MAX_STEPS = 10 ** 8
 _SOURCE = "Menart et al. (2023), arXiv:2311.13447 v2"
 
 
@@ -69,13 +72,14 @@ def theorem_9_steps(n: int, d: int, rho: float, beta: float) -> int:
 
 def theorem_9_step_size(t: int, l1_tilde: float) -> float:
     """η_t = 1/(L̃_1 t), t ≥ 1 (Theorem 9).  Raises ValueError / TypeError naming ``t`` or ``l1_tilde``."""
-    return 1.0 / (check_positive(l1_tilde, "l1_tilde") * check_positive_int(t, "t"))
+    return 1.0 / check_positive(l1_tilde, "l1_tilde") / check_positive_int(t, "t")
 
 
 def theorem_9_sigma_printed(n: int, rho: float, T: int, L0: float) -> float:
     """σ = √(4 L_0² T / (n² ρ)) as printed in Theorem 9; exactly (T−1)ρ/(2T)-zCDP (see the module docstring)."""
     n, T = check_positive_int(n, "n"), check_positive_int(T, "T")
-    return math.sqrt(4.0 * check_positive(L0, "L0") ** 2 * T / (n * n * check_positive(rho, "rho")))
+    # L_0 times a dimensionless factor (scale-free: L_0² overflowed for L_0 ≥ 1.4e154 and lost precision below 1e-154)
+    return check_positive(L0, "L0") * (2.0 * math.sqrt(T) / math.sqrt(check_positive(rho, "rho")) / n)
 
 
 def theorem_9_sigma_exact(n: int, rho: float, T: int, L0: float) -> float:
@@ -84,7 +88,8 @@ def theorem_9_sigma_exact(n: int, rho: float, T: int, L0: float) -> float:
     n, T = check_positive_int(n, "n"), check_positive_int(T, "T")
     if T < 2:
         raise ValueError(f"T must be >= 2 (Algorithm 4 takes T-1 noisy steps), got {T}")
-    return math.sqrt(2.0 * check_positive(L0, "L0") ** 2 * (T - 1) / (n * n * check_positive(rho, "rho")))
+    # L_0 times a dimensionless factor (scale-free, as theorem_9_sigma_printed)
+    return check_positive(L0, "L0") * (math.sqrt(2.0 * (T - 1)) / math.sqrt(check_positive(rho, "rho")) / n)
 
 
 def theorem_9_sigma(n: int, rho: float, T: int, L0: float, calibration: str = "exact") -> float:
@@ -96,14 +101,14 @@ def theorem_9_sigma(n: int, rho: float, T: int, L0: float, calibration: str = "e
 
 def theorem_9_radius(L0: float, l1_tilde: float) -> float:
     """L_0/(2L̃_1): the projection radius around the centre (App. E: 2L̃_1‖w* − w_c‖ = ‖∇F(w*)‖ ≤ L_0)."""
-    return check_positive(L0, "L0") / (2.0 * check_positive(l1_tilde, "l1_tilde"))
+    return check_positive(L0, "L0") / 2.0 / check_positive(l1_tilde, "l1_tilde")
 
 
 def algorithm_4_rho(n: int, L0: float, sigma: float, noisy_steps: int) -> float:
     """Exact zCDP ρ = k (2L_0/n)²/(2σ²) of k noisy full-batch steps (replace-one; Bun & Steinke 2016,
     Prop. 1.6 and Lemma 2.3).  Raises ValueError / TypeError naming the parameter."""
     k = check_positive_int(noisy_steps, "noisy_steps")
-    return k * gaussian_zcdp(2.0 * check_positive(L0, "L0") / check_positive_int(n, "n"), sigma)
+    return k * gaussian_zcdp(replace_one_sensitivity(check_positive(L0, "L0"), check_positive_int(n, "n")), sigma)
 
 
 def theorem_9_bound(n: int, d: int, rho: float, beta: float, L0: float, l1_tilde: float,
@@ -129,9 +134,18 @@ def algorithm_2_outer_steps(n: int, d: int, rho: float, F0: float, gamma: float,
     kappa, L0, lt = check_positive(kappa, "kappa"), check_positive(L0, "L0"), check_positive(l1_tilde, "l1_tilde")
     if kappa < 2.0:
         raise ValueError(f"kappa must be >= 2 for Algorithm 2 (Section 4), got {kappa}")
-    factor = 1.0 + 32.0 * F0 ** ((kappa - 2.0) / kappa) * gamma ** 2 * lt
-    logs = math.log(F0) + kappa * math.log(n * math.sqrt(rho) / (gamma * L0 * math.sqrt(d)))
-    return max(1, math.ceil(factor * logs))
+    # scale-free (independent review D5: gamma ** 2 raised OverflowError at γ = 1e300): sums of logarithms, and
+    # (γF_0^{(κ−2)/(2κ)})² = F_0^{(κ−2)/κ}γ² formed by a product that may reach inf but never raises
+    logs = math.log(F0) + kappa * (math.log(n) + 0.5 * math.log(rho) - math.log(gamma) - math.log(L0)
+                                   - 0.5 * math.log(d))
+    if logs <= 0.0:
+        return 1
+    y = gamma * F0 ** ((kappa - 2.0) / (2.0 * kappa))
+    T = (1.0 + 32.0 * (y * y) * lt) * logs
+    if not T <= MAX_STEPS:
+        raise ValueError(f"F0, gamma, kappa, l1_tilde, rho: Algorithm 2's T = {T:.3g} outer steps exceeds {MAX_STEPS} "
+                         "at these public inputs; refused before the data is read")
+    return max(1, math.ceil(T))
 
 
 def theorem_2_bound(n: int, d: int, rho: float, beta: float, gamma: float, kappa: float, L0: float, T: int,
@@ -147,6 +161,30 @@ def theorem_2_bound(n: int, d: int, rho: float, beta: float, gamma: float, kappa
 
 
 # ---- the algorithms --------------------------------------------------------------------------------------
+
+def check_representable(n: int, d: int, L0: float, l1_tilde: float, sigma: float, T: int, calls: int,
+                        w0: np.ndarray) -> None:
+    """Refuse (ValueError naming L0, l1_tilde, rho), before the data is read and before any noise is drawn,
+    public inputs at which ``calls`` consecutive runs of Algorithm 4 (T − 1 noisy steps each, noise σ) from ``w0``
+    could leave double precision (independent review D5): σ must be finite and > 0; the per-sample sums of the
+    clipped means, n·L_0, below 1e307; the iterates' bound B = ‖w_0‖ + (calls + 2)·L_0/(2L̃_1) (each call's
+    projection ball) plus one step's move (2L_0 + 40√d σ)/L̃_1 (η_1 = 1/L̃_1; a Gaussian coordinate beyond 40
+    standard deviations has probability < 1e-340) below 1e307, and B·T(T+1)/2 (the weighted sum Σ t·w_t) too.
+    A run this admits computes finite numbers only: it never raises and returns a finite output."""
+    names = "L0, l1_tilde, rho"
+    if calls * (T - 1) > MAX_STEPS:
+        raise ValueError(f"rho, steps, outer_steps, inner_steps: {calls} x {T - 1} noisy steps exceed {MAX_STEPS}; "
+                         "refused before the data is read")
+    if not (math.isfinite(sigma) and sigma > 0.0):
+        raise ValueError(f"{names}: the noise sigma = {sigma} of Algorithm 4 is not a finite positive number at "
+                         "these public inputs; refused before any noise is drawn")
+    B = (float(np.max(row_norms(np.atleast_2d(w0)))) + (calls + 2) * theorem_9_radius(L0, l1_tilde)
+         + (2.0 * L0 + 40.0 * math.sqrt(d) * sigma) / l1_tilde)
+    if not (n * L0 < 1e307 and B < 1e307 and B * (T * (T + 1) / 2.0) < 1e307):
+        raise ValueError(f"{names}: Algorithm 4's iterates (bound {B:.3g}), their weighted sum or the per-sample "
+                         f"sums (n*L0 = {n * L0:.3g}) could overflow double precision at these public inputs; "
+                         "refused before any noise is drawn")
+
 
 def clipped_subgradients(G: np.ndarray, bound: float) -> tuple[np.ndarray, int]:
     """Every vector along the last axis of G (per-sample subgradients, e.g. (R, n, d)) clipped to norm ≤ ``bound``
@@ -176,12 +214,18 @@ def _check_subgradient(subgradient: Any) -> PerSampleSubgradient:
 
 
 def _as_data(X: Any) -> np.ndarray:
+    """X as a float (n, d) array; only its (public) shape is checked here (its entries by :func:`_check_data`,
+    after the public inputs)."""
     arr = np.asarray(X, dtype=np.float64)
     if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
         raise ValueError(f"X must be an (n, d) array with n, d >= 1, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("X must be finite")
     return arr
+
+
+def _check_data(X: np.ndarray) -> None:
+    """The data check, after every check of the public inputs and before any noise is drawn."""
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X must be finite")
 
 
 def _as_point(w: Any, d: int, R: int | None, name: str) -> np.ndarray:
@@ -196,16 +240,17 @@ def _as_point(w: Any, d: int, R: int | None, name: str) -> np.ndarray:
 
 
 def _run_algorithm_4(X: np.ndarray, subgradient: PerSampleSubgradient, centre: np.ndarray, L0: float, lt: float,
-                     T: int, sigma: float, noisy_steps: int, rng: np.random.Generator,
+                     T: int, sigma: float, rng: np.random.Generator,
                      trace: list[tuple[np.ndarray, np.ndarray]] | None) -> tuple[np.ndarray, int]:
-    """R runs of Algorithm 4 from ``centre`` (R, d), ``noisy_steps`` noisy steps (T−1 in the algorithm; a
-    mutant may pass more).  Returns (w̄: (R, d), number of clipped per-sample subgradients)."""
+    """R runs of Algorithm 4 from ``centre`` (R, d): T − 1 noisy steps.  Returns (w̄: (R, d), number of clipped
+    per-sample subgradients).  (Its former ``noisy_steps`` argument, "a mutant may pass more", is gone: the
+    planted bug ``mutants.muabg23_proximal.noisy_gd_one_step_more`` has its own loop; independent review D3.)"""
     R, d = centre.shape
-    radius = L0 / (2.0 * lt)
+    radius = theorem_9_radius(L0, lt)
     w = centre.copy()                                    # w_1 = w_c
     weighted = w.copy()                                  # Σ_t t·w_t, t = 1
     clipped = 0
-    for t in range(1, noisy_steps + 1):                  # Algorithm 4, loop t = 1..T−1
+    for t in range(1, T):                                # Algorithm 4, loop t = 1..T−1
         with np.errstate(all="ignore"):                  # an oracle may overflow at an extreme record: clipped below
             G = np.asarray(subgradient(w, X), dtype=np.float64)
             if G.shape != (R, X.shape[0], d):
@@ -216,13 +261,13 @@ def _run_algorithm_4(X: np.ndarray, subgradient: PerSampleSubgradient, centre: n
         noisy = G.mean(axis=1) + rng.normal(0.0, sigma, size=(R, d))   # ĝ_t: mean clipped subgradient + ξ_t
         if trace is not None:
             trace.append((w.copy(), noisy))
-        step = w - theorem_9_step_size(t, lt) * (noisy + 2.0 * lt * (w - centre))   # ∇F̃(w_t) = ĝ_t + 2L̃_1(w_t − w_c)
+        # ∇F̃(w_t) = ĝ_t + 2L̃_1(w_t − w_c); L̃_1(w_t − w_c) first (‖·‖ ≤ L_0/2 inside the ball; 2L̃_1 may overflow)
+        step = w - theorem_9_step_size(t, lt) * (noisy + 2.0 * (lt * (w - centre)))
         off = step - centre
-        norm = np.linalg.norm(off, axis=1, keepdims=True)
+        norm = row_norms(off)[:, None]                   # overflow-safe (np.linalg.norm overflowed to inf: NaN)
         w = centre + off * np.minimum(1.0, radius / np.where(norm > 0, norm, 1.0))     # Π onto B(w_c, L_0/(2L̃_1))
         weighted += (t + 1) * w
-    K = noisy_steps + 1                                  # iterates w_1..w_K; K = T unless a mutant adds steps
-    return weighted * (2.0 / (K * (K + 1))), clipped    # w̄ = 2/(T(T+1)) Σ t·w_t
+    return weighted * (2.0 / (T * (T + 1))), clipped    # w̄ = 2/(T(T+1)) Σ t·w_t
 
 
 def _claim(rho_exact: float, delta: float, sigma: float, n: int, L0: float, steps: int, source: str,
@@ -231,10 +276,14 @@ def _claim(rho_exact: float, delta: float, sigma: float, n: int, L0: float, step
 
     # dp_accounting's REPLACE_ONE Gaussian has sensitivity 2 in noise-multiplier units: the multiplier of a step
     # of sensitivity 2L_0/n and noise σ is σn/L_0 (μ_step = 2L_0/(nσ), as claimed_step of the white-box audit reads)
-    event = dp_event.SelfComposedDpEvent(dp_event.GaussianDpEvent(sigma * n / L0), steps)
-    return PrivacyClaim(notion="zCDP", epsilon=zcdp_epsilon(rho_exact, delta), delta=delta,
+    epsilon = zcdp_epsilon(rho_exact, delta)
+    if not math.isfinite(epsilon):
+        raise ValueError(f"rho: the claim's epsilon = rho + 2 sqrt(rho log(1/delta)) overflows at rho = {rho_exact:.6g}; "
+                         "refused before any noise is drawn")
+    event = dp_event.SelfComposedDpEvent(dp_event.GaussianDpEvent(sigma / L0 * n), steps)
+    return PrivacyClaim(notion="zCDP", epsilon=epsilon, delta=delta,
                         neighbouring="replace-one", source=source, assumptions=assumptions, rho=rho_exact,
-                        mu=math.sqrt(2.0 * rho_exact), event=event, event_neighbouring="REPLACE_ONE")
+                        mu=math.sqrt(2.0) * math.sqrt(rho_exact), event=event, event_neighbouring="REPLACE_ONE")
 
 
 def _trace(X: np.ndarray, subgradient: PerSampleSubgradient, steps: list[tuple[np.ndarray, np.ndarray]], n: int,
@@ -272,7 +321,10 @@ def noisy_regularised_gd(X: Any, subgradient: PerSampleSubgradient, w_c: Any, rh
 
     Returns a :class:`Release` with output (d,) (or (R, d)), gradient_evaluations = (T−1)·n per run.
 
-    Raises ValueError / TypeError naming the parameter.
+    Raises ValueError / TypeError naming the parameter, including public inputs at which the run could leave double
+    precision or that prescribe more than :data:`MAX_STEPS` steps (:func:`check_representable`); all before the
+    data is read (X's entries are checked after the public inputs) and before any noise is drawn.  After these
+    checks the run never raises and its output is finite.
     """
     X = _as_data(X)
     n, d = X.shape
@@ -289,18 +341,20 @@ def noisy_regularised_gd(X: Any, subgradient: PerSampleSubgradient, w_c: Any, rh
     if T < 2:
         raise ValueError(f"steps must be >= 2 (Algorithm 4 takes T-1 noisy steps), got {T}")
     sigma = theorem_9_sigma(n, rho, T, L0, cal)
+    centre = _as_point(w_c, d, R, "w_c")
+    check_representable(n, d, L0, lt, sigma, T, 1, centre)
+    _check_data(X)
     # the privacy filter: the T−1 identical releases compose to one Gaussian of sensitivity √(T−1)·2L_0/n,
     # charged before any noise is drawn (PrivacyBudgetExceeded if the calibration overspends ρ)
     ledger = PrivacyLedger(rho)
-    ledger.charge(f"Algorithm 4: {T - 1} noisy gradients", math.sqrt(T - 1) * 2.0 * L0 / n, sigma)
-    centre = _as_point(w_c, d, R, "w_c")
-    steps_trace: list[tuple[np.ndarray, np.ndarray]] | None = [] if wb else None
-    out, clipped = _run_algorithm_4(X, subgradient, centre, L0, lt, T, sigma, T - 1, rng, steps_trace)
+    ledger.charge(f"Algorithm 4: {T - 1} noisy gradients", math.sqrt(T - 1) * replace_one_sensitivity(L0, n), sigma)
     rho_exact = algorithm_4_rho(n, L0, sigma, T - 1)
-    claim = _claim(rho_exact, delta, sigma, n, L0, T - 1,
+    claim = _claim(rho_exact, delta, sigma, n, L0, T - 1,      # from public inputs, before any noise is drawn
                    f"{_SOURCE}, Theorem 9 (Algorithm 4, reconstructed; Gaussian steps of replace-one sensitivity "
                    f"2L_0/n composed over T-1 = {T - 1} steps; {cal} calibration)",
                    {"L0": L0, "l1_tilde": lt, "n": n, "clip": L0, "sigma": sigma, "T": T})
+    steps_trace: list[tuple[np.ndarray, np.ndarray]] | None = [] if wb else None
+    out, clipped = _run_algorithm_4(X, subgradient, centre, L0, lt, T, sigma, rng, steps_trace)
     parameters = {"T": T, "noisy_steps": T - 1, "sigma": sigma, "eta_1": theorem_9_step_size(1, lt),
                   "radius": theorem_9_radius(L0, lt), "beta": beta, "rho": rho, "calibration": cal,
                   "rho_exact": rho_exact}
@@ -335,7 +389,8 @@ def proximal_point(X: Any, subgradient: PerSampleSubgradient, w0: Any, rho: floa
 
     Returns a :class:`Release`, output w_T (d,) (or (R, d)); gradient_evaluations = T·(T_4 − 1)·n per run.
 
-    Raises ValueError / TypeError naming the parameter (κ < 2 included).
+    Raises ValueError / TypeError naming the parameter (κ < 2 included; unrepresentable or too long schedules as
+    :func:`noisy_regularised_gd`), before the data is read and before any noise is drawn.
     """
     X = _as_data(X)
     n, d = X.shape
@@ -359,22 +414,26 @@ def proximal_point(X: Any, subgradient: PerSampleSubgradient, w0: Any, rho: floa
     if T4 < 2:
         raise ValueError(f"inner_steps must be >= 2, got {T4}")
     sigma = theorem_9_sigma(n, rho_inner, T4, L0, cal)
-    ledger = PrivacyLedger(rho)
     w = _as_point(w0, d, R, "w0")
-    steps_trace: list[tuple[np.ndarray, np.ndarray]] | None = [] if wb else None
-    clipped = 0
-    for t in range(1, T + 1):                                     # Algorithm 2, lines 3–6
-        ledger.charge(f"Algorithm 2, call {t}: {T4 - 1} noisy gradients", math.sqrt(T4 - 1) * 2.0 * L0 / n, sigma)
-        # line 4–5: w_t = A(F(·) + L̃_1‖· − w_{t−1}‖², init w_{t−1}, ρ/T, β/T) with A = Algorithm 4
-        w, c = _run_algorithm_4(X, subgradient, w, L0, lt, T4, sigma, T4 - 1, rng, steps_trace)
-        clipped += c
+    check_representable(n, d, L0, lt, sigma, T4, T, w)
+    _check_data(X)
     rho_exact = T * algorithm_4_rho(n, L0, sigma, T4 - 1)
-    claim = _claim(rho_exact, delta, sigma, n, L0, T * (T4 - 1),
+    claim = _claim(rho_exact, delta, sigma, n, L0, T * (T4 - 1),      # public inputs only, before any noise
                    f"{_SOURCE}, Theorem 2 (Algorithm 2, reconstructed; composition of T = {T} calls of Algorithm 4, "
                    f"Theorem 9, each of {T4 - 1} Gaussian steps of replace-one sensitivity 2L_0/n; {cal} "
                    "calibration)",
                    {"L0": L0, "l1_tilde": lt, "n": n, "clip": L0, "sigma": sigma, "T": T, "T4": T4, "F0": F0,
                     "gamma": gamma, "kappa": kappa})
+    ledger = PrivacyLedger(rho)
+    for t in range(1, T + 1):                 # every call charged before any noise is drawn (nothing raises mid-run)
+        ledger.charge(f"Algorithm 2, call {t}: {T4 - 1} noisy gradients",
+                      math.sqrt(T4 - 1) * replace_one_sensitivity(L0, n), sigma)
+    steps_trace: list[tuple[np.ndarray, np.ndarray]] | None = [] if wb else None
+    clipped = 0
+    for t in range(1, T + 1):                                     # Algorithm 2, lines 3–6
+        # line 4–5: w_t = A(F(·) + L̃_1‖· − w_{t−1}‖², init w_{t−1}, ρ/T, β/T) with A = Algorithm 4
+        w, c = _run_algorithm_4(X, subgradient, w, L0, lt, T4, sigma, rng, steps_trace)
+        clipped += c
     parameters = {"T": T, "T4": T4, "rho_inner": rho_inner, "beta_inner": beta_inner, "sigma": sigma,
                   "radius": theorem_9_radius(L0, lt), "calibration": cal, "rho_exact": rho_exact, "F0": F0}
     release = Release(output=w if R is not None else w[0], claim=claim,

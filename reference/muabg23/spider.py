@@ -49,6 +49,10 @@ difference's sensitivity 2L_1 s_k/n depends only on the public step length (per-
 clipped to L_1 s_k and anchor gradients to L_0 when ``clip=True``).  So the run is a post-processing of the
 full-length adaptive Gaussian composition, and every release is charged to a :class:`PrivacyLedger` before
 its noise is drawn.
+
+The schedule's functions live in ``dpsco.reference.muabg23.spider_schedule`` (re-exported here); they compute
+scale-free and refuse, before the data is read, public inputs at which a run could leave double precision
+(independent review D1, D5).  The loop's norms (line 10's test, line 11's step) are ``clipping.row_norms``.
 """
 
 from __future__ import annotations
@@ -59,242 +63,29 @@ from typing import Any
 
 import numpy as np
 
-from dpsco.reference.clipping import clip_rows, enforce_norm_bound
+from dpsco.reference.clipping import clip_rows, enforce_norm_bound, row_norms
+from dpsco.reference.muabg23.ledger import PrivacyLedger, zcdp_epsilon
 from dpsco.reference.muabg23.model import rows_within_bound
-from dpsco.reference.muabg23.ledger import (PrivacyLedger, composed_gdp_mu, gaussian_zcdp,
-                                            printed_cost_unit_sensitivity, zcdp_epsilon)
+from dpsco.reference.muabg23.spider_schedule import (  # noqa: F401  (the schedule, re-exported)
+    CALIBRATIONS, LOOP_GUARDS, MAX_RELEASES, SpiderSchedule, check_schedule_representable, gdp_mu_of_releases,
+    kl_spider_anchor_sigma_line4, kl_spider_beta_prime_line3, kl_spider_c_line2, kl_spider_concentration,
+    kl_spider_difference_sigma_line7, kl_spider_floor_line6, kl_spider_round_length_line7, kl_spider_rounds_line3,
+    kl_spider_schedule, kl_spider_step_length_line11, kl_spider_stop_threshold_line10, lemma_8_printed_rho,
+    prescribed_gradient_evaluations, theorem_1_bound)
 from dpsco.reference.privacy import PrivacyClaim, Release
-from dpsco.reference.validation import check_bool, check_choice, check_delta, check_positive, check_rng
+from dpsco.reference.validation import check_bool, check_choice, check_delta, check_rng
 from dpsco.reference.white_box import NoisyGradientTrace
 
 __all__ = ["CALIBRATIONS", "LOOP_GUARDS", "LINE17_INDICES", "SpiderSchedule", "kl_spider_c_line2",
            "kl_spider_rounds_line3", "kl_spider_beta_prime_line3", "kl_spider_concentration",
            "kl_spider_anchor_sigma_line4", "kl_spider_floor_line6", "kl_spider_round_length_line7",
            "kl_spider_difference_sigma_line7", "kl_spider_step_length_line11", "kl_spider_stop_threshold_line10",
-           "kl_spider_schedule", "kl_spider", "theorem_1_bound", "lemma_8_printed_rho",
+           "kl_spider_schedule", "check_schedule_representable", "MAX_RELEASES", "kl_spider", "theorem_1_bound",
+           "lemma_8_printed_rho",
            "gdp_mu_of_releases", "prescribed_gradient_evaluations"]
 
-CALIBRATIONS = ("exact", "printed")
-LOOP_GUARDS = ("strict", "printed")      # t < T_k (reconstructed) | t ≤ T_k (printed)
 LINE17_INDICES = ("t", "printed")        # w_{k+1,0} = w_{k,t} (reconstructed) | w_{k,t−1} (printed)
 SOURCE = "Menart et al. (2023), arXiv:2311.13447 v2, Algorithm 1 (reconstructed box), Theorem 1, Lemma 8"
-
-
-def _check_kappa(kappa: Any) -> float:
-    k = check_positive(kappa, "kappa")
-    if not 1.0 <= k <= 2.0:
-        raise ValueError(f"kappa must be in [1, 2] for Algorithm 1 (Theorem 1), got {kappa!r}")
-    return k
-
-
-def kl_spider_c_line2(F0: float, gamma: float, kappa: float, L1: float) -> float:
-    """c = 1 + F_0^{(2−κ)/κ}/(64γ²L_1) (Algorithm 1, line 2, reconstructed)."""
-    F0, g, k, L1 = check_positive(F0, "F0"), check_positive(gamma, "gamma"), _check_kappa(kappa), check_positive(L1, "L1")
-    return 1.0 + F0 ** ((2.0 - k) / k) / (64.0 * g * g * L1)
-
-
-def kl_spider_rounds_line3(n: int, d: int, rho: float, F0: float, gamma: float, kappa: float, L0: float,
-                           L1: float) -> int:
-    """K = ⌈(1 + 64F_0^{−(2−κ)/κ}γ²L_1)(log F_0 + κ log(n√ρ/(γL_0√d)))⌉, at least 1 (line 3, reconstructed;
-    the paper writes no ceiling and the bracket can be ≤ 0, where the target already exceeds F_0)."""
-    k = _check_kappa(kappa)
-    F0, g, L0, L1 = (check_positive(v, name) for v, name in ((F0, "F0"), (gamma, "gamma"), (L0, "L0"), (L1, "L1")))
-    rho = check_positive(rho, "rho")
-    factor = 1.0 + 64.0 * F0 ** (-(2.0 - k) / k) * g * g * L1
-    inner = math.log(F0) + k * math.log(n * math.sqrt(rho) / (g * L0 * math.sqrt(d)))
-    return max(1, math.ceil(factor * inner))
-
-
-def kl_spider_beta_prime_line3(beta: float, K: int, n: int, d: int, rho: float, F0: float, gamma: float,
-                               kappa: float, L0: float, calibration: str = "exact") -> float:
-    """β' = (β/K)(γL_0√(Kd)/(n√ρF_0^{1/κ}))^{2−κ} (line 3, reconstructed); the exact calibration divides by 4
-    (ceilings of T_k and the anchors' error events) — :func:`kl_spider_schedule` then shrinks it further if
-    needed so that β'·Σ_k(T_k + 1) ≤ β."""
-    k = _check_kappa(kappa)
-    beta = check_positive(beta, "beta")
-    if beta >= 1.0:
-        raise ValueError(f"beta must be in (0, 1), got {beta!r}")
-    ratio = gamma * L0 * math.sqrt(K * d) / (n * math.sqrt(rho) * F0 ** (1.0 / k))
-    b = (beta / K) * min(1.0, ratio) ** (2.0 - k)
-    return b / 4.0 if check_choice(calibration, "calibration", CALIBRATIONS) == "exact" else b
-
-
-def kl_spider_concentration(d: int, beta_prime: float, calibration: str = "exact") -> float:
-    """The Gaussian-norm factor: ‖N(0, s²I_d)‖ ≤ s·ψ w.p. ≥ 1 − β'.  Exact: ψ = √d + √(2 log(1/β'))
-    (Lipschitz concentration); printed (Lemma 2): 2√(d log(1/β'))."""
-    lb = math.log(1.0 / check_positive(beta_prime, "beta_prime"))
-    if check_choice(calibration, "calibration", CALIBRATIONS) == "exact":
-        return math.sqrt(d) + math.sqrt(2.0 * lb)
-    return 2.0 * math.sqrt(d * lb)
-
-
-def kl_spider_anchor_sigma_line4(n: int, rho: float, K: int, L0: float, calibration: str = "exact") -> float:
-    """σ̂ (line 4): printed L_0√K/(n√ρ); exact 2L_0√K/(n√ρ) (each of the K anchors, sensitivity 2L_0/n,
-    costs ρ/(2K))."""
-    s = L0 * math.sqrt(K) / (n * math.sqrt(rho))
-    return 2.0 * s if check_choice(calibration, "calibration", CALIBRATIONS) == "exact" else s
-
-
-def kl_spider_floor_line6(n: int, d: int, rho: float, K: int, beta_prime: float, F0: float, gamma: float,
-                          kappa: float, L0: float, calibration: str = "exact") -> float:
-    """Φ_floor (line 6): printed min{(32γL_0√(Kd log(1/β'))/(n√ρ))^κ, F_0}; exact min{(24γL_0ψ√K/(n√ρ))^κ, F_0}."""
-    k = _check_kappa(kappa)
-    if check_choice(calibration, "calibration", CALIBRATIONS) == "exact":
-        psi = kl_spider_concentration(d, beta_prime, "exact")
-        base = 24.0 * gamma * L0 * psi * math.sqrt(K) / (n * math.sqrt(rho))
-    else:
-        base = 32.0 * gamma * L0 * math.sqrt(K * d * math.log(1.0 / beta_prime)) / (n * math.sqrt(rho))
-    return min(base ** k, F0)
-
-
-def kl_spider_round_length_line7(F0: float, phi: float, kappa: float) -> int:
-    """T_k = ⌈(F_0/Φ̂_k)^{(2−κ)/κ}⌉ (line 7; the ceiling is ours: the paper's T_k is real)."""
-    k = _check_kappa(kappa)
-    return max(1, math.ceil((F0 / phi) ** ((2.0 - k) / k)))
-
-
-def kl_spider_difference_sigma_line7(n: int, rho: float, K: int, T_k: int, phi: float, gamma: float,
-                                     kappa: float, calibration: str = "exact") -> float:
-    """σ_k (line 7): printed Φ̂_k^{1/κ}√(T_kK)/(γn√ρ); exact half of it (each of the T_k differences,
-    sensitivity 2L_1s_k/n = Φ̂_k^{1/κ}/(2γn), costs ρ/(2KT_k))."""
-    s = phi ** (1.0 / kappa) * math.sqrt(T_k * K) / (gamma * n * math.sqrt(rho))
-    return s / 2.0 if check_choice(calibration, "calibration", CALIBRATIONS) == "exact" else s
-
-
-def kl_spider_step_length_line11(phi: float, gamma: float, kappa: float, L1: float) -> float:
-    """s_k = η_{k,t}‖∇_{k,t}‖ = Φ̂_k^{1/κ}/(4γL_1) (lines 11-12: the step is normalised)."""
-    return phi ** (1.0 / kappa) / (4.0 * gamma * L1)
-
-
-def kl_spider_stop_threshold_line10(phi: float, gamma: float, kappa: float) -> float:
-    """7Φ̂_k^{1/κ}/(8γ) (line 10): a round continues only while ‖∇_{k,t}‖ is at least this."""
-    return 7.0 * phi ** (1.0 / kappa) / (8.0 * gamma)
-
-
-@dataclass(frozen=True)
-class SpiderSchedule:
-    """Every public quantity of Algorithm 1, computed from public inputs only (:func:`kl_spider_schedule`).
-
-    Attributes: the inputs (calibration, loop_guard, n, d, rho, beta, F0, gamma, kappa, L0, L1), c (line 2),
-    K and beta_prime (line 3), psi (concentration factor), sigma_hat (line 4), phi_floor and phi = (Φ̂_1..Φ̂_K)
-    (line 6), T = (T_1..T_K) and sigma = (σ_1..σ_K) (line 7), step = (s_1..s_K) (line 11), threshold
-    (line 10), and ``releases_per_round`` = T_k (strict guard) or T_k + 1 (printed guard): the most
-    difference releases a round can make.
-    """
-
-    calibration: str
-    loop_guard: str
-    n: int
-    d: int
-    rho: float
-    beta: float
-    F0: float
-    gamma: float
-    kappa: float
-    L0: float
-    L1: float
-    c: float
-    K: int
-    beta_prime: float
-    psi: float
-    sigma_hat: float
-    phi_floor: float
-    phi: tuple[float, ...]
-    T: tuple[int, ...]
-    sigma: tuple[float, ...]
-    step: tuple[float, ...]
-    threshold: tuple[float, ...]
-
-    @property
-    def releases_per_round(self) -> tuple[int, ...]:
-        return tuple(t + 1 for t in self.T) if self.loop_guard == "printed" else self.T
-
-    @property
-    def anchor_sensitivity(self) -> float:
-        """2L_0/n (replace-one, anchors clipped to L_0)."""
-        return 2.0 * self.L0 / self.n
-
-    def difference_sensitivity(self, k: int) -> float:
-        """2L_1s_k/n (replace-one, differences clipped to L_1 s_k); k is 0-based."""
-        return 2.0 * self.L1 * self.step[k] / self.n
-
-    def exact_rho(self) -> float:
-        """Σ of the exact replace-one costs Δ²/(2σ²) of the K anchors and the most difference releases the
-        loop guard allows (the worst case over transcripts: early stopping only drops releases)."""
-        total = self.K * gaussian_zcdp(self.anchor_sensitivity, self.sigma_hat)
-        for k in range(self.K):
-            total += self.releases_per_round[k] * gaussian_zcdp(self.difference_sensitivity(k), self.sigma[k])
-        return total
-
-    def to_dict(self) -> dict[str, Any]:
-        return {f: getattr(self, f) for f in self.__dataclass_fields__} | {
-            "releases_per_round": list(self.releases_per_round), "exact_rho": self.exact_rho()}
-
-
-def kl_spider_schedule(n: int, d: int, rho: float, beta: float, F0: float, gamma: float, kappa: float, L0: float,
-                       L1: float, calibration: str = "exact", loop_guard: str = "strict") -> SpiderSchedule:
-    """The whole schedule of Algorithm 1 (lines 2-7, 10, 11) from public inputs only, before any data is read.
-
-    Parameters: n, d ≥ 1 ints; rho > 0; beta ∈ (0, 1); F0 ∈ (0, (γL_0)^κ] (Algorithm 1's requirement);
-    gamma, L0, L1 > 0; kappa ∈ [1, 2]; calibration "exact" | "printed"; loop_guard "strict" | "printed".
-
-    Raises ValueError / TypeError naming the parameter.
-    """
-    from dpsco.reference.validation import check_positive_int
-
-    n, d = check_positive_int(n, "n"), check_positive_int(d, "d")
-    rho, F0, gamma = check_positive(rho, "rho"), check_positive(F0, "F0"), check_positive(gamma, "gamma")
-    L0, L1, kappa = check_positive(L0, "L0"), check_positive(L1, "L1"), _check_kappa(kappa)
-    beta = check_positive(beta, "beta")
-    if beta >= 1.0:
-        raise ValueError(f"beta must be in (0, 1), got {beta!r}")
-    if F0 > (gamma * L0) ** kappa * (1.0 + 1e-12):
-        raise ValueError(f"F0 must be at most (gamma*L0)^kappa = {(gamma * L0) ** kappa:.6g} (Algorithm 1), got {F0!r}")
-    calibration = check_choice(calibration, "calibration", CALIBRATIONS)
-    loop_guard = check_choice(loop_guard, "loop_guard", LOOP_GUARDS)
-    c = kl_spider_c_line2(F0, gamma, kappa, L1)
-    K = kl_spider_rounds_line3(n, d, rho, F0, gamma, kappa, L0, L1)
-
-    def rounds(beta_prime: float) -> tuple[float, list[float], list[int]]:
-        floor = kl_spider_floor_line6(n, d, rho, K, beta_prime, F0, gamma, kappa, L0, calibration)
-        phi, prev = [], F0
-        for _ in range(K):
-            prev = max(prev / c, floor)                                  # line 6
-            phi.append(prev)
-        return floor, phi, [kl_spider_round_length_line7(F0, p, kappa) for p in phi]
-
-    beta_prime = kl_spider_beta_prime_line3(beta, K, n, d, rho, F0, gamma, kappa, L0, calibration)
-    floor, phi, T = rounds(beta_prime)
-    if calibration == "exact":
-        events = sum(t + 1 for t in T)  # a round's error events: its anchor and its T_k differences
-        if beta_prime * events > beta:  # a smaller β' raises the floor and shortens rounds: one shrink suffices
-            beta_prime = beta / events
-            floor, phi, T = rounds(beta_prime)
-    sigma = tuple(kl_spider_difference_sigma_line7(n, rho, K, t, p, gamma, kappa, calibration) for t, p in zip(T, phi))
-    return SpiderSchedule(
-        calibration=calibration, loop_guard=loop_guard, n=n, d=d, rho=rho, beta=beta, F0=F0, gamma=gamma,
-        kappa=kappa, L0=L0, L1=L1, c=c, K=K, beta_prime=beta_prime,
-        psi=kl_spider_concentration(d, beta_prime, calibration),
-        sigma_hat=kl_spider_anchor_sigma_line4(n, rho, K, L0, calibration), phi_floor=floor, phi=tuple(phi),
-        T=tuple(T), sigma=sigma, step=tuple(kl_spider_step_length_line11(p, gamma, kappa, L1) for p in phi),
-        threshold=tuple(kl_spider_stop_threshold_line10(p, gamma, kappa) for p in phi))
-
-
-def lemma_8_printed_rho(schedule: SpiderSchedule) -> float:
-    """The proof of Lemma 8's accounting of the schedule's noise: K anchors at (L_0/(nσ̂))² and T_k
-    differences at (Φ̂_k^{1/κ}/(γnσ_k))² each (the printed per-release charge, sensitivity "L_0/n" and
-    "Φ̂_k^{1/κ}/(γn)").  With the printed noise it is 2ρ — against Theorem 1's ρ and the exact 2.125ρ."""
-    s = schedule
-    total = s.K * printed_cost_unit_sensitivity(s.L0, s.n, s.sigma_hat)
-    for k in range(s.K):
-        total += s.T[k] * (s.phi[k] ** (1.0 / s.kappa) / (s.gamma * s.n * s.sigma[k])) ** 2
-    return total
-
-
-def theorem_1_bound(schedule: SpiderSchedule) -> float:
-    """Theorem 1's bound in its explicit form (proof of Theorem 1): F(w̄) − F* ≤ max{c^{−K}F_0, Φ_floor} = Φ̂_K
-    with probability ≥ 1 − β (exact calibration's constants: 24ψ)."""
-    return schedule.phi[-1]
 
 
 def _clip_each(G: np.ndarray, bounds: np.ndarray) -> np.ndarray:
@@ -357,8 +148,8 @@ def _run_once(X: np.ndarray, loss: Any, s: SpiderSchedule, w0: np.ndarray, rng: 
         run.clips.append(s.L0), run.noisy.append(nabla.copy())
         iterates = [w.copy()]
         t = 0
-        while (t < s.T[k] if strict else t <= s.T[k]) and np.linalg.norm(nabla) >= s.threshold[k]:  # line 10
-            eta = s.step[k] / np.linalg.norm(nabla)                                     # line 11
+        while (t < s.T[k] if strict else t <= s.T[k]) and float(row_norms(nabla)) >= s.threshold[k]:  # line 10
+            eta = s.step[k] / float(row_norms(nabla))                                   # line 11 (overflow-safe norm)
             w_next = w - eta * nabla                                                    # line 12
             G_next = _per_sample_grads(loss, w_next, X)
             run.grads += n
@@ -493,15 +284,16 @@ def kl_spider(X: Any, loss: Any, rho: float, beta: float, F0: float, gamma: floa
 
     Raises
     ------
-    ValueError / TypeError naming the parameter.
+    ValueError / TypeError naming the parameter, including public inputs whose schedule is longer than
+    ``MAX_RELEASES`` releases or at which a run could leave double precision (``check_schedule_representable``),
+    raised before the data is read (X's entries and ``loss.check_records`` come after the public inputs) and
+    before any noise is drawn.
     """
     from dp_accounting import dp_event
 
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[0] < 1:
         raise ValueError(f"X must be an (n, p) array of records, got shape {X.shape}")
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X must be finite (records with NaN or inf are refused before any noise is drawn)")
     rng = check_rng(rng)
     clip = check_bool(clip, "clip")
     white_box = check_bool(white_box, "white_box")
@@ -509,8 +301,6 @@ def kl_spider(X: Any, loss: Any, rho: float, beta: float, F0: float, gamma: floa
     delta = check_delta(delta)
     if not hasattr(loss, "grads"):
         raise TypeError("loss must have a grads(w, X) -> (n, d) method")
-    if callable(getattr(loss, "check_records", None)):
-        X = np.asarray(loss.check_records(X), dtype=np.float64)  # the data domain the constants hold on
     if w0 is None:
         d = int(getattr(loss, "dimension", lambda p: p)(X.shape[1])) if callable(getattr(loss, "dimension", None)) else X.shape[1]
         w0 = np.zeros(d)
@@ -522,28 +312,42 @@ def kl_spider(X: Any, loss: Any, rho: float, beta: float, F0: float, gamma: floa
         from dpsco.reference.validation import check_positive_int
         replicates = check_positive_int(replicates, "replicates")
     n = X.shape[0]
-    # the whole schedule from public inputs, before the data is read (lines 2-7)
+    # the whole schedule from public inputs (n, d and the constants) before the data is read (lines 2-7), and the
+    # refusal of public inputs at which a run could leave double precision
     s = kl_spider_schedule(n, d, rho, beta, F0, gamma, kappa, L0, L1, calibration, loop_guard)
+    check_schedule_representable(s, w0)
+    # the data checks, before any noise is drawn
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X must be finite (records with NaN or inf are refused before any noise is drawn)")
+    if callable(getattr(loss, "check_records", None)):
+        X = np.asarray(loss.check_records(X), dtype=np.float64)  # the data domain the constants hold on
+        if X.shape[0] != n:
+            raise ValueError(f"loss.check_records must keep the n = {n} records, got shape {X.shape}")
     rho_claim = s.exact_rho()
-    runs = []
-    for _ in range(replicates or 1):
-        ledger = PrivacyLedger(rho_claim)
-        runs.append(_run_once(X, loss, s, w0, rng, clip, line17, ledger))
+    epsilon = zcdp_epsilon(rho_claim, delta)
+    if not math.isfinite(epsilon):
+        raise ValueError(f"rho: the claim's epsilon = rho + 2 sqrt(rho log(1/delta)) overflows at rho = {rho_claim:.6g}; "
+                         "refused before any noise is drawn")
     N = s.K + sum(s.releases_per_round)
-    c = math.sqrt(2.0 * rho_claim / N)
+    c = math.sqrt(2.0) * math.sqrt(rho_claim / N)
     conditions: tuple[str, ...] = ()
     if calibration == "printed":
         conditions += (f"printed calibration: Theorem 1 states rho = {rho}; the exact replace-one cost of the "
                        f"printed noise is {rho_claim:.6g} (stated here)",)
     if loop_guard == "printed":
         conditions += ("printed loop guard t <= T_k: one more difference release per round, charged",)
+    # the claim, from public inputs only, before the first noise is drawn (so that nothing raises mid-run)
     claim = PrivacyClaim(
-        notion="zCDP", epsilon=zcdp_epsilon(rho_claim, delta), delta=delta, neighbouring="replace-one",
-        source=SOURCE, rho=rho_claim, mu=math.sqrt(2.0 * rho_claim),
+        notion="zCDP", epsilon=epsilon, delta=delta, neighbouring="replace-one",
+        source=SOURCE, rho=rho_claim, mu=math.sqrt(2.0) * math.sqrt(rho_claim),
         assumptions={"L0": L0, "L1": L1, "gamma": gamma, "kappa": kappa, "F0": F0, "n": n, "clip": clip,
                      "releases_accounted": N, "calibration": calibration},
         conditions=conditions,
         event=dp_event.SelfComposedDpEvent(dp_event.GaussianDpEvent(2.0 / c), N), event_neighbouring="REPLACE_ONE")
+    runs = []
+    for _ in range(replicates or 1):
+        ledger = PrivacyLedger(rho_claim)
+        runs.append(_run_once(X, loss, s, w0, rng, clip, line17, ledger))
     out = np.stack([r.output for r in runs]) if replicates else runs[0].output
     params = s.to_dict()
     params.update({"line17": line17, "clip": clip, "w0": w0})
@@ -556,19 +360,3 @@ def kl_spider(X: Any, loss: Any, rho: float, beta: float, F0: float, gamma: floa
         nonprivate_internals={"gradient_evaluations_performed": int(sum(r.grads for r in runs))},
         replicates=replicates,
         white_box=_trace(runs, loss, s, d, clip, rng) if white_box else None)
-
-
-def prescribed_gradient_evaluations(schedule: SpiderSchedule) -> int:
-    """n·(K + Σ_k releases_per_round_k): the per-sample gradients the schedule prescribes for one run (an anchor
-    per round and one new point per difference release; the previous point's gradients are cached), from public
-    inputs only.  A round that stops early (line 10's guard) performs fewer; that data-dependent count is
-    ``nonprivate_internals["gradient_evaluations_performed"]`` (never published)."""
-    return schedule.n * (schedule.K + sum(schedule.releases_per_round))
-
-
-def gdp_mu_of_releases(schedule: SpiderSchedule) -> float:
-    """√(Σ (Δ_j/σ_j)²) over the schedule's accounted releases (= √(2·exact_rho))."""
-    ratios = [schedule.anchor_sensitivity / schedule.sigma_hat] * schedule.K
-    for k in range(schedule.K):
-        ratios += [schedule.difference_sensitivity(k) / schedule.sigma[k]] * schedule.releases_per_round[k]
-    return composed_gdp_mu(ratios)

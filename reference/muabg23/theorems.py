@@ -51,6 +51,21 @@ __all__ = [
 CALIBRATIONS = ("exact", "printed")
 
 
+def _pow(base: float, exponent: float) -> float:
+    """base ** exponent, or inf where the true value exceeds double precision (Python's float power raises
+    OverflowError there; independent review D5)."""
+    try:
+        return base ** exponent
+    except OverflowError:
+        return math.inf
+
+
+def _log_ratio(n: int, rho: float, gamma: float, L0: float, d: int = 1) -> float:
+    """log(n√ρ/(γL_0√d)) as a sum of logarithms: finite for every positive finite input (the quotient under- or
+    overflowed for extreme γL_0, and log(0) raised)."""
+    return math.log(n) + 0.5 * math.log(rho) - math.log(gamma) - math.log(L0) - 0.5 * math.log(d)
+
+
 def _kappa(kappa: float, low: float = 1.0, high: float = math.inf) -> float:
     k = check_positive(kappa, "kappa")
     if not low <= k <= high:
@@ -88,7 +103,8 @@ def zcdp_from_epsilon_sufficient(epsilon: float, delta: float) -> float:
 
 def pure_dp_to_zcdp(epsilon: float) -> float:
     """ε-DP ⇒ (ε²/2)-zCDP (Lemma 14; Bun & Steinke 2016, Prop. 1.4)."""
-    return check_positive(epsilon, "epsilon") ** 2 / 2.0
+    e = check_positive(epsilon, "epsilon")
+    return e * e / 2.0                     # (a product: inf, not OverflowError, beyond double precision)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -98,7 +114,8 @@ def algorithm1_phase_constant(gamma: float, kappa: float, L1: float, F0: float) 
     """c = 1 + F_0^{(2−κ)/κ}/(64 γ² L_1) (Algorithm 1, line 2; the contraction factor of Φ̂_k per round)."""
     kappa = _kappa(kappa, 1.0, 2.0)
     gamma, L1, F0 = check_positive(gamma, "gamma"), check_positive(L1, "L1"), check_positive(F0, "F0")
-    return 1.0 + F0 ** ((2.0 - kappa) / kappa) / (64.0 * gamma ** 2 * L1)
+    x = F0 ** ((2.0 - kappa) / (2.0 * kappa)) / gamma        # scale-free: no γ² (it over/underflowed)
+    return 1.0 + x * x / 64.0 / L1
 
 
 def algorithm1_K(gamma: float, kappa: float, L0: float, L1: float, F0: float, n: int, d: int, rho: float) -> int:
@@ -107,9 +124,14 @@ def algorithm1_K(gamma: float, kappa: float, L0: float, L1: float, F0: float, n:
     kappa = _kappa(kappa, 1.0, 2.0)
     gamma, L0, L1, F0 = (check_positive(v, k) for v, k in ((gamma, "gamma"), (L0, "L0"), (L1, "L1"), (F0, "F0")))
     n, d, rho = check_positive_int(n, "n"), check_positive_int(d, "d"), check_positive(rho, "rho")
-    factor = 1.0 + 64.0 * F0 ** (-(2.0 - kappa) / kappa) * gamma ** 2 * L1
-    logs = math.log(F0) + kappa * math.log(n * math.sqrt(rho) / (gamma * L0 * math.sqrt(d)))
-    return max(1, math.ceil(factor * logs))
+    logs = math.log(F0) + kappa * _log_ratio(n, rho, gamma, L0, d)
+    if logs <= 0.0:
+        return 1
+    y = gamma / F0 ** ((2.0 - kappa) / (2.0 * kappa))
+    K = (1.0 + 64.0 * (y * y) * L1) * logs
+    if not math.isfinite(K):
+        raise ValueError(f"gamma, F0, L1: K = {K} is beyond double precision at these inputs")
+    return max(1, math.ceil(K))
 
 
 def algorithm1_beta_prime(beta: float, K: int, gamma: float, kappa: float, L0: float, F0: float, n: int, d: int,
@@ -120,8 +142,8 @@ def algorithm1_beta_prime(beta: float, K: int, gamma: float, kappa: float, L0: f
     beta = check_delta(beta, "beta")
     K = check_positive_int(K, "K")
     kappa = _kappa(kappa, 1.0, 2.0)
-    ratio = gamma * L0 * math.sqrt(K * d) / (n * math.sqrt(rho) * F0 ** (1.0 / kappa))
-    b = (beta / K) * min(1.0, ratio) ** (2.0 - kappa)
+    log_ratio = 0.5 * math.log(K) - _log_ratio(n, rho, gamma, L0, d) - math.log(F0) / kappa
+    b = (beta / K) * math.exp((2.0 - kappa) * min(0.0, log_ratio))
     return b / 4.0 if calibration == "exact" else b
 
 
@@ -139,21 +161,22 @@ def theorem1_floor(gamma: float, kappa: float, L0: float, L1: float, F0: float, 
     else:
         psi = math.sqrt(d) + math.sqrt(2.0 * math.log(1.0 / bp))
         core = 24.0 * gamma * L0 * psi * math.sqrt(K) / (n * math.sqrt(rho))
-    return min(core ** kappa, F0)
+    return min(_pow(core, kappa), F0)
 
 
 def theorem1_rate(gamma: float, kappa: float, L0: float, L1: float, F0: float, n: int, d: int, rho: float) -> float:
     """Theorem 1's Õ form (γ L_0 √(d(1 + F_0^{−(2−κ)/κ} γ² L_1))/(n√ρ))^κ (logs and constants dropped)."""
     kappa = _kappa(kappa, 1.0, 2.0)
-    inner = d * (1.0 + F0 ** (-(2.0 - kappa) / kappa) * gamma ** 2 * L1)
-    return (gamma * L0 * math.sqrt(inner) / (n * math.sqrt(rho))) ** kappa
+    y = gamma / F0 ** ((2.0 - kappa) / (2.0 * kappa))
+    inner = d * (1.0 + (y * y) * L1)
+    return _pow(gamma * L0 * math.sqrt(inner) / (n * math.sqrt(rho)), kappa)
 
 
 def lemma1_radius(gamma: float, kappa: float, L1: float, F0: float, K: int, ceilings: bool = True) -> float:
     """Lemma 1: ‖w_{k,t} − w_0‖ ≤ K F_0^{1/κ}/(4γL_1) with probability 1 (twice that with ceiled T_k, the
     default ``ceilings=True``)."""
     kappa = _kappa(kappa, 1.0, 2.0)
-    r = check_positive_int(K, "K") * F0 ** (1.0 / kappa) / (4.0 * gamma * L1)
+    r = check_positive_int(K, "K") * (F0 ** (1.0 / kappa) / gamma / 4.0 / L1)
     return 2.0 * r if ceilings else r
 
 
@@ -165,9 +188,14 @@ def algorithm2_T(gamma: float, kappa: float, L0: float, wc: float, F0: float, n:
     reconstructed, ceiling and clamp ours)."""
     kappa = _kappa(kappa, 2.0)
     wc = check_positive(wc, "wc")
-    factor = 1.0 + 32.0 * F0 ** ((kappa - 2.0) / kappa) * gamma ** 2 * wc
-    logs = math.log(F0) + kappa * math.log(n * math.sqrt(rho) / (gamma * L0 * math.sqrt(d)))
-    return max(1, math.ceil(factor * logs))
+    logs = math.log(F0) + kappa * _log_ratio(n, rho, gamma, L0, d)
+    if logs <= 0.0:
+        return 1
+    y = gamma * F0 ** ((kappa - 2.0) / (2.0 * kappa))
+    T = (1.0 + 32.0 * (y * y) * wc) * logs
+    if not math.isfinite(T):
+        raise ValueError(f"gamma, F0, wc: T = {T} is beyond double precision at these inputs")
+    return max(1, math.ceil(T))
 
 
 def _log_term(n: int, d: int, beta: float, inner: float) -> float:
@@ -178,7 +206,8 @@ def lemma3_excess(L0: float, wc: float, n: int, d: int, rho: float, beta: float)
     """Lemma 3 (O-constant 1): L_0² d log(n² log²(1/β)/(dβ))/(\\tilde L_1 n² ρ) (excess of the ρ-zCDP solver on the
     \\tilde L_1-strongly convex F_t, with probability ≥ 1 − β)."""
     beta = check_delta(beta, "beta")
-    return L0 ** 2 * d * _log_term(n, d, beta, math.log(1.0 / beta)) / (wc * n ** 2 * rho)
+    r = L0 / n                                     # scale-free: (L_0/n)², not L_0²/n²
+    return r * r * d * _log_term(n, d, beta, math.log(1.0 / beta)) / wc / rho
 
 
 def theorem2_bound(gamma: float, kappa: float, L0: float, n: int, d: int, rho: float, beta: float, T: int) -> float:
@@ -186,14 +215,15 @@ def theorem2_bound(gamma: float, kappa: float, L0: float, n: int, d: int, rho: f
     kappa = _kappa(kappa, 2.0)
     T = check_positive_int(T, "T")
     bp = check_delta(beta, "beta") / T
-    return (gamma * L0 * math.sqrt(T * d * _log_term(n, d, bp, math.log(1.0 / bp))) / (n * math.sqrt(rho))) ** kappa
+    return _pow(gamma * L0 * math.sqrt(T * d * _log_term(n, d, bp, math.log(1.0 / bp))) / (n * math.sqrt(rho)), kappa)
 
 
 def theorem2_rate(gamma: float, kappa: float, L0: float, wc: float, F0: float, n: int, d: int, rho: float) -> float:
     """Theorem 2's Õ form (γ L_0 √(d(1 + F_0^{(κ−2)/κ} γ² \\tilde L_1))/(n√ρ))^κ."""
     kappa = _kappa(kappa, 2.0)
-    inner = d * (1.0 + F0 ** ((kappa - 2.0) / kappa) * gamma ** 2 * wc)
-    return (gamma * L0 * math.sqrt(inner) / (n * math.sqrt(rho))) ** kappa
+    y = gamma * F0 ** ((kappa - 2.0) / (2.0 * kappa))
+    inner = d * (1.0 + (y * y) * wc)
+    return _pow(gamma * L0 * math.sqrt(inner) / (n * math.sqrt(rho)), kappa)
 
 
 def algorithm4_T(n: int, d: int, rho: float, beta: float) -> int:
@@ -201,13 +231,19 @@ def algorithm4_T(n: int, d: int, rho: float, beta: float) -> int:
     is the choice that makes the three error terms of the proof equal the claimed rate)."""
     n, d = check_positive_int(n, "n"), check_positive_int(d, "d")
     rho, beta = check_positive(rho, "rho"), check_delta(beta, "beta")
-    return max(1, math.ceil(n ** 2 * rho * math.log(2.0 / beta) ** 2 / d))
+    log_term = math.log(2.0) - math.log(beta)                 # log(2/β), finite for a subnormal β too
+    T = (n * math.sqrt(rho) * log_term) * (n * math.sqrt(rho) * log_term) / d
+    if not math.isfinite(T):
+        raise ValueError(f"rho, beta: T = n^2 rho log^2(2/beta)/d overflows double precision at n = {n}, d = {d}, "
+                         f"rho = {rho}, beta = {beta}")
+    return max(1, math.ceil(T))
 
 
 def theorem9_bound(L0: float, wc: float, n: int, d: int, rho: float, beta: float) -> float:
     """Theorem 9, eq. (17) (O-constant 1): L_0² d log(n² log²(2/β)/(dβ))/(\\tilde L_1 n² ρ)."""
     beta = check_delta(beta, "beta")
-    return L0 ** 2 * d * _log_term(n, d, beta, math.log(2.0 / beta)) / (check_positive(wc, "wc") * n ** 2 * rho)
+    r = L0 / n                                     # scale-free: (L_0/n)², not L_0²/n²
+    return r * r * d * _log_term(n, d, beta, math.log(2.0 / beta)) / check_positive(wc, "wc") / rho
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -215,15 +251,16 @@ def theorem9_bound(L0: float, wc: float, n: int, d: int, rho: float, beta: float
 # --------------------------------------------------------------------------------------------------------------
 def theorem4_A(n: int, rho: float, beta: float) -> float:
     """A = log(n√ρ/β) (Algorithm 3 / Theorem 4)."""
-    return math.log(check_positive_int(n, "n") * math.sqrt(check_positive(rho, "rho")) / check_delta(beta, "beta"))
+    n, rho, beta = check_positive_int(n, "n"), check_positive(rho, "rho"), check_delta(beta, "beta")
+    return math.log(n) + 0.5 * math.log(rho) - math.log(beta)      # a sum of logarithms (no over/underflow)
 
 
 def theorem4_p_max(gamma: float, kappa: float, L0: float, L1: float, F0: float, n: int, rho: float) -> float:
     """p_max = (1 + 8γ²L_1)[log F_0 + (2κ/(4 − κ)) log(n√ρ/(γL_0))] (Theorem 4; reconstructed from a garbled
     "42−κκ")."""
     kappa = _kappa(kappa, 1.0, 2.0)
-    return (1.0 + 8.0 * gamma ** 2 * L1) * (math.log(F0) + (2.0 * kappa / (4.0 - kappa))
-                                            * math.log(n * math.sqrt(rho) / (gamma * L0)))
+    return (1.0 + 8.0 * (gamma * gamma) * L1) * (math.log(F0) + (2.0 * kappa / (4.0 - kappa))
+                                                 * _log_ratio(n, rho, gamma, L0))
 
 
 def theorem4_bound(gamma: float, kappa: float, L0: float, L1: float, F0: float, n: int, d: int, rho: float,
@@ -235,9 +272,9 @@ def theorem4_bound(gamma: float, kappa: float, L0: float, L1: float, F0: float, 
     A = theorem4_A(n, rho, beta)
     p = max(1.0, theorem4_p_max(gamma, kappa, L0, L1, F0, n, rho))
     s = n * math.sqrt(rho)
-    t1 = (max(gamma ** 2, 1.0) * L0 ** 2 * A / (min(L1, 1.0) * s)) ** (kappa / 2.0)
-    t2 = (gamma * L0 * math.sqrt(d * A * p) / s) ** (2.0 * kappa / (4.0 - kappa))
-    t3 = 0.0 if kappa == 2.0 else (p / s) ** (kappa / (2.0 - kappa))
+    t1 = _pow(max(gamma, 1.0) * L0 * math.sqrt(A / (min(L1, 1.0) * s)), kappa)   # (max{γ²,1}L_0²A/(…))^{κ/2}
+    t2 = _pow(gamma * L0 * math.sqrt(d * A * p) / s, 2.0 * kappa / (4.0 - kappa))
+    t3 = 0.0 if kappa == 2.0 else _pow(p / s, kappa / (2.0 - kappa))
     return t1 + t2 + t3
 
 

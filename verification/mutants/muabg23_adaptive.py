@@ -2,29 +2,81 @@
 Theorem 5 variant (exponential-mechanism selection).  Each function has the signature of the algorithm it
 breaks, one deliberate privacy bug, and the original claim; its docstring names the check that catches it
 (``tests/test_muabg23_adaptive.py`` and the ``muabg23.adaptive_gd`` / ``muabg23.adaptive_gd_em`` suites).
+
+The reference keeps no hook for them (independent review D3: ``adaptive_gd`` lost its ``rule=`` keyword, and
+line 4's σ_t no longer receives the exact gradient norm).  The four Algorithm 3 bugs run :func:`_planted_loop`,
+a **copy** of the loop of ``dpsco.reference.muabg23.adaptive.adaptive_gd_run`` whose σ̂, σ_t and charged cost
+are the bug's; around it they reuse the public building blocks of the reference: ``exact_rule`` (the public
+parameters), ``check_rule_representable``, ``PrivacyFilter``, ``clipped_mean_gradient`` and
+``adaptive_gd_release`` (the correct algorithm's claim and published fields for the transcript).
+
+**Never use these for anything but testing auditors.**
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
-from dpsco.reference.muabg23.adaptive import (adaptive_gd, adaptive_gd_em, em_select, exact_rule,
-                                              norm_query_cost_line6)
-from dpsco.reference.muabg23.ledger import replace_one_sensitivity
+from dpsco.reference.clipping import row_norms
+from dpsco.reference.muabg23.adaptive import (AdaptiveRule, PrivacyFilter, adaptive_gd, adaptive_gd_em,
+                                              adaptive_gd_release, check_rule_representable, clipped_mean_gradient,
+                                              em_select, exact_rule)
+from dpsco.reference.muabg23.ledger import gaussian_zcdp, replace_one_sensitivity
 from dpsco.reference.privacy import Release
+from dpsco.reference.validation import check_bool, check_positive, check_rng
 from dpsco.verification.mutants.noise_scale import under_noised
 
 __all__ = ["adaptive_gd_cost_from_noisy_norm", "adaptive_gd_paper_units", "adaptive_gd_sigma_from_exact_norm",
            "adaptive_gd_noise_over_1e6", "adaptive_gd_em_temperature_without_2", "adaptive_gd_draws_sigma_over_sqrt2",
            "adaptive_gd_em_draws_sigma_over_sqrt2"]
 
+#: how many times the filter's own bound ⌊n√ρ/2⌋ + 1 a planted loop may run (a bug that under-charges runs
+#: longer than the correct filter: half the charge runs at most twice as long, plus one step)
+_STEP_SLACK = 4
 
-def _n_d(grad: Any, w0: Any) -> tuple[int, int]:
+
+def _planted_loop(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float, rng: np.random.Generator,
+                  clip: bool, delta: float, white_box: bool, sigma_hat: float | None = None,
+                  step_sigma: Callable[[AdaptiveRule, float, float], float] | None = None,
+                  step_cost: Callable[[AdaptiveRule, float, float], float] | None = None) -> Release:
+    """Algorithm 3 (exact calibration) with the bug's ``sigma_hat`` (the norm query's noise), ``step_sigma(rule,
+    N_t, exact_norm)`` (line 4's σ_t; may read the exact norm) and ``step_cost(rule, σ_t, N_t)`` (line 6's charge),
+    each defaulting to the correct one; the loop is a copy of ``adaptive_gd_run`` (lines 1-7), run at most
+    ``_STEP_SLACK``·⌊n√ρ/2⌋ + 1 steps.  The release is ``adaptive_gd_release``'s: the correct algorithm's claim
+    and published fields on the planted transcript."""
+    clip, white_box = check_bool(clip, "clip"), check_bool(white_box, "white_box")
+    check_rng(rng)
     w = np.asarray(w0, dtype=np.float64)
-    return int(np.asarray(grad(w)).shape[0]), int(w.size)
+    n, d = int(np.asarray(grad(w)).shape[0]), int(w.size)
+    rho, L0 = check_positive(rho, "rho"), check_positive(L0, "L0")
+    rule = exact_rule(n, d, rho, beta, L0, L1)
+    check_rule_representable(rule, n, d, L0, w)
+    s_hat = rule.sigma_hat if sigma_hat is None else sigma_hat
+    filt = PrivacyFilter(budget=rule.claim_rho)
+    iterates, Ns, sigmas, exact_costs, norms, noisy = [w.copy()], [], [], [], [], []
+    evaluations, cap = 0, _STEP_SLACK * rule.max_steps + 1
+    while filt.spent <= rule.guard and len(Ns) < cap:                    # line 2
+        g, n_eval = clipped_mean_gradient(grad, w, L0)
+        evaluations += n_eval
+        exact_norm = float(row_norms(g))
+        N = exact_norm + s_hat * float(rng.standard_normal())            # line 3
+        sigma = rule.step_sigma(N) if step_sigma is None else step_sigma(rule, N, exact_norm)   # line 4
+        filt.admit(rule.step_cost(sigma) if step_cost is None else step_cost(rule, sigma, N))  # line 6
+        y = g + sigma * rng.standard_normal(d)
+        w = w - rule.eta * y                                              # line 5
+        iterates.append(w.copy())
+        noisy.append(y)
+        Ns.append(N), sigmas.append(sigma), norms.append(exact_norm)
+        exact_costs.append(gaussian_zcdp(rule.true_sensitivity, s_hat) + gaussian_zcdp(rule.true_sensitivity, sigma))
+    run = {"iterates": np.array(iterates), "N": np.array(Ns), "sigma": np.array(sigmas), "sigma_hat": float(s_hat),
+           "charged": np.array(filt.costs), "exact_costs": np.array(exact_costs), "exact_norms": np.array(norms),
+           "noisy_gradients": np.array(noisy).reshape(len(noisy), d), "gradient_evaluations": evaluations}
+    release = adaptive_gd_release(run, rule, n=n, rho=rho, beta=beta, L0=L0, clip=clip, delta=delta,
+                                  white_box=white_box)
+    release.algorithm += " [planted bug]"
+    return release
 
 
 def adaptive_gd_cost_from_noisy_norm(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
@@ -34,14 +86,11 @@ def adaptive_gd_cost_from_noisy_norm(grad: Any, w0: Any, *, rho: float, beta: fl
     form), while σ_t = max{N_t/ψ, σ_min}: a negative N_t releases at the floor σ_min but is charged little, so
     the filter under-counts and the loop continues.  Caught by ``test_cost_from_noisy_norm_overshoots`` (the
     exact replace-one cost Σ Δ²/(2σ²) of the transcript exceeds the claim's ρ, started at the minimiser)."""
-    n, d = _n_d(grad, w0)
-    base = exact_rule(n, d, rho, beta, L0, L1)
-    c_n, c_max = norm_query_cost_line6(n, rho), rho / 2.0 - norm_query_cost_line6(n, rho)
-    delta_s, psi = base.true_sensitivity, base.psi
-    rule = replace(base, name="exact-cost-from-N", step_cost=lambda _s, N: c_n + min(
-        delta_s ** 2 * psi ** 2 / (2.0 * max(N * N, 1e-300)), c_max))
-    return adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta, rule=rule,
-                       white_box=white_box)
+    def cost(rule: AdaptiveRule, _sigma: float, N: float) -> float:
+        c_max = rule.guard - rule.norm_cost
+        return rule.norm_cost + min(rule.true_sensitivity ** 2 * rule.psi ** 2 / (2.0 * max(N * N, 1e-300)), c_max)
+    return _planted_loop(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta,
+                         white_box=white_box, step_cost=cost)
 
 
 def adaptive_gd_paper_units(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
@@ -50,15 +99,12 @@ def adaptive_gd_paper_units(grad: Any, w0: Any, *, rho: float, beta: float, L0: 
     """Algorithm 3 with the exact noise scales but the paper's accounting (L_0/(nσ))² (sensitivity L_0/n, App.
     D.2): every charged cost is half the replace-one cost, so the run spends ≈ 2× its claim ρ.  Caught by
     ``test_paper_units_undercount_twice`` (exact cost of the transcript > ρ on every run) and by the white-box
-    audit of the transcript (``tests/test_muabg23_adaptive_white_box.py::test_white_box_refutes_paper_units``).
-    ``white_box`` is passed through to ``adaptive_gd``."""
-    n, d = _n_d(grad, w0)
-    base = exact_rule(n, d, rho, beta, L0, L1)
-    half = base.true_sensitivity / 2.0
-    rule = replace(base, name="exact-paper-units", step_cost=lambda s, _N: (
-        (half / base.sigma_hat) ** 2 + (half / s) ** 2))
-    return adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta, rule=rule,
-                       white_box=white_box)
+    audit of the transcript (``tests/test_muabg23_adaptive_white_box.py::test_white_box_refutes_paper_units``)."""
+    def cost(rule: AdaptiveRule, sigma: float, _N: float) -> float:
+        half = rule.true_sensitivity / 2.0                     # the paper's "sensitivity L_0/n", Δ²/σ² convention
+        return (half / rule.sigma_hat) ** 2 + (half / sigma) ** 2
+    return _planted_loop(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta,
+                         white_box=white_box, step_cost=cost)
 
 
 def adaptive_gd_sigma_from_exact_norm(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
@@ -68,12 +114,8 @@ def adaptive_gd_sigma_from_exact_norm(grad: Any, w0: Any, *, rho: float, beta: f
     the charged cost Δ²/(2σ_t²) still matches the noise, so a ledger check passes).  Caught by
     ``test_sigma_from_exact_norm_refuted``: on a replace-one pair whose norms differ, the first gradient release
     has different variances, and its exact Rényi divergence is infinite at finite α > ρ-zCDP's bound."""
-    n, d = _n_d(grad, w0)
-    base = exact_rule(n, d, rho, beta, L0, L1)
-    psi, s_min = base.psi, base.sigma_min
-    rule = replace(base, name="exact-sigma-from-exact-norm", step_sigma=lambda _N, exact: max(exact / psi, s_min))
-    return adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta, rule=rule,
-                       white_box=white_box)
+    return _planted_loop(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta,
+                         white_box=white_box, step_sigma=lambda rule, _N, exact: rule.step_sigma(exact))
 
 
 def adaptive_gd_noise_over_1e6(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
@@ -83,13 +125,12 @@ def adaptive_gd_noise_over_1e6(grad: Any, w0: Any, *, rho: float, beta: float, L
     what the correct noise costs (σ_t computed from N_t as in line 4, then divided): the filter's schedule is the
     correct one and the claim unchanged, but the release is almost deterministic.  Caught by the black-box curve
     audit of w_{T+1} (``test_curve_audit_refutes_noise_over_1e6``)."""
-    n, d = _n_d(grad, w0)
-    base = exact_rule(n, d, rho, beta, L0, L1)
-    rule = replace(base, name="exact-noise-over-1e6", sigma_hat=base.sigma_hat / 1e6,
-                   step_sigma=lambda N, exact: base.step_sigma(N, exact) / 1e6,
-                   step_cost=lambda s, N: base.step_cost(s * 1e6, N))
-    return adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta, rule=rule,
-                       white_box=white_box)
+    w = np.asarray(w0, dtype=np.float64)
+    rule = exact_rule(int(np.asarray(grad(w)).shape[0]), int(w.size), rho, beta, L0, L1)
+    return _planted_loop(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, clip=clip, delta=delta,
+                         white_box=white_box, sigma_hat=rule.sigma_hat / 1e6,
+                         step_sigma=lambda r, N, _exact: r.step_sigma(N) / 1e6,
+                         step_cost=lambda r, s, _N: r.step_cost(s * 1e6))
 
 
 def adaptive_gd_em_temperature_without_2(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,

@@ -110,8 +110,8 @@ def exact_transcript_cost(white_box: dict[str, Any], rule: Any, sensitivity: flo
     N_t — never read from the release.  The number of steps is the transcript's."""
     total = 0.0
     for N in np.asarray(white_box["N"], dtype=np.float64):
-        sigma_t = rule.step_sigma(float(N), math.nan)
-        total += sensitivity ** 2 / (2.0 * rule.sigma_hat ** 2) + sensitivity ** 2 / (2.0 * sigma_t ** 2)
+        sigma_t = rule.step_sigma(float(N))
+        total += 0.5 * (sensitivity / rule.sigma_hat) ** 2 + 0.5 * (sensitivity / sigma_t) ** 2
     return total
 
 
@@ -294,7 +294,7 @@ def adaptive_white_box_llr(white_box: dict[str, Any], m: float, m2: float, rule:
         sig = np.asarray(white_box["sigma"], dtype=np.float64)
         sh = float(white_box["sigma_hat"])
     else:
-        sig = np.array([rule.step_sigma(float(v), math.nan) for v in N])
+        sig = np.array([rule.step_sigma(float(v)) for v in N])
         sh = float(rule.sigma_hat)
     lam = float(np.sum((N - m) * gap / sh ** 2 - gap ** 2 / (2.0 * sh ** 2)))
     return lam + float(np.sum((Y - m) * gap / sig ** 2 - gap ** 2 / (2.0 * sig ** 2)))

@@ -329,7 +329,7 @@ def _gaussian_mu(release: Release, probes: list[SensitivityProbe]) -> float:
     total = 0.0
     for t, N in enumerate(release.white_box["N"]):
         total += (shifts[f"norm query t={t}"] / rule.sigma_hat) ** 2
-        total += (shifts[f"gradient t={t}"] / rule.step_sigma(float(N), math.nan)) ** 2
+        total += (shifts[f"gradient t={t}"] / rule.step_sigma(float(N))) ** 2
     return math.sqrt(total)
 
 

@@ -156,7 +156,7 @@ def adaptive_residuals(white_box: dict[str, Any], grad: Callable[[np.ndarray], n
     for t in range(N.size):
         with np.errstate(all="ignore"):
             g = _clipped_mean(np.asarray(grad(W[t]), dtype=np.float64), L0)
-        sigma_t = rule.step_sigma(float(N[t]), math.nan)  # the public rule reads only N_t
+        sigma_t = rule.step_sigma(float(N[t]))  # the public rule reads only N_t
         norm_res.append((N[t] - float(row_norms(g))) / rule.sigma_hat)
         grad_res.append((Y[t] - g) / sigma_t)
     return {"norm": np.asarray(norm_res), "gradient": np.concatenate(grad_res) if grad_res else np.zeros(0)}
