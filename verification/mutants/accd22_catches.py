@@ -3,18 +3,20 @@ audits ``dpsco verify`` records for Algorithms 1–6 (``verification/papers/accd
 that makes it fail and the test that shows it.
 
 Caught: the white-box transcript audits on the non-interpolating (outlier) pair refute the copy without the
-Lipschitzian extension and the copy with overlapping batches; the exact checks computed from the same audit
-records — the access log (``*_disjoint_phases``) and the differing phase's sensitivity (``*_phase_sensitivity``)
-— fail on them (the tests assert the record's coverage and sensitivity the checks compare with their bounds);
-Algorithm 4's one-phase audit and exact phase ε fail on the sloppy-solver copy; the measured-noise checks
-(Gaussian χ², Laplace Gamma) fail on each algorithm's "reports the scale, draws it/√2" copies.
+Lipschitzian extension and the copy with overlapping batches, and on the interpolating pair the noise-free copies
+(``accd22_algorithm_k_without_noise``); the exact checks computed from the same audit records — the access log
+(``*_disjoint_phases``) and the differing phase's sensitivity (``*_phase_sensitivity``) — fail on the
+overlapping-batches copies and on the raw-gradient copies of each algorithm; Algorithm 4's one-phase audit and
+exact phase ε fail on the sloppy-solver copy; the measured-noise checks (Gaussian χ², Laplace Gamma) fail on each
+algorithm's "reports the scale, draws it/√2" copies; the public-schedule check on the step-halving off-by-one
+copies; Proposition 1.2's identity on Algorithm 1 without the extension; Theorem 8's κ schedule on T = ⌈log n⌉;
+the lower bounds of Theorems 1 and 4 on the noise-free copies.  The "…_caught" and "…_refuted" exact checks are
+controls: each names the planted copy that another check refutes, and the test that shows it
+(tests/test_accd22_catches.py for the new ones).
 
-Not caught by any planted bug of ``CORPUS``: the audits on the interpolating pair (the raw and the extended
-gradients agree there); the access-log and sensitivity checks of the entries whose planted bugs do not touch them;
-the public-schedule check; Proposition 1.2's identity; the utility shape checks (headline, adaptivity, κ-growth
-schedule); the lower bounds of Theorems 1 and 4, whose planted control, the noise-free copy
-(``mutants.accd22_noise.noise_free``), the same task refutes but which is not a ``CORPUS`` entry.  The
-"…_caught" and "…_refuted" exact checks are controls: they state that another check refutes a planted copy.
+Uninformative at the quick budget (3 grid points × 20 runs; ``accd22_utility.slope_uninformative`` and
+``mean_bound_uninformative`` compute the reason from the record's numbers): the headline and adaptivity shape
+checks.
 """
 
 from __future__ import annotations
@@ -25,10 +27,13 @@ __all__ = ["ACCD22_ROWS"]
 
 _P = "tests/test_accd22_privacy.py::"
 _N = "tests/test_accd22_noise.py::"
-_U = "tests/test_accd22_utility.py::"
 _RAW = _P + "test_raw_gradients_mutant_refuted_by_the_transcript_audit"
 _REUSED = _P + "test_reused_epochs_mutant_refuted_by_the_transcript_audit"
 _SLOPPY = _P + "test_sloppy_solver_mutant_refuted_by_the_phase_audit"
+_C = "tests/test_accd22_catches.py::"
+_NOISE_TEST = {"laplace": _N + "test_laplace_under_noise_copies_are_caught_by_the_measured_scale_check",
+               "gaussian": _N + "test_gaussian_under_noise_copies_are_caught_by_the_measured_noise_check"}
+_NOISE_BUG = {"laplace": "draws_laplace_scale_over_sqrt2", "gaussian": "draws_sigma_over_sqrt2"}
 
 
 def _noise_rows() -> tuple[dict[str, Any], ...]:
@@ -47,7 +52,55 @@ def _noise_rows() -> tuple[dict[str, Any], ...]:
             test=_N + "test_gaussian_under_noise_copies_are_caught_by_the_measured_noise_check",
             note="measured_noise_check (the suite's check) on the copy's replayed residuals r_i/σ_i, σ_i from the "
                  "public schedule: p < 1e-7 (miss probability ≤ 1.5e-36 at ≥ 1,200 residuals, exact)"))
+        for kind in ("laplace", "gaussian"):
+            rows.append(dict(
+                entry=rf"accd22\.algorithm_{k}", key=f"algorithm_{k}_{kind}_under_noise_caught",
+                bug=f"accd22_algorithm_{k}_{_NOISE_BUG[kind]}", test=_NOISE_TEST[kind],
+                note=f"control — states that the measured {kind} check refutes this copy on fresh draws (the test "
+                     "shows that check failing on it; miss ≤ 2.8e-12, exact)"))
     return tuple(rows)
+
+
+def _per_algorithm_rows() -> tuple[dict[str, Any], ...]:
+    """The checks of Algorithm k caught by Algorithm k's own copies (tests/test_accd22_catches.py)."""
+    rows: list[dict[str, Any]] = []
+    for k in range(1, 7):
+        nf = f"accd22_algorithm_{k}_without_noise"
+        lb = _C + ("test_noise_free_copy_of_algorithm_5_fails_the_lower_bound_checks" if k == 5
+                   else "test_noise_free_copies_fail_the_lower_bound_checks")
+        rows += [
+            dict(entry=rf"accd22\.algorithm_{k}", key=f"algorithm_{k}_white_box_interpolating", bug=nf,
+                 test=_C + "test_noise_free_copies_refuted_by_the_interpolating_audit",
+                 note="transcript_white_box_audit on the interpolating pair (the suite's, 2,000 runs per side) refutes "
+                      "the noise-free copy: counts 2000/2000 vs 0/2000, p ≤ 1e-15, deterministic (miss 0)"),
+            dict(entry=rf"accd22\.algorithm_{k}", key=f"algorithm_{k}_public_schedule",
+                 bug=f"accd22_algorithm_{k}_step_off_by_one", test=_C + "test_step_off_by_one_copies_leave_the_public_schedule",
+                 note="measured_noise_checks (the suite's code) on the copy: its η_i are half the public schedule's "
+                      "(1/16 for Algorithm 4), the exact check is false"),
+            dict(entry=rf"accd22\.algorithm_{k}", key=rf"accd22_algorithm_{k}_theorem_[14]", bug=nf, test=lb,
+                 note="lower_bound_statistic (the suite check's numbers, 200 runs per v) on the noise-free copy: "
+                      "p ≤ 2e-14, deterministic outputs (miss 0)"),
+            dict(entry=rf"accd22\.algorithm_{k}", key=rf"accd22_algorithm_{k}_theorem_[14]_control_caught", bug=nf,
+                 test=lb, note="control — states that the lower-bound check refutes the noise-free copy (the suite "
+                               "runs this corpus copy; the test shows p ≤ 2e-14, deterministic)"),
+        ]
+        if k in (1, 5):
+            rows.append(dict(
+                entry=rf"accd22\.algorithm_{k}", key=f"algorithm_{k}_phase_sensitivity",
+                bug=f"algorithm_{k}_without_extension", test=_C + "test_raw_gradient_copies_fail_the_phase_sensitivity_check",
+                note="access_and_sensitivity_checks (the suite's) on the copy's audit records: the outlier's phase moves "
+                     "by 100·L_iη_i > 1 + 2·SOLVER_TOL (exact)"))
+        if k in (2, 3, 6):
+            rows.append(dict(
+                entry=rf"accd22\.algorithm_{k}", key=f"algorithm_{k}_disjoint_phases",
+                bug=f"algorithm_{k}_reused_epochs", test=_C + "test_reused_epoch_copies_fail_the_access_log_check",
+                note="access_and_sensitivity_checks (the suite's) on the copy's audit records: a record in 3 phases "
+                     "(5 for Algorithm 3), at most 1 allowed (exact)"))
+    return tuple(rows)
+
+
+_A4_CONTROLS = ("algorithm_4_sloppy_solver", "algorithm_5_reused_epochs", "algorithm_2_without_extension",
+                "algorithm_4_clipped_gradients")
 
 
 ACCD22_ROWS: tuple[dict[str, Any], ...] = (
@@ -66,73 +119,43 @@ ACCD22_ROWS: tuple[dict[str, Any], ...] = (
          test=_SLOPPY,
          note="phase_white_box_audit (the suite's one-phase audit) refutes the one-pass solver: phase 4 moves by "
               "8Lη_4, exact ε = 2ε (miss < 1e-14)"),
-    dict(entry=r"accd22\.algorithm_[1-6]", key=r"algorithm_[1-6]_white_box_interpolating", bug=None,
-         test=_P + "test_correct_algorithms_not_refuted_in_both_regimes",
-         note="no planted bug: no test runs a planted copy through the audit on the interpolating pair; the "
-              "paper's planted bugs are shown on the outlier pair (the *_non_interpolating rows), where the "
-              "replaced record's raw gradient exceeds the schedule's L_i"),
     # -- exact checks computed from the audit records ------------------------------------------------------
     dict(entry=r"accd22\.algorithm_[145]", key=r"algorithm_[145]_disjoint_phases", bug="algorithm_5_reused_epochs",
          test=_REUSED,
          note="the test asserts the audit record's coverage: the last record lies in 12 phases, where the suite's "
               "exact check requires at most 1 (the copy is Algorithm 5's; see the audit row)"),
-    dict(entry=r"accd22\.algorithm_[236]", key=r"algorithm_[236]_disjoint_phases", bug=None,
-         test=_P + "test_correct_algorithms_not_refuted_in_both_regimes",
-         note="no planted bug: the overlapping-batches copy is Algorithm 5's, which these entries do not list; the "
-              "access-log check is exact (coverage from the transcript)"),
     dict(entry=r"accd22\.algorithm_[2346]", key=r"algorithm_[2346]_phase_sensitivity",
          bug="algorithm_2_without_extension", test=_RAW,
          note="the test asserts the audit record's sensitivity_max > 100 L_iη_i, where the suite's exact check "
               "requires ≤ (1 + 2·SOLVER_TOL) (the copy is Algorithm 2's; see the audit row)"),
-    dict(entry=r"accd22\.algorithm_[15]", key=r"algorithm_[15]_phase_sensitivity", bug=None,
-         test=_P + "test_correct_algorithms_not_refuted_in_both_regimes",
-         note="no planted bug: the raw-gradient copy is Algorithm 2's, which these entries do not list, and no "
-              "test shows their listed bugs (overlapping batches, σ/√2 copies) moving a phase beyond L_iη_i"),
     dict(entry=r"accd22\.algorithm_4", key="algorithm_4_phase_exact_epsilon", bug="algorithm_4_sloppy_solver",
          test=_SLOPPY,
          note="the test asserts the phase record's epsilon_exact = 2ε > (1 + 2·SOLVER_TOL)ε/4, the suite's exact "
               "check's bound"),
     # -- measured noise ------------------------------------------------------------------------------------------
     *_noise_rows(),
-    dict(entry=r"accd22\.algorithm_[1-6]", key=r"algorithm_[1-6]_(laplace|gaussian)_under_noise_caught", bug=None,
-         test=_N + "test_measured_noise_checks_of_the_suite",
-         note="control: states that the measured check refutes the σ/√2 (b/√2) copy on fresh draws; it fails "
-              "only if that check loses its power (miss ≤ 2.8e-12, exact), never on a bug of the algorithm"),
-    dict(entry=r"accd22\.algorithm_[1-6]", key=r"algorithm_[1-6]_public_schedule", bug=None,
-         test=_N + "test_public_schedule_by_hand",
-         note="no planted bug: no test shows a planted copy leaving the (L_i, η_i) schedule in its transcript "
-              "(the σ/√2 copies report the schedule's scale by construction); the check is exact"),
+    *_per_algorithm_rows(),
     # -- planted-bug controls of Algorithm 4's suite --------------------------------------------------------------
-    dict(entry=r"accd22\.algorithm_4",
-         key=r"(algorithm_4_sloppy_solver|algorithm_5_reused_epochs|algorithm_2_without_extension"
-             r"|algorithm_4_clipped_gradients)_refuted", bug=None,
-         test=_P + "test_planted_bugs_task_in_verify_refutes_all_four",
-         note="control: states that the audits (the clipping sensitivity check) refute the four planted copies; "
-              "it fails only if those lose their power (misses ≤ 1e-13, exact), never on a bug of the algorithm"),
-    # -- utility and lower bounds ------------------------------------------------------------------------------
-    dict(entry=r"accd22\.algorithm_[1-6]", key=r"accd22_algorithm_[1-6]_theorem_[14]_control_caught", bug=None,
-         test=_U + "test_lower_bound_sanity_check_passes_algorithm_5_and_catches_its_noise_free_copy",
-         note="control: states that the lower-bound check refutes the noise-free copy (deterministic outputs: "
-              "miss probability 0 once its p-value is below 1e-6)"),
-    dict(entry=r"accd22\.algorithm_[1-6]", key=r"accd22_algorithm_[1-6]_theorem_[14]", bug=None,
-         test=_U + "test_lower_bound_check_can_now_fail_and_could_not_before",
-         note="no planted bug: the check fails on the noise-free copy (mutants.accd22_noise.noise_free; the "
-              "…_control_caught control), which is neither a CORPUS entry nor listed by the entries; no test "
-              "runs a CORPUS copy through it"),
-    dict(entry=r"accd22\.algorithm_1", key="accd22_proposition_1_2", bug=None,
-         test=_U + "test_proposition_1_2_identity",
-         note="no planted bug: an exact identity between the reference Algorithms 1 and 5 on L-Lipschitz data "
-              "(shared seed); no planted copy enters it"),
+    *(dict(entry=r"accd22\.algorithm_4", key=f"{b}_refuted", bug=b,
+           test=_P + "test_planted_bugs_task_in_verify_refutes_all_four",
+           note="control — states that the audit (the clipping sensitivity check) refutes this planted copy; the "
+                "test shows it refuted (misses ≤ 1e-13, exact)") for b in _A4_CONTROLS),
+    # -- utility ---------------------------------------------------------------------------------------------------
+    dict(entry=r"accd22\.algorithm_1", key="accd22_proposition_1_2", bug="algorithm_1_without_extension",
+         test=_C + "test_algorithm_1_without_extension_fails_proposition_1_2",
+         note="extension_identity_task (the suite's) on the copy: it equals Algorithm 5 on F on the outlier data "
+              "too (gap 0), so the exact identity's second half is false"),
     dict(entry=r"accd22\.algorithm_2", key=r"accd22_headline_(interpolating|twin)", bug=None,
-         test=_U + "test_headline_task_record_and_figure",
-         note="no planted bug: the slope checks of the headline claim (near-exponential on interpolation, "
-              "polynomial on the twin); every planted bug of the paper is a privacy bug"),
+         test=_C + "test_utility_shape_checks_are_uninformative_at_the_quick_budget",
+         note="uninformative: at the quick budget (3 grid points × 20 runs) the interpolating slope check cannot "
+              "detect half the claimed exponent (detectable slope excess ≈ 1.8–2.0 > 1.5), and the twin's band "
+              "[−2, 0] contains the slope 0 of a loop that never runs (reasons computed from each record)"),
     dict(entry=r"accd22\.algorithm_3", key=r"accd22_adaptive_(interpolating|twin)", bug=None,
-         test=_U + "test_algorithm_3_keeps_a_polynomial_envelope_on_the_twin",
-         note="no planted bug: the adaptivity checks (slope on interpolation, mean excess below the start's on "
-              "the twin); every planted bug of the paper is a privacy bug"),
-    dict(entry=r"accd22\.algorithm_6", key="accd22_kappa_schedule", bug=None,
-         test=_U + "test_kappa_growth_schedule_and_envelope",
-         note="no planted bug: an exact check of Theorem 8's schedule T = ⌊log n⌋, m = ⌊n/T⌋; no planted copy "
-              "changes the schedule"),
+         test=_C + "test_utility_shape_checks_are_uninformative_at_the_quick_budget",
+         note="uninformative: at the quick budget the slope check cannot detect half the claimed exponent "
+              "(detectable excess ≈ 1.8 > 1.25), and the twin's Hoeffding check on [0, 9/8] at 20 runs cannot "
+              "detect a mean of twice its bound 1/8 (detectable excess 0.50; reasons computed from each record)"),
+    dict(entry=r"accd22\.algorithm_6", key="accd22_kappa_schedule", bug="algorithm_6_epochs_rounded_up",
+         test=_C + "test_epochs_rounded_up_fails_the_kappa_schedule_check",
+         note="kappa_growth_task (the suite's) on the copy: T = ⌈log n⌉ = 8, 9 against ⌊log n⌋ = 7, 8 (exact)"),
 )

@@ -104,3 +104,76 @@ def _noise_bugs() -> dict[str, PaperTestBug]:
 
 
 ACCD22_BUGS.update(_noise_bugs())
+
+_C = "tests/test_accd22_catches.py::"
+
+
+def _check_bugs() -> dict[str, PaperTestBug]:
+    """The planted bugs of the checks that no copy above makes fail (``mutants.accd22_catches``)."""
+    out: dict[str, PaperTestBug] = {}
+    for k in range(1, 7):
+        name = f"algorithm_{k}"
+        correct = getattr(accd22, name)
+        nf = getattr(ma, f"accd22_{name}_without_noise")
+        out[nf.__name__] = PaperTestBug(
+            nf.__name__, nf, correct, "accd22",
+            f"Algorithm {k} adding no noise (every Laplace and Gaussian draw is 0) while reporting its scales "
+            "(mutants.accd22_noise.noise_free)",
+            "Algorithm 4, line 11: x_i = x̂_i + ζ_i with fresh noise in every phase",
+            "the white-box audit's interpolating pair (records (a_j, a_j x*), the last one's a replaced by 1/4) and "
+            "the lower-bound instances S_v of Theorems 1 and 4 (n = 64, V = {±0.5, ±0.9})",
+            "deterministic outputs: ε = ∞ on any pair whose minimisers differ (the correct algorithm: ≈ 0.12ε on the "
+            "interpolating pair)",
+            "the transcript audit on the interpolating pair (every event count is 2000 of 2000 against 0 of 2000: "
+            "p ≤ 1e-15, deterministic) and the lower-bound checks of Theorems 1 and 4 (p ≤ 2e-14, deterministic)",
+            (_C + "test_noise_free_copies_refuted_by_the_interpolating_audit",
+             _C + ("test_noise_free_copy_of_algorithm_5_fails_the_lower_bound_checks" if k == 5
+                   else "test_noise_free_copies_fail_the_lower_bound_checks")))
+        st = getattr(ma, f"accd22_{name}_step_off_by_one")
+        out[st.__name__] = PaperTestBug(
+            st.__name__, st, correct, "accd22",
+            f"Algorithm {k} halving its step one epoch early (Algorithm 5, line 9: η_i = 2^{{−(i+1)}}η_0; "
+            "Algorithm 4, line 3: 2^{−4(i+1)}η)",
+            "Algorithm 5, line 9 (η_i = 2^{−i}η_0) and Algorithm 4, line 3 (η_i = 2^{−4i}η)",
+            "the measured-noise instance of the privacy suite (δ = 0, d = 1 and δ = 1e-5, d = 12)",
+            "privacy-neutral (σ_i and the phase's sensitivity scale together), but every noise scale is half (1/16 "
+            "for Algorithm 4) of the public schedule's",
+            "the exact public-schedule check (the transcript's η_i against the schedule recomputed from public "
+            "inputs); the measured-noise checks fail on it too",
+            (_C + "test_step_off_by_one_copies_leave_the_public_schedule",))
+    for k in (1, 5):
+        raw = getattr(ma, f"algorithm_{k}_without_extension")
+        out[raw.__name__] = PaperTestBug(
+            raw.__name__, raw, getattr(accd22, f"algorithm_{k}"), "accd22",
+            f"Algorithm {k} on the raw gradients ∇F (Algorithm 1, line 1 skipped: no Lipschitzian extension)",
+            "Proposition 1.1: the extension makes every summand L-Lipschitz on every dataset",
+            _OUTLIER + "; n = 24, T5 = 12 (the outlier's phase alone)",
+            "the outlier's phase moves by 100·Lη: exact ε = 25ε (the correct algorithm: 0.25ε)",
+            "the exact phase-sensitivity check (sensitivity 100 > 1 + 2·SOLVER_TOL)"
+            + (" and Proposition 1.2's exact identity (the outlier no longer changes the output)" if k == 1 else ""),
+            (_C + "test_raw_gradient_copies_fail_the_phase_sensitivity_check",)
+            + ((_C + "test_algorithm_1_without_extension_fails_proposition_1_2",) if k == 1 else ()))
+    for k in (2, 3, 6):
+        ru = getattr(ma, f"algorithm_{k}_reused_epochs")
+        out[ru.__name__] = PaperTestBug(
+            ru.__name__, ru, getattr(accd22, f"algorithm_{k}"), "accd22",
+            f"Algorithm {k} whose inner Algorithm 5 runs every epoch on all the records of its call (overlapping "
+            "batches)",
+            "Algorithm 5, line 8's S_i must be disjoint (ERRATA.md AC1)",
+            "the privacy suite's audit pairs (n = 12 or 24, T5 = 3 inner epochs)",
+            "the last record enters 3 phases (each ≈ ε/4 on the outlier pair): exact ε ≈ 0.75ε, within the claim "
+            "only thanks to the 4× slack",
+            "the exact access-log check (a record in 3 or 5 phases, at most 1 allowed)",
+            (_C + "test_reused_epoch_copies_fail_the_access_log_check",))
+    r6 = ma.algorithm_6_epochs_rounded_up
+    out[r6.__name__] = PaperTestBug(
+        r6.__name__, r6, accd22.algorithm_6, "accd22",
+        "Algorithm 6 with T = ⌈log n⌉ epochs (Theorem 8: ⌊log n⌋)", "Theorem 8: T = log n epochs of m = n/T",
+        "the κ-growth task's power-loss instance (κ = 3, n = 2000, 4000)",
+        "privacy-neutral (disjoint batches either way); one epoch more than the theorem's schedule",
+        "the exact κ-schedule check (T = 8 against ⌊log 2000⌋ = 7)",
+        (_C + "test_epochs_rounded_up_fails_the_kappa_schedule_check",))
+    return out
+
+
+ACCD22_BUGS.update(_check_bugs())

@@ -206,7 +206,8 @@ def _run(fn: Callable[..., Any], algorithm_name: str, instance: dict[str, Any], 
 
 
 def measured_noise_checks(algorithm_name: str, instance: dict[str, Any], seed: np.random.SeedSequence,
-                          alpha: float = DEFAULT_ALPHA) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
+                          alpha: float = DEFAULT_ALPHA, *, algorithm: Callable[..., Any] | None = None
+                          ) -> tuple[dict[str, dict[str, Any]], dict[str, Any]]:
     """The measured-noise checks of ``algorithm_name`` at its audit ``instance`` ({"n", "kwargs", "lam",
     "kappa"}, ``accd22_privacy.INSTANCES``), with n records, L = H = 1, X = B(0, 1), x_0 = 0, ε = 1:
 
@@ -218,10 +219,13 @@ def measured_noise_checks(algorithm_name: str, instance: dict[str, Any], seed: n
       the planted copies ``accd22_<name>_draws_laplace_scale_over_sqrt2`` / ``…_draws_sigma_over_sqrt2`` on
       fresh draws; their exact miss probabilities at the residual counts are in the record.
 
+    ``algorithm``: None (the reference ``algorithm_name``, as the suite runs it) or a drop-in copy with its
+    signature whose runs take the reference's place in the checks (a planted bug: tests/test_accd22_catches.py).
+
     Returns (checks, record)."""
     checks: dict[str, dict[str, Any]] = {}
     record: dict[str, Any] = {}
-    ref = getattr(alg, algorithm_name)
+    ref = getattr(alg, algorithm_name) if algorithm is None else algorithm
     planted = {"laplace": getattr(mutants, f"accd22_{algorithm_name}_draws_laplace_scale_over_sqrt2"),
                "gaussian": getattr(mutants, f"accd22_{algorithm_name}_draws_sigma_over_sqrt2")}
     n = int(instance["n"])

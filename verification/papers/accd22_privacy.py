@@ -83,7 +83,8 @@ from dpsco.verification.papers.registry import SuiteInputs
 __all__ = ["ALGORITHMS", "REGIMES", "INSTANCES", "SIZES", "THETA", "GAUSS_THRESHOLD", "Y_OUTLIER", "X_STAR",
            "A_PRIME", "CLIP_INSTANCE", "audit_pair", "run_algorithm", "transcript_white_box_audit",
            "phase_white_box_audit", "clipping_sensitivity_check", "privacy_task", "planted_bugs_task", "PLANTED_RUNS",
-           "single_phase_event_probabilities", "laplace_llr_event_bounds", "gaussian_epsilon"]
+           "single_phase_event_probabilities", "laplace_llr_event_bounds", "gaussian_epsilon",
+           "access_and_sensitivity_checks"]
 
 PAPER = "Asi, Chadha, Cheng & Duchi (2022), arXiv:2210.17070"
 ALGORITHMS: tuple[str, ...] = ("algorithm_1", "algorithm_2", "algorithm_3", "algorithm_4", "algorithm_5",
@@ -481,28 +482,36 @@ def laplace_llr_event_bounds(lambdas: Any, theta: float = THETA, bins_per_lambda
 
 # ---- suite tasks ------------------------------------------------------------------------------------------------
 
+def access_and_sensitivity_checks(name: str, audits: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The exact checks "<name>_disjoint_phases" and "<name>_phase_sensitivity" of :func:`privacy_task`, computed
+    from the transcript audit records ``audits`` (:func:`transcript_white_box_audit`, one per regime): the access
+    log (every record in at most one phase, the replaced one in exactly one) and the differing phase's largest
+    exact sensitivity ‖Δ_i‖₂/(L_iη_i) against (1 + 2·SOLVER_TOL).  Deterministic given the records."""
+    sens_max = max(float(rec["sensitivity_max"]) for rec in audits)
+    cover_ok = all(rec["coverage"]["max_phases_per_record"] <= 1 and rec["coverage"]["phases_with_last_record"] == 1
+                   for rec in audits)
+    cover_max = max(int(rec["coverage"]["max_phases_per_record"]) for rec in audits)
+    return {
+        f"{name}_disjoint_phases": exact_check(
+            f"{name}_disjoint_phases", "every record index lies in at most one phase's [start, stop) and the "
+            "replaced (last) record in exactly one (access log of the transcript: disjoint batches, parallel "
+            "composition)", cover_ok, cover_max, 1.0),
+        f"{name}_phase_sensitivity": exact_check(
+            f"{name}_phase_sensitivity", "the differing phase's exact minimisers at the recorded centres move by ≤ "
+            "(1 + 2·SOLVER_TOL)·L_iη_i on the replace-the-last-record pairs of both regimes (every audited run)",
+            sens_max <= (1.0 + 2.0 * SOLVER_TOL) * (1.0 + 1e-9), sens_max, 1.0 + 2.0 * SOLVER_TOL)}
+
+
 def _privacy(inputs: SuiteInputs, name: str) -> dict[str, Any]:
     runs = SIZES[inputs.budget]["runs"]
     seeds = inputs.seed.spawn(4)
     audits, checks, record = {}, {}, {"runs_per_side": runs, "instance": {k: v for k, v in INSTANCES[name].items()}}
-    sens_max, cover_ok, cover_max = 0.0, True, 0
     for regime, s in zip(REGIMES, seeds[:2]):
         rec, st_d, st_n = _audit(name, regime, runs, np.random.default_rng(s), inputs.confidence, EPSILON, 0.0, None)
         audits[f"{name}_white_box_{regime}"] = rec
-        sens_max = max(sens_max, rec["sensitivity_max"])
-        cov = rec["coverage"]
-        cover_ok &= cov["max_phases_per_record"] <= 1 and cov["phases_with_last_record"] == 1
-        cover_max = max(cover_max, cov["max_phases_per_record"])
         record[f"epsilon_exact_{regime}"] = rec["epsilon_exact"]
         record[f"epsilon_lower_{regime}"] = rec["epsilon_lower"]
-    checks[f"{name}_disjoint_phases"] = exact_check(
-        f"{name}_disjoint_phases", "every record index lies in at most one phase's [start, stop) and the replaced "
-        "(last) record in exactly one (access log of the transcript: disjoint batches, parallel composition)",
-        cover_ok, cover_max, 1.0)
-    checks[f"{name}_phase_sensitivity"] = exact_check(
-        f"{name}_phase_sensitivity", "the differing phase's exact minimisers at the recorded centres move by ≤ "
-        "(1 + 2·SOLVER_TOL)·L_iη_i on the replace-the-last-record pairs of both regimes (every audited run)",
-        sens_max <= (1.0 + 2.0 * SOLVER_TOL) * (1.0 + 1e-9), sens_max, 1.0 + 2.0 * SOLVER_TOL)
+    checks.update(access_and_sensitivity_checks(name, [audits[f"{name}_white_box_{r}"] for r in REGIMES]))
     if name == "algorithm_4":
         ph = phase_white_box_audit(runs, np.random.default_rng(seeds[2]), inputs.confidence)
         audits["algorithm_4_phase_white_box"] = ph

@@ -51,11 +51,11 @@ from dpsco.reference.accd22.algorithms import run_with_parts
 from dpsco.verification.checks.stats import exact_check, suite_check
 from dpsco.verification.checks.theorem_checks import hoeffding_p_value, rate_check_from_values
 from dpsco.verification.mutants import accd22 as _mutants
-from dpsco.verification.mutants.accd22_noise import noise_free
 from dpsco.verification.papers.registry import SuiteInputs
 
 __all__ = ["PRACTICAL", "SIZES", "adaptivity_task", "extension_identity_task", "headline_task", "kappa_growth_task",
-           "lower_bound_algorithm_1", "lower_bound_algorithm_2",
+           "lower_bound_algorithm_1", "lower_bound_algorithm_2", "lower_bound_statistic", "mean_bound_uninformative",
+           "slope_uninformative",
            "lower_bound_algorithm_3", "lower_bound_algorithm_4", "lower_bound_algorithm_5", "lower_bound_algorithm_6"]
 
 _ALGORITHMS = {"algorithm_1": algorithm_1, "algorithm_2": algorithm_2, "algorithm_3": algorithm_3,
@@ -114,7 +114,46 @@ def _check(check: Any, statement: str) -> dict[str, Any]:
     d = check.to_dict()
     d["statement"] = statement
     d["verdict"] = None
+    why = slope_uninformative(d)
+    if why is not None:  # the campaign labels a pass "uninformative" (checks.power), never a failure
+        d["uninformative_at_inputs"] = why
     return d
+
+
+#: the level at which the campaign's most lenient Holm step fails a check (its α): the powers below are taken there
+_HOLM_ALPHA = 1e-3
+
+
+def slope_uninformative(rec: dict[str, Any]) -> str | None:
+    """Why a slope check (a ``rate_check_from_values`` record, kind "upper" or "tight") cannot refute a violation
+    of its claim by a factor of two at these runs, or None.  From the record's own numbers:
+
+    * "tight" with a band [exponent − tolerance, exponent + tolerance] that contains 0: a constant excess (slope 0:
+      a loop that never runs) satisfies the statement, so a pass says nothing about convergence;
+    * "upper" (slope ≤ exponent < 0): the detectable slope excess (``detectable_excess``, t at 1e-3 × the slope's
+      standard error) exceeds |exponent|/2, so a rate with half the claimed exponent passes."""
+    exponent, tol = float(rec["exponent"]), float(rec["tolerance"])
+    if rec.get("kind") == "tight" and exponent - tol <= 0.0 <= exponent + tol:
+        return (f"cannot fail on a non-converging algorithm: the accepted band [{exponent - tol:g}, "
+                f"{exponent + tol:g}] of the log–log slope contains 0, the slope of a constant excess (a loop that "
+                "never runs)")
+    det = float(rec.get("detectable_excess", 0.0))
+    if rec.get("kind") == "upper" and exponent < 0.0 and det > abs(exponent) / 2.0:
+        return (f"cannot detect a rate with half the claimed exponent: detectable slope excess {det:.3g} (t at 1e-3 "
+                f"× se {float(rec['se']):.3g}; {len(rec['n_grid'])} grid points × {rec['replicates']} runs) > "
+                f"|{exponent:g}|/2 = {abs(exponent) / 2.0:g}, so a slope of {exponent / 2.0:g} passes")
+    return None
+
+
+def mean_bound_uninformative(bound: float, top: float, runs: int, tests: int) -> str | None:
+    """Why a one-sided Hoeffding check "mean ≤ bound" of values in [0, ``top``] (``runs`` per test, Bonferroni over
+    ``tests``) cannot detect a mean of twice the bound at the campaign's most lenient level 1e-3, or None: the
+    detectable excess top·√(log(tests/1e-3)/(2·runs)) is then above the bound."""
+    det = top * math.sqrt(math.log(tests / _HOLM_ALPHA) / (2.0 * runs))
+    if det > bound:
+        return (f"cannot detect a mean of twice the bound: detectable excess {det:.3g} (Hoeffding on [0, {top:g}], "
+                f"{runs} runs, {tests} grid points, level 1e-3) > bound {bound:.3g}")
+    return None
 
 
 def _figure(title: str, grid: list[int], series: dict[str, list[list[float]]],
@@ -199,7 +238,9 @@ def adaptivity_task(inputs: SuiteInputs) -> dict[str, Any]:
                                                     "(steeper than any non-interpolation rate)"),
         "accd22_adaptive_twin": suite_check("accd22_adaptive_twin", "Algorithm 3 on the non-interpolating twin: mean "
                                             "excess ≤ the start's f(x_0) − f* at every grid n (Hoeffding, Bonferroni "
-                                            "over the grid)", p, max(float(np.mean(v)) for v in twin), start)}
+                                            "over the grid)", p, max(float(np.mean(v)) for v in twin), start,
+                                            uninformative=mean_bound_uninformative(start, _RANGE[1], sz["runs"],
+                                                                                   len(grid)))}
     return {"record": {"practical_overrides": PRACTICAL, "grid": grid, "twin_envelope": env,
                        "twin_containment_frequency": contained,
                        "diagnostics": {"twin_envelope_on_containment": {
@@ -217,7 +258,7 @@ def adaptivity_task(inputs: SuiteInputs) -> dict[str, Any]:
 _POWER = InterpolatingPowerLoss(1, 1.0, 3.0, _X_STAR, 1.0)
 
 
-def kappa_growth_task(inputs: SuiteInputs) -> dict[str, Any]:
+def kappa_growth_task(inputs: SuiteInputs, *, algorithm: Any = algorithm_6) -> dict[str, Any]:
     """Algorithm 6 (κ = 3) against Algorithm 5 on the interpolating power-loss instance (d = 1, f − f* = |x − x*|³/3).
 
     Exact: Theorem 8's schedule T = ⌊log n⌋, m = ⌊n/T⌋ at every grid n; and Lemma C.1's envelope — on the event
@@ -225,7 +266,8 @@ def kappa_growth_task(inputs: SuiteInputs) -> dict[str, Any]:
     ≤ D_T³/3 — deterministically.  D_T is public; its recursion D_{i+1} = c_κ(H D_i M(m)/λ)^{1/2} has the fixed point
     c_κ²HM(m)/λ, so the envelope decays like M(m)³ (Theorem 8's exponent κ/(κ − 2) = 3 on M).  Recorded beside:
     the frequency of E, the measured slopes of both algorithms, Theorem 8's −3 and the non-interpolation −1.5
-    (diagnostics: Theorem 8 is an Õ statement and E is rare at the practical constant)."""
+    (diagnostics: Theorem 8 is an Õ statement and E is rare at the practical constant).  ``algorithm``: Algorithm 6
+    (the suite's) or a drop-in copy in its place (a planted bug)."""
     sz = SIZES[inputs.budget]
     grid = [2000 * 2 ** i for i in range(len(SIZES[inputs.budget]["T"]) - 1)]
     p = PRACTICAL
@@ -233,7 +275,7 @@ def kappa_growth_task(inputs: SuiteInputs) -> dict[str, Any]:
     for n, s in zip(grid, inputs.seed.spawn(len(grid))):
         rng = np.random.default_rng(s)
         Z = _POWER.sample(n, rng)
-        r6 = algorithm_6(Z, PowerLoss(3.0), _DOMAIN, _POWER.L, _POWER.H, _POWER.lam, 3.0, np.zeros(1), p["epsilon"],
+        r6 = algorithm(Z, PowerLoss(3.0), _DOMAIN, _POWER.L, _POWER.H, _POWER.lam, 3.0, np.zeros(1), p["epsilon"],
                          p["delta"], rng, constant=p["alg6_constant"], eta_scale=p["eta_scale"],
                          replicates=sz["runs"], white_box=True)
         T8 = max(1, math.floor(math.log(n)))  # Theorem 8: T = log n epochs of m = n/T samples (floors)
@@ -275,20 +317,21 @@ def _algorithm_5_on_raw_losses(Z: np.ndarray, L: float, seed: int, **kw: Any) ->
                           0.0, np.random.default_rng(seed), **kw)
 
 
-def extension_identity_task(inputs: SuiteInputs) -> dict[str, Any]:
+def extension_identity_task(inputs: SuiteInputs, *, algorithm: Any = algorithm_1) -> dict[str, Any]:
     """Proposition 1.2 exactly: on data whose every F(·; s) is L-Lipschitz on R^d (squared loss with ‖a‖ ≤ 1 and
     |⟨a, x⟩ − y| ≤ L/‖a‖ for every x of the domain: L = ‖a‖(R + |y|)), Algorithm 1 (extension) and Algorithm 5 on
-    the raw F give identical outputs with a shared seed; on an outlier record they differ (the extension acts)."""
+    the raw F give identical outputs with a shared seed; on an outlier record they differ (the extension acts).
+    ``algorithm``: Algorithm 1 (the suite's) or a drop-in copy in its place (a planted bug)."""
     rng = np.random.default_rng(inputs.seed)
     Z = _INTERP.sample(64, rng)
     L = float(np.max(np.abs(Z[:, 0]) * (1.0 + np.abs(Z[:, 1]))))
     seed = int(rng.integers(2 ** 32))
     kw = dict(replicates=8)
-    a = algorithm_1(Z, SquaredLoss(), _DOMAIN, L, 1.0, np.zeros(1), 1.0, 0.0, np.random.default_rng(seed), **kw)
+    a = algorithm(Z, SquaredLoss(), _DOMAIN, L, 1.0, np.zeros(1), 1.0, 0.0, np.random.default_rng(seed), **kw)
     b = _algorithm_5_on_raw_losses(Z, L, seed, **kw)
     Zo = Z.copy()
     Zo[0, 1] = 1e3  # the first record: the last of 64 is beyond T5·n_0 = 63 and not used
-    c = algorithm_1(Zo, SquaredLoss(), _DOMAIN, L, 1.0, np.zeros(1), 1.0, 0.0, np.random.default_rng(seed), **kw)
+    c = algorithm(Zo, SquaredLoss(), _DOMAIN, L, 1.0, np.zeros(1), 1.0, 0.0, np.random.default_rng(seed), **kw)
     e = _algorithm_5_on_raw_losses(Zo, L, seed, **kw)
     same = bool(np.array_equal(a.output, b.output))
     gap = float(np.max(np.abs(c.output - e.output)))
@@ -392,10 +435,24 @@ def lower_bound_p_value(means: list[float], bound: float, c: float, runs: int) -
     return max(hoeffding_p_value(-m, -bound, c, runs) for m in means)
 
 
+def lower_bound_statistic(algorithm: str, theorem: str, runs: int, seed: np.random.SeedSequence,
+                          fn: Any = None) -> dict[str, Any]:
+    """The numbers of the check "accd22_<algorithm>_<theorem>" (:func:`_lower_bound`): ``runs`` outputs per v of
+    ``algorithm`` (or of ``fn``, a drop-in copy with its signature: a planted bug) on the instances S_v of
+    ``theorem`` ("theorem_1" | "theorem_4"), from ``seed``.  Returns {"means": the truncated mean excess per v,
+    "truncation": c, "bound", "gamma", "k", "printed_bound", "p_value": :func:`lower_bound_p_value`} (the check
+    fails when p_value < :data:`ALPHA_LB`)."""
+    means, inst = _truncated_means(algorithm, theorem, runs, seed, fn)
+    c, bound, gamma = packing_bound(inst.k, LB["H"], LB["n"], LB["epsilon"], np.array(LB["v"])[:, None])
+    return {"means": means, "truncation": c, "bound": bound, "gamma": gamma, "k": inst.k,
+            "printed_bound": float(inst.lower_bound), "p_value": lower_bound_p_value(means, bound, c, runs)}
+
+
 def _lower_bound(algorithm: str, inputs: SuiteInputs) -> dict[str, Any]:
     """Theorems 1 and 4 (their proofs' inequality, :func:`packing_bound`) as privacy sanity checks for
     ``algorithm`` (one of the six), each run on the reference and on its planted noise-free copy
-    (``mutants.accd22_noise.noise_free``: reports its calibrated noise, adds none).
+    (``mutants.accd22.accd22_<algorithm>_without_noise``, ``accd22_noise.noise_free`` marked: reports its
+    calibrated noise, adds none).
 
     The statement "max_v E[min(f_v(M(S_v)), c)] ≥ bound" holds for every ε-DP mechanism; the check fails when
     :func:`lower_bound_p_value` < :data:`ALPHA_LB` (false failure ≤ 1e-6 for a private algorithm).  The
@@ -407,16 +464,14 @@ def _lower_bound(algorithm: str, inputs: SuiteInputs) -> dict[str, Any]:
     whose truncated excess stays above the bound on some v, private or not (e.g. the σ/√2 copies, still private
     at 2^{1/2}·ε/4); it is a sanity check against gross privacy failures, not an audit."""
     runs = LB_RUNS[inputs.budget]
-    n, H, eps = LB["n"], LB["H"], LB["epsilon"]
     checks, record = {}, {"runs": runs, **LB}
-    planted = noise_free(_ALGORITHMS[algorithm])
+    planted = getattr(_mutants, f"accd22_{algorithm}_without_noise")  # noise_free(algorithm), its release marked
     for theorem, seed in zip(("theorem_1", "theorem_4"), inputs.seed.spawn(2)):
         s_ref, s_bug = seed.spawn(2)
-        means, inst = _truncated_means(algorithm, theorem, runs, s_ref)
-        control, _ = _truncated_means(algorithm, theorem, runs, s_bug, planted)
-        c, bound, gamma = packing_bound(inst.k, H, n, eps, np.array(LB["v"])[:, None])
-        p = lower_bound_p_value(means, bound, c, runs)
-        p_control = lower_bound_p_value(control, bound, c, runs)
+        ref = lower_bound_statistic(algorithm, theorem, runs, s_ref)
+        ctl = lower_bound_statistic(algorithm, theorem, runs, s_bug, planted)
+        means, control, p, p_control = ref["means"], ctl["means"], ref["p_value"], ctl["p_value"]
+        c, bound, gamma = ref["truncation"], ref["bound"], ref["gamma"]
         key = f"accd22_{algorithm}_{theorem}"
         checks[key] = suite_check(
             key, f"{theorem.replace('_', ' ').title()}'s proof as a privacy sanity check: max over v ∈ V of the mean "
@@ -427,8 +482,8 @@ def _lower_bound(algorithm: str, inputs: SuiteInputs) -> dict[str, Any]:
             key + "_control_caught", "the same check, run on the planted noise-free copy (reports its noise, adds "
             f"none), refutes it: p-value {p_control:.3g} < {ALPHA_LB:g} (its outputs are deterministic: miss "
             "probability 0)", p_control < ALPHA_LB, max(control), bound)
-        record[theorem] = {"bound": bound, "truncation": c, "gamma": gamma, "k": inst.k,
-                           "printed_bound": float(inst.lower_bound), "mean_truncated_excess": means,
+        record[theorem] = {"bound": bound, "truncation": c, "gamma": gamma, "k": ref["k"],
+                           "printed_bound": ref["printed_bound"], "mean_truncated_excess": means,
                            "control_truncated_excess": control, "p_value": p, "control_p_value": p_control}
     return {"record": record, "checks": checks, "audits": {}}
 
