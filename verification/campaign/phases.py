@@ -324,7 +324,8 @@ def _phase_extra(c: _Context) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def _phase_stability(c: _Context) -> tuple[dict[str, Any], dict[str, Any]]:
     """Coupled runs on neighbouring pairs (same seed ⇒ same batches and noise on both sides) and probe points
-    at the extremes of the declared domain; the loss differences are tested against the entry's bound.  The
+    at the extremes of the declared domain; the loss differences, in both orders of each pair (uniform stability
+    is symmetric), are tested against the entry's bound.  The
     loss is ℓ, or the per-sample loss f of the entry's objective (Lipschitz constant parameters["L"])."""
     entry, problem, X, y = c.entry, c.problem, c.real.X, c.real.y
     R = entry.cost(c.budget.name).stability_runs
@@ -344,10 +345,12 @@ def _phase_stability(c: _Context) -> tuple[dict[str, Any], dict[str, Any]]:
         coupled.append((out, out_n))
     assert release is not None
     spec = entry.objective
+    largest = None
     if spec is None:
         def f(W: np.ndarray) -> np.ndarray:
             return problem.loss.phi(W @ Zx.T, Zy)
         L_f = problem.lipschitz
+        largest = 2.0 * problem.radius * L_f  # |ℓ(w, z) − ℓ(w', z)| ≤ L‖w − w'‖ ≤ 2ML on W = B(0, M), ‖x‖ ≤ 1
     else:
         params = release.parameters
 
@@ -355,10 +358,14 @@ def _phase_stability(c: _Context) -> tuple[dict[str, Any], dict[str, Any]]:
             return spec.sample_losses(W, Zx, Zy, params)
         L_f = float(params["L"])
     diffs = [f(a) - f(b) for a, b in coupled]
+    # uniform stability is symmetric (its sup runs over neighbouring S, S' in both orders): test the differences
+    # ℓ(A(S), z) − ℓ(A(S'), z) and their negatives, 2k probes under the check's Bonferroni
+    D = np.hstack(diffs)
+    D = np.hstack([D, -D])
     corrected, printed, source = entry.stability_bound(release, PublicInputs(n, d, c.eps, c.delta, L_f,
                                                                              problem.radius))
-    check: StabilityCheck = stability_check(f"{entry.name}: uniform stability", source, np.hstack(diffs), corrected,
-                                            bound_printed=printed, pairs=len(pairs))
+    check: StabilityCheck = stability_check(f"{entry.name}: uniform stability", source, D, corrected,
+                                            bound_printed=printed, pairs=len(pairs), largest_difference=largest)
     return {}, {"stability": check}
 
 

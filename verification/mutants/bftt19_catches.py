@@ -5,43 +5,31 @@ and efficient objective perturbation, each with the planted bug that makes it fa
 The privacy audits are caught: the black-box threshold audit (``dpsco.verification.auditing.audit.audit``, the
 function the campaign's audit phase calls) refutes the σ-scaling copies on canary pairs, and the white-box audit
 (``dpsco.verification.auditing.white_box.white_box_audit``, the function ``campaign.audits.white_box_entry_audit``
-calls) refutes the σ/2 copy on the one-sided canary design the campaign uses.  The utility checks (excess
-empirical and population risk against Theorems 3.2, 4.4, 4.5, 5.3/5.4; the rate families; uniform stability,
-Lemma 3.4) have no planted bug: every planted bug of the paper is a privacy bug, which leaves the excess risk and
-the coupled stability differences unchanged or smaller.  The largest effect, ``nsgd_noise_outside_step`` (noise σ
-on the iterate instead of ησ inside the step; η = 0.071 on the campaign's Fair data, so 14× the noise), still has
-mean excess empirical risk 0.049 against Theorem 3.2's bound 0.078 there (50 runs, seed 1).  Those rows are
-bug None: "cannot fail" where the bound is at least the largest possible excess (A_ProxGD: bounds 4.28, 6.16 and
-stability 18.8 against excess ranges [0, 4], [0, 2] and loss differences ≤ 2ML = 4), "no planted bug" elsewhere.
+calls) refutes the σ/2 copy on the one-sided canary design the campaign uses.  Uniform stability (Lemma 3.4,
+Lemma 5.5, both orders of each neighbouring pair) refutes the memorisation bug ``bftt19_releases_last_record``
+(``mutants.utility.release_last_record``) on every entry but A_ProxGD.  The utility checks (excess empirical and
+population risk against Theorems 3.2, 4.4, 4.5, 5.3/5.4; the rate families) are "uninformative" at the quick
+budget (``dpsco.verification.checks.power``): their Hoeffding ranges make the detectable excess exceed the bound
+at 4–20 runs, and on the real data no output can fail the empirical check at all (the logistic loss on ‖x‖ ≤ 1,
+‖w‖ ≤ 2 is at most log(1 + e²) = 2.13, below the 2.4 needed for p ≤ 1e-6 at 20 runs); A_ProxGD's bounds exceed
+the largest possible excess.  The tight 1/√n instance's slope test cannot detect a slope off by a factor of two
+(tests/test_common_catches.py), and the check says so in its record.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["BFTT19_ROWS", "CANNOT_FAIL_TEST", "CHECK_CODE_TESTS", "no_planted_bug_rows"]
+__all__ = ["BFTT19_ROWS", "CANNOT_FAIL_TEST", "LAST_RECORD_TEST"]
 
-_T = "tests/test_theorem_checks.py::"
-#: the campaign test that reads the quick campaign's records and checks each "cannot fail" row's bounds against
-#: the range of the checked quantity
+#: the campaign test that reads the quick campaign's records and checks that each "uninformative" row's check is
+#: labelled "uninformative" there (its bounds against the range of the checked quantity, its detectable excess)
 CANNOT_FAIL_TEST = "tests/test_check_registry.py::test_campaign_inventory_is_committed_and_none_rows_hold"
-#: the utility checks of the common entries, by the check code that computes them, with the test that shows that
-#: code failing on a synthetic violation (no planted bug makes the campaign's instance of them fail)
-CHECK_CODE_TESTS: tuple[tuple[str, str], ...] = (
-    ("empirical|population", _T + "test_bound_check_can_fail"),
-    ("rate|rate_d|rate_eps", _T + "test_rate_check_with_bounds_tests_the_bound_at_every_grid_point"),
-    ("tight_rate", _T + "test_tight_rate_check_is_two_sided"),
-    ("stability", _T + "test_stability_check_detects_an_exceeded_bound"),
-)
-
-
-def no_planted_bug_rows(entry: str, why: str, without: tuple[str, ...] = ()) -> tuple[dict[str, Any], ...]:
-    """Bug-None rows ("no planted bug:") for the utility checks of the entries matching ``entry``: one per check
-    code (:data:`CHECK_CODE_TESTS`, except the key families in ``without``), its test the code's own failing test
-    on a synthetic violation, ``why`` the paper's reason."""
-    return tuple(dict(entry=entry, key=keys, bug=None, test=test,
-                      note=f"no planted bug: the check code fails on a synthetic violation (the test); {why}")
-                 for keys, test in CHECK_CODE_TESTS if keys not in without)
+#: the test that runs the campaign's stability phase on the memorisation bug (mutants.utility.release_last_record)
+LAST_RECORD_TEST = "tests/test_common_catches.py::test_stability_check_refutes_the_released_last_record"
+_LAST_RECORD_NOTE = ("the campaign's stability phase (both orders of each pair) on the entry with its output replaced "
+                     "by M·x_n/‖x_n‖: on the antipodal neighbour of x_n the outputs are ±M·u and the loss at the probe "
+                     "(−u, −y_n) differs by M = 2 against bounds ≤ 1.08 (p ≤ 1e-280, deterministic)")
 
 
 BFTT19_ROWS: tuple[dict[str, Any], ...] = (
@@ -66,11 +54,21 @@ BFTT19_ROWS: tuple[dict[str, Any], ...] = (
          note="the threshold audit refutes ObjP with σ²/n² on the linear loss (exactly the Gaussian mechanism, "
               "true ε ≈ 294); efficient ObjP draws the same G, so the catalogue lists the bug for it too"),
     dict(entry=r"bftt19\.proxgd", key="empirical|population|rate|stability", bug=None, test=CANNOT_FAIL_TEST,
-         note="cannot fail: at the campaign's public inputs the bounds (4.28 empirical, 6.16 population, ≥ 4.9 on "
-              "the rate grid, 18.8 stability) are at least the largest excess (ranges [0, 4], [0, 2]) and the "
-              "largest loss difference 2ML = 4: every Hoeffding p-value is 1, and the stability t-test needs a "
-              "mean difference above 18.8"),
-    *no_planted_bug_rows(r"bftt19\..*", "every planted bug of the paper is a privacy bug that leaves the excess "
-                         "and the coupled differences unchanged or smaller (nsgd_noise_outside_step, 14× the noise "
-                         "on the Fair data: mean excess 0.049 against the bound 0.078)"),
+         note="uninformative: cannot fail — at the campaign's public inputs the bounds (4.28 empirical, 6.16 "
+              "population, ≥ 4.91 on the rate grid, 18.8 stability) are at least the largest excess (ranges [0, 4], "
+              "[0, 2]) and the largest loss difference 2ML = 4 (even release_last_record passes: "
+              "tests/test_common_catches.py::test_stability_of_proxgd_cannot_fail)"),
+    dict(entry=r"bftt19\.(nsgd|moreau_nsgd|objp|efficient_objp)", key="stability",
+         bug="bftt19_releases_last_record", test=LAST_RECORD_TEST, note=_LAST_RECORD_NOTE),
+    dict(entry=r"bftt19\..*", key="empirical|population|rate|rate_d|rate_eps", bug=None, test=CANNOT_FAIL_TEST,
+         note="uninformative: at the quick budget the Hoeffding check cannot detect a mean of twice the bound "
+              "(detectable excess 3.32/4.7 empirical, 1.66/2.35 population, 1.6–2.0 on the rate grids against bounds "
+              "0.076–1.52, at 20, 10, 4 or 6 runs); on the real data no output can fail the empirical check (loss ≤ "
+              "log(1 + e²) = 2.13 < the 2.4 that p ≤ 1e-6 needs); gross bugs (labels negated, 14× the noise) pass"),
+    dict(entry=r"bftt19\.nsgd", key="tight_rate", bug=None,
+         test="tests/test_common_catches.py::test_tight_rate_is_uninformative_at_the_quick_grid",
+         note="uninformative: the slope test on the tight 1/√n instance (3 grid points × 4 runs) cannot detect a "
+              "slope off by a factor of two (tolerance 0.1 + detectable 4.1·se ≈ 0.6 > 0.25 at se ≈ 0.13–0.16); "
+              "a release whose law does not depend on n has slope −1/2 exactly, and one that resolves the instance "
+              "keeps its sampling noise (P[p̂ < 0] ≈ 0.16), so no planted bug reaches p ≤ 1e-6; the record says so"),
 )

@@ -59,6 +59,7 @@ import dpsco.reference.lr21 as lr
 from dpsco.verification.mutants import bftt19 as mu
 from dpsco.verification.mutants import lr21 as mlr
 from dpsco.verification.mutants import lr21_applications as mlr_app
+from dpsco.verification.mutants import utility as mu_utility
 from dpsco.verification.auditing.audit import audit, clopper_pearson_lower, clopper_pearson_upper
 from dpsco.verification.auditing.curve_audit import audit_curve, epsilon_lower_from_box
 from dpsco.verification.auditing.curves import CurveClaim
@@ -447,6 +448,21 @@ PAPER_TEST_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
 #: (Lowy & Razaviyayn here, the σ/√2 bugs of both in ``mutants.glm_noise_corpus``, Asi, Liu & Tian in
 #: ``mutants.alt24_corpus``, Menart et al. in ``mutants.muabg23_corpus``, Asi, Chadha, Cheng & Duchi in
 #: ``mutants.accd22_corpus``)
+_LAST_RECORD_TEST = "tests/test_common_catches.py::test_stability_check_refutes_the_released_last_record"
+PAPER_TEST_BUGS.update({b.name: b for b in [
+    PaperTestBug(
+        f"{paper}_releases_last_record", functools.partial(mu_utility.release_last_record, algorithm=correct),
+        correct, paper,
+        "a leftover debug line releases the last training record, M·x_n/‖x_n‖, instead of the algorithm's output",
+        "memorisation: a release that is a function of one record (not private, not uniformly stable)",
+        "the campaign's stability check (campaign.phases) on the Fair data: coupled runs on the neighbour that "
+        "replaces x_n by its antipode, probes at the domain's extremes and at both records (quick budget)",
+        "ε = ∞ (the release determines x_n's direction); on that pair the outputs are ±M·u, so the loss at the "
+        "probe (−u, −y_n) differs by M = 2 (logistic), against stability bounds ≤ 1.08",
+        "the stability check (both orders of each pair) fails with p ≤ 1e-280 on every " + paper + " entry"
+        + (" but A_ProxGD (its bound 18.8 exceeds any loss difference)" if paper == "bftt19" else ""),
+        (_LAST_RECORD_TEST,))
+    for paper, correct in (("bftt19", o.noisy_sgd), ("lr21", lr.algorithm_1))]})
 PAPER_TEST_BUGS.update(GLM_NOISE_BUGS)  # Bassily et al.'s and Lowy & Razaviyayn's σ/√2 copies: their harnesses' tests
 CORPUS: dict[str, PlantedBug | PaperTestBug] = {**CANARY_AUDITED, **PAPER_TEST_BUGS, **ALT24_BUGS, **MUABG23_BUGS,
                                                **ACCD22_BUGS}

@@ -10,6 +10,7 @@ tight instance, and the growth of its privacy term in d and ε.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -18,12 +19,13 @@ import dpsco.reference.bftt19 as o
 from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss
 from dpsco.reference.privacy import Release
 
-from dpsco.verification.checks.theorem_checks import rate_check
+from dpsco.verification.checks.theorem_checks import RateCheck, rate_check
 from dpsco.verification.papers.registry import (BudgetCost, CatalogueEntry, ExtraCheckInputs, ExtraChecks,
                                                 PublicInputs)
 
 __all__ = ["ENTRIES", "PAPER_BFTT19", "PRIVACY_SWEEP_D_GRID", "PRIVACY_SWEEP_EPS_GRID", "PRIVACY_SWEEP_N",
-           "nsgd_sweep_checks", "privacy_term_draw", "tight_instance_draw"]
+           "TightRateCheck", "nsgd_sweep_checks", "privacy_term_draw", "tight_instance_draw", "tight_rate_check",
+           "tight_rate_power"]
 
 PAPER_BFTT19 = "Bassily, Feldman, Talwar, Thakurta (NeurIPS 2019)"
 
@@ -195,6 +197,52 @@ def privacy_term_draw(n: int, d: int, epsilon: float, rng: np.random.Generator) 
     return 1.0 - float(rel.output[0])
 
 
+@dataclass
+class TightRateCheck(RateCheck):
+    """A "tight" :class:`RateCheck` that states, in ``uninformative_at_inputs``, why its pass is no evidence when
+    it cannot detect a violation by a factor of two (read by ``dpsco.verification.checks.power``)."""
+
+    uninformative_at_inputs: str | None = None
+
+
+def tight_rate_power(check: RateCheck) -> str | None:
+    """Why a pass of the tight rate check ``check`` is no evidence, or None.
+
+    Its p-value is 2·min(p_slope, p_bound) (``rate_check``, kind "tight"), so it could detect a violation only
+    through one of them.  The slope part cannot detect a slope off by a factor of two (2·exponent or
+    exponent/2, i.e. |slope − exponent| = |exponent|/2) when tolerance + detectable slope excess (the t
+    quantile at α = 1e-3 times the slope's standard error) exceeds |exponent|/2; the bound part cannot when, at
+    every grid point, the bound is at least the top of the range or the detectable excess exceeds the bound
+    (``checks.power``'s rule for bound families)."""
+    if check.kind != "tight":
+        return None
+    half = abs(check.exponent) / 2
+    slope_reach = check.tolerance + check.detectable_excess
+    if not slope_reach > half:
+        return None
+    if check.bounds is not None and check.value_range is not None:
+        top = check.value_range[1]
+        if any(b < top and check.detectable_bound_excess <= b for b in check.bounds):
+            return None
+    return (f"cannot detect a slope off by a factor of two: tolerance {check.tolerance:.3g} + detectable slope "
+            f"excess {check.detectable_excess:.3g} > |exponent|/2 = {half:.3g} ({check.replicates} runs at each of "
+            f"{len(check.n_grid)} grid points), and the bound part cannot detect a mean of twice the bound "
+            f"(detectable excess {check.detectable_bound_excess:.3g})")
+
+
+def tight_rate_check(rate_grid: Any, rate_runs: int, seed: np.random.SeedSequence,
+                     draw: Any = None) -> TightRateCheck:
+    """Theorem 3.2 is attained on the tight 1/√n instance: ``rate_check`` (kind "tight", exponent −1/2) of
+    ``draw`` (default :func:`tight_instance_draw`) over ``rate_grid`` with ``rate_runs`` runs per point, bounds
+    Theorem 3.2's at d = 1, ε = 1, δ = 1/n², L = M = 1 (excess range [0, 2]); with its power
+    (:func:`tight_rate_power`) stated in ``uninformative_at_inputs``."""
+    check = rate_check("bftt19.nsgd: tight 1/√n instance", "Thm 3.2 is attained: excess ∝ n^-1/2", -0.5,
+                       rate_grid, rate_runs, tight_instance_draw if draw is None else draw, seed, kind="tight",
+                       bounds=lambda m: o.theorem_3_2_bound(m, 1, 1.0, 1.0 / m**2, 1.0, 1.0), value_range=(0.0, 2.0))
+    return TightRateCheck(**{f.name: getattr(check, f.name) for f in fields(RateCheck)},
+                          uninformative_at_inputs=tight_rate_power(check))
+
+
 def nsgd_sweep_checks(inputs: ExtraCheckInputs) -> dict[str, Any]:
     """A_NSGD's own checks, on three streams spawned (in this order) from the rate check's seed: the tight
     1/√n instance over the budget's grid of n (slope tested), and the privacy term's growth in d (n = 4000,
@@ -203,11 +251,7 @@ def nsgd_sweep_checks(inputs: ExtraCheckInputs) -> dict[str, Any]:
     s_tight, s_d, s_eps = inputs.seed.spawn(3)
     nb = PRIVACY_SWEEP_N
     checks: dict[str, Any] = {}
-    checks["tight_rate"] = rate_check("bftt19.nsgd: tight 1/√n instance",
-                                      "Thm 3.2 is attained: excess ∝ n^-1/2", -0.5, inputs.rate_grid,
-                                      inputs.rate_runs, tight_instance_draw, s_tight, kind="tight",
-                                      bounds=lambda m: o.theorem_3_2_bound(m, 1, 1.0, 1.0 / m**2, 1.0, 1.0),
-                                      value_range=(0.0, 2.0))
+    checks["tight_rate"] = tight_rate_check(inputs.rate_grid, inputs.rate_runs, s_tight)
     checks["rate_d"] = rate_check(
         "bftt19.nsgd: growth in d", "Thm 3.2, privacy term √(d log(1/δ))/(εn)", 0.5,
         PRIVACY_SWEEP_D_GRID, inputs.rate_runs,
@@ -254,7 +298,9 @@ NSGD_CORE_BUGS = ("nsgd_noise_scaled_0p7", "nsgd_sensitivity_without_factor_2", 
                   "nsgd_printed_calibration")
 OBJP_BUGS = ("objp_noise_scaled_by_n", "objp_inexact_warm_start", "objp_regulariser_dropped")
 # and each entry's "reports σ, draws σ/√2" copy (mutants.glm_noise_corpus), caught by the measured-noise check of its
-# privacy harness (verification/papers/bftt19_harness.py)
+# privacy harness (verification/papers/bftt19_harness.py), and the generic memorisation bug
+# bftt19_releases_last_record (mutants.utility.release_last_record), caught by the campaign's stability check
+# (tests/test_common_catches.py) on every entry but A_ProxGD, whose stability bound 18.8 exceeds any loss difference
 
 
 ENTRIES: tuple[CatalogueEntry, ...] = (
@@ -264,7 +310,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         smooth_loss_required=True, synthetic_loss="logistic", empirical_bound=_nsgd_empirical,
         population_bound=_nsgd_population, paper_gradient_count=_count_nsgd, stability_bound=_nsgd_stability,
         costs=_standard_costs(300, 8000, 100000, white_box=(2000, 100_000, 1_000_000)),
-        planted_bugs=NSGD_BUGS + ("noisy_sgd_draws_sigma_over_sqrt2",),
+        planted_bugs=NSGD_BUGS + ("noisy_sgd_draws_sigma_over_sqrt2", "bftt19_releases_last_record"),
         replicate_axis=True, white_box=True, extra_checks=NSGD_SWEEPS,
     ),
     CatalogueEntry(
@@ -273,7 +319,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         utility_theorem="Thm 4.4", run=o.moreau_noisy_sgd, smooth_loss_required=False, synthetic_loss="hinge",
         empirical_bound=_moreau_empirical, population_bound=_moreau_population, paper_gradient_count=_count_nsgd,
         stability_bound=_nsgd_stability, costs=_standard_costs(200, 3000, 40000, white_box=(1000, 20_000, 200_000)),
-        planted_bugs=NSGD_CORE_BUGS + ("moreau_noisy_sgd_draws_sigma_over_sqrt2",), replicate_axis=True,
+        planted_bugs=NSGD_CORE_BUGS + ("moreau_noisy_sgd_draws_sigma_over_sqrt2", "bftt19_releases_last_record"),
+        replicate_axis=True,
         white_box=True,
         notes="exact closed-form R^d prox; σ, η calibrated with L' = 2L (Lemma 4.3 as printed)",
     ),
@@ -298,7 +345,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         run=o.objective_perturbation, smooth_loss_required=True, synthetic_loss="logistic",
         empirical_bound=_objp_empirical, population_bound=_objp_population, paper_gradient_count=_no_count,
         stability_bound=_objp_stability, costs=_standard_costs(200, 4000, 40000),
-        planted_bugs=OBJP_BUGS + ("objective_perturbation_draws_sigma_over_sqrt2",),
+        planted_bugs=OBJP_BUGS + ("objective_perturbation_draws_sigma_over_sqrt2", "bftt19_releases_last_record"),
         printed_bounds={"population": (_objp_population_printed,)},
         # replicates: batched certified Newton (tests/test_objp_replicates.py), rows solved in blocks of ≤ 2·10⁶/n
         # (314 on Fair: ~16 MB temporaries), so the chunk only sets how many runs share one call's set-up
@@ -314,7 +361,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         costs=_costs(BudgetCost(100, 10, rate_runs=6, stability_runs=10),
                      BudgetCost(600, 100, rate_runs=20, stability_runs=100),
                      BudgetCost(10000, 500, rate_runs=100, stability_runs=500)),
-        planted_bugs=("objp_noise_scaled_by_n", "efficient_objective_perturbation_draws_sigma_over_sqrt2"),
+        planted_bugs=("objp_noise_scaled_by_n", "efficient_objective_perturbation_draws_sigma_over_sqrt2",
+                      "bftt19_releases_last_record"),
         printed_bounds={"population": (_eff_population_printed,)},
         # replicates: the Prox-SVRG runs iterated together on (k, d) arrays (tests/test_objp_replicates.py)
         replicate_axis=True, audit_chunk=600,

@@ -129,7 +129,10 @@ _GATED = "Prop. 2.1 (certificate replaces 'accuracy in expectation', LR-P1)"
 #: "reports σ, draws σ/√2" copy every entry has (mutants.glm_noise_corpus; caught by the measured-noise check of
 #: verification/papers/lr21_harness.py)
 ALG1_BUGS = ("alg1_sensitivity_without_alpha_term", "alg1_printed_alg3_term",
-             "algorithm_1_draws_sigma_over_sqrt2")
+             "algorithm_1_draws_sigma_over_sqrt2", "lr21_releases_last_record")
+#: the generic memorisation bug (mutants.utility.release_last_record) every entry lists: the stability check of
+#: ``dpsco verify`` (campaign.phases) refutes it on the real data (tests/test_common_catches.py)
+LAST_RECORD = ("lr21_releases_last_record",)
 
 
 def _alg1_inner_variant(method: str, title: str, inner: str, privacy: str, theorem: str,
@@ -207,7 +210,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         utility_theorem="Thm 0.5 / MB3, MB5", run=lr.algorithm_2, smooth_loss_required=True,
         synthetic_loss="logistic", empirical_bound=_lr2_empirical, population_bound=_lr2_population,
         paper_gradient_count=_lr_count, stability_bound=_lr_stability, costs=DETERMINISTIC_COSTS,
-        planted_bugs=("alg2_printed_gaussian", "algorithm_2_draws_sigma_over_sqrt2"), rate_exponent=-1.0 / 3.0,
+        planted_bugs=("alg2_printed_gaussian", "algorithm_2_draws_sigma_over_sqrt2") + LAST_RECORD, rate_exponent=-1.0 / 3.0,
         options={"method": "agd"},
         replicate_axis=True, deterministic=True, audit_chunk=20000,
         notes="λ, α of Theorem 0.5 (ERM); T rigorous AGD count on F_λ; rate: with Thm 0.5's λ ∝ (s/n)^{2/3} the "
@@ -221,7 +224,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         privacy_theorem="Prop. 4.1/4.2 (Lemma 0.5's Δ_Fτ)", utility_theorem="Prop. 4.2 / MB1 (empirical only)",
         run=lr.tilted_erm, smooth_loss_required=True, synthetic_loss="logistic", empirical_bound=_lr_mb1,
         population_bound=None, paper_gradient_count=_lr_count, stability_bound=_lr_stability,
-        costs=DETERMINISTIC_COSTS, planted_bugs=("tilted_erm_alg1_sensitivity", "tilted_erm_draws_sigma_over_sqrt2"),
+        costs=DETERMINISTIC_COSTS,
+        planted_bugs=("tilted_erm_alg1_sensitivity", "tilted_erm_draws_sigma_over_sqrt2") + LAST_RECORD,
         rate_exponent=-1.0,
         objective=TILTED_LOGISTIC, printed_bounds={"empirical": (_prop_4_2(True), _prop_4_2(False))},
         options={"tau": TAU_REAL, "mu": MU_REAL, "method": "agd"}, replicate_axis=True, deterministic=True,
@@ -236,7 +240,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         utility_theorem="Thm 0.2 / MB1, MB5 (Thm 4.1 does not cover it, LR-E10)", run=robust_erm_from_problem,
         smooth_loss_required=True, synthetic_loss="logistic", empirical_bound=_lr_mb1, population_bound=_lr_mb5,
         paper_gradient_count=_lr_count, stability_bound=_lr_stability, costs=DETERMINISTIC_COSTS,
-        planted_bugs=("robust_erm_printed_alpha_term", "robust_erm_from_problem_draws_sigma_over_sqrt2"),
+        planted_bugs=("robust_erm_printed_alpha_term", "robust_erm_from_problem_draws_sigma_over_sqrt2") + LAST_RECORD,
         rate_exponent=-1.0,
         objective=ROBUST_LOGISTIC,
         options={"rho": RHO_REAL, "mu": MU_REAL, "method": "agd"}, replicate_axis=True, deterministic=True,
@@ -251,7 +255,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         utility_theorem="Thm 0.2 / MB1, MB5", run=robust_erm_from_problem, smooth_loss_required=False,
         synthetic_loss="logistic", empirical_bound=_lr_mb1, population_bound=_lr_mb5,
         paper_gradient_count=_lr_count, stability_bound=_lr_stability, costs=DETERMINISTIC_COSTS,
-        planted_bugs=("robust_erm_printed_alpha_term", "robust_erm_from_problem_draws_sigma_over_sqrt2"),
+        planted_bugs=("robust_erm_printed_alpha_term", "robust_erm_from_problem_draws_sigma_over_sqrt2") + LAST_RECORD,
         rate_exponent=-1.0,
         objective=ROBUST_SQUARED,
         options={"rho": RHO_REAL, "mu": MU_REAL, "method": "agd", "kind": "squared"}, replicate_axis=True,
@@ -270,7 +274,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
                      BudgetCost(20000, 200, rate_runs=10, stability_runs=100, population_runs=40),
                      BudgetCost(200000, 1000, rate_runs=50, stability_runs=1000, population_runs=200)),
         planted_bugs=("alg3_printed_alpha_term", "alg3_uncertified_stochastic_eg",
-                      "algorithm_3_from_problem_draws_sigma_over_sqrt2"),
+                      "algorithm_3_from_problem_draws_sigma_over_sqrt2") + LAST_RECORD,
         rate_exponent=-1.0,
         objective=LINEAR_ADVERSARIAL, options={"mu": MU_REAL, "r": R_GAME}, replicate_axis=True,
         deterministic=True, audit_chunk=20000,
