@@ -34,7 +34,8 @@ def test_verify_quick_end_to_end(quick_run, capsys):
     for r in results["records"]:
         if "suite" in r:  # an entry verified by its own suite: every audit stands and every check passes
             assert all(a["verdict"] == "not refuted" for a in r["suite_audits"].values()), r["name"]
-            assert r["suite_checks"] and all(c["verdict"] == "pass" for c in r["suite_checks"].values()), r["name"]
+            assert r["suite_checks"] and all(c["verdict"] in ("pass", "uninformative")
+                                             for c in r["suite_checks"].values()), r["name"]
             continue
         if "audit" in r:
             assert r["audit"]["verdict"] == "not refuted"  # correct implementations (budget above)
@@ -44,7 +45,7 @@ def test_verify_quick_end_to_end(quick_run, capsys):
         assert r["claim"]["notion"] == "approx-DP"
         checks = ("empirical", "stability", "rate") + (("population",) if "population" in r else ())
         for check in checks:  # every catalogued algorithm has a rate check (issue 5)
-            assert r[check]["verdict"] in ("pass", "fail") and 0 <= r[check]["p_value"] <= 1
+            assert r[check]["verdict"] in ("pass", "fail", "uninformative") and 0 <= r[check]["p_value"] <= 1
             assert r[check].get("bound", 1.0) > 0
         # the one entry without a population claim says why: the tilted risk is not an average of a per-sample
         # loss (Props 4.1, 4.2 bound only its empirical excess)

@@ -82,6 +82,9 @@ def full_results(campaign: Path) -> dict[str, Any]:
         "suite_audits": {"pair": {"epsilon_lower": 0.1, "claim": {"epsilon": 1.0}, "p_value": 1.0,
                                   "confidence": 0.95, "verdict": "not refuted"}}})
     res["records"] = [base, sweeps, bare, suite]
+    res["uninformative_checks"] = sum(1 for r in res["records"] for c in [*(v for v in r.values() if isinstance(v, dict)),
+                                                                         *r.get("suite_checks", {}).values()]
+                                      if c.get("verdict") == "uninformative")
     report.check_results(res)
     return res
 

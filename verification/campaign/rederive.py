@@ -12,7 +12,9 @@ A results.json or a checkpoint is a file anyone can edit.  A checkpoint edited t
   with its p-value (p ≤ 1 − confidence iff refuted, up to the p-value bisection's relative width);
 * the campaign's verdicts are recomputed by Holm's procedure from the p-values (checks at ``alpha_campaign``,
   audits at 1 − ``audit_confidence``), and the set of failed entries and the top-level verdict from them;
-  a stored verdict that differs is refused.
+  a stored verdict that differs is refused;
+* a check's "uninformative" (a pass without the power to fail on a violation of its claim by a factor of two,
+  ``checks.power``) is recomputed from the record's numbers, and so is the campaign's count of them.
 
 :func:`check_phase_result` applies the record rules to one checkpointed phase; :func:`rederive_campaign` applies
 all of them to a results.json and returns the recomputed (verdict, failed entries), from which ``--from``
@@ -23,6 +25,8 @@ from __future__ import annotations
 
 import math
 from typing import Any, Iterator
+
+from dpsco.verification.checks.power import UNINFORMATIVE, uninformative_reason
 
 __all__ = ["InconsistentRecordError", "check_audit_record", "check_phase_result", "rederive_campaign"]
 
@@ -172,14 +176,20 @@ def rederive_campaign(results: dict[str, Any], check_keys: tuple[str, ...]) -> t
         reject = multipletests([float(_num(v["p_value"])) for _, _, v in live], alpha=level, method="holm")[0]
         for (n, k, v), r in zip(live, reject):
             stored = v.get("verdict")
-            if stored in ("skipped", "not applicable", "uninformative"):
+            if stored in ("skipped", "not applicable"):
                 continue
             want = bad if r else ("pass" if bad == "fail" else "not refuted")
+            if want == "pass" and uninformative_reason(v) is not None:
+                want = UNINFORMATIVE  # checks.power: recomputed from the record's own numbers
             if stored != want:
                 raise InconsistentRecordError(f"{n}: {k!r} says {stored!r} but its p-value "
                                               f"{v.get('p_value')!r} gives {want!r} (Holm over {len(live)})")
             if r:
                 failed.add(n)
+    stored_count = results.get("uninformative_checks")
+    count = sum(1 for _, _, v in checks if v.get("verdict") == UNINFORMATIVE)
+    if stored_count is not None and stored_count != count:
+        raise InconsistentRecordError(f"uninformative_checks says {stored_count!r}, the records {count}")
     verdict = "fail" if failed else "pass"
     if results.get("verdict") != verdict or sorted(results.get("failed") or []) != sorted(failed):
         raise InconsistentRecordError(f"the top-level verdict {results.get('verdict')!r} (failed: "

@@ -218,9 +218,11 @@ def suite_row(r: dict[str, Any]) -> list[str]:
     """The summary row of a suite entry: its audits, how many of its checks pass, the failing ones."""
     checks, audits = _suite_items(r, "suite_checks"), _suite_items(r, "suite_audits")
     passed = sum(1 for _, c in checks if c.get("verdict") == "pass")
+    weak = sum(1 for _, c in checks if c.get("verdict") == "uninformative")
     failed = [k for k, c in checks if c.get("verdict") == "fail"]
     audit_txt = "; ".join(f"{k}: {_audit_text(a)}" for k, a in audits) or "no audit task (see the checks)"
-    return [str(r["title"]), audit_txt, f"{passed}/{len(checks)}", ", ".join(failed) or "—"]
+    count = f"{passed}/{len(checks)}" + (f" ({weak} uninformative)" if weak else "")
+    return [str(r["title"]), audit_txt, count, ", ".join(failed) or "—"]
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -241,11 +243,16 @@ def format_table(records: list[dict[str, Any]]) -> str:
     return "\n\n".join(parts)
 
 
+def _why(c: dict[str, Any]) -> str:
+    """" (why)" after an uninformative verdict (checks.power), else ""."""
+    return f" ({c['uninformative']})" if c.get("verdict") == "uninformative" and c.get("uninformative") else ""
+
+
 def _suite_check_line(key: str, c: dict[str, Any]) -> str:
     est, bound = c.get("estimate", c.get("mean")), c.get("bound")
     numbers = f": {fmt(est)} ≤ {fmt(bound)}" if est is not None and bound is not None else ""
     what = c.get("statement") or c.get("theorem") or c.get("name") or key
-    return f"* `{key}` — {what}{numbers}, p = {fmt(c.get('p_value'))}: **{c.get('verdict')}**"
+    return f"* `{key}` — {what}{numbers}, p = {fmt(c.get('p_value'))}: **{c.get('verdict')}**{_why(c)}"
 
 
 def _suite_markdown(r: dict[str, Any]) -> list[str]:
@@ -301,6 +308,11 @@ def format_markdown(results: dict[str, Any]) -> str:
     md = ["# dpsco verification report", "",
           f"Budget: **{results['budget']}**; seed entropy `{results['seed_entropy']}`; overall verdict: "
           f"**{results['verdict']}**.", "",
+          *([f"Checks: {results['checks']}, of which **{results['uninformative_checks']} uninformative**: they "
+             "passed, but at the runs used they could not fail, or could not detect a violation of their bound by "
+             "a factor of two, so their pass is no evidence (each says why).", ""]
+            if isinstance(results.get("uninformative_checks"), int) and isinstance(results.get("checks"), int)
+            else []),
           f"Real data: {ds['description']} (n = {ds['n']}, d = {ds['d']}); ε = {results['epsilon']}, "
           f"δ = 1/n² = {results['delta']:.3g}, W = B(0, {results['radius']}).", "",
           "| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
@@ -336,12 +348,12 @@ def format_markdown(results: dict[str, Any]) -> str:
         objective = (e.get("oracle") or {}).get("objective")
         md.append(f"* excess empirical risk{f' of the {objective}' if objective else ''}: mean {fmt(e['mean'])} over "
                   f"{e['replicates']} runs, bound {fmt(e['bound'])} (ratio {fmt(e['ratio'])}), p = {fmt(e['p_value'])}, "
-                  f"detectable excess {fmt(e['detectable_excess'])}: **{e['verdict']}**")
+                  f"detectable excess {fmt(e['detectable_excess'])}: **{e['verdict']}**{_why(e)}")
         md += _reference_lines(e)
         if p is not None:
             md.append(f"* excess population risk ({p['instance']['name']}, n = {p['instance']['n']}): mean "
                       f"{fmt(p['mean'])}, bound {fmt(p['bound'])} (ratio {fmt(p['ratio'])}), p = {fmt(p['p_value'])}: "
-                      f"**{p['verdict']}**")
+                      f"**{p['verdict']}**{_why(p)}")
             md += _reference_lines(p)
         else:
             md.append(f"* excess population risk: not checked — {r.get('population_not_applicable', 'no claim')}")
@@ -350,7 +362,7 @@ def format_markdown(results: dict[str, Any]) -> str:
             md.append(f"* rate of the {rt.get('extra', {}).get('quantity', 'population')} excess ({rt['theorem']}) "
                       f"over n = {rt['n_grid']} ({rt['replicates']} runs each): the bound "
                       f"at every n (p = {fmt(rt['p_value'])}, detectable excess {fmt(rt.get('detectable_bound_excess'))}): "
-                      f"**{rt['verdict']}**; fitted slope {fmt(rt['slope'], '.3f')} [{fmt(rt['ci_low'], '.3f')}, "
+                      f"**{rt['verdict']}**{_why(rt)}; fitted slope {fmt(rt['slope'], '.3f')} [{fmt(rt['ci_low'], '.3f')}, "
                       f"{fmt(rt['ci_high'], '.3f')}] vs the theorem's exponent {rt['exponent']} (diagnostic: the "
                       f"theorem bounds the excess, not its slope)")
         elif r.get("rate_not_applicable"):
@@ -363,13 +375,13 @@ def format_markdown(results: dict[str, Any]) -> str:
                 md.append(f"* {label} ({rt['theorem']}): slope {fmt(rt['slope'], '.3f')} [{fmt(rt['ci_low'], '.3f')}, "
                           f"{fmt(rt['ci_high'], '.3f')}] over {rt.get('variable', 'n')} = {rt['n_grid']}, exponent "
                           f"{rt['exponent']} ± {rt['tolerance']} ({tested}), p = {fmt(rt['p_value'])}: "
-                          f"**{rt['verdict']}**")
+                          f"**{rt['verdict']}**{_why(rt)}")
         if r.get("stability"):
             st = r["stability"]
             md.append(f"* uniform stability ({st['theorem']}): max mean loss difference {fmt(st['estimate'])} vs bound "
                       f"{fmt(st['bound'])} (printed: {fmt(st['bound_printed'])}), {st['pairs']} neighbouring pairs × "
                       f"{st['replicates']} coupled runs, detectable excess {fmt(st['detectable_excess'])}: "
-                      f"**{st['verdict']}**")
+                      f"**{st['verdict']}**{_why(st)}")
         md += [f"* gradient evaluations: {r['gradient_evaluations']['counted']:,}; paper: "
                f"{r['gradient_evaluations']['paper_formula'] or 'no claim'}", ""]
     md += ["## Provenance", "", "```json", json.dumps(results["provenance"], indent=2), "```", ""]

@@ -74,6 +74,7 @@ from dpsco.verification.campaign.fileio import (OutputError, atomic_write_text, 
 from dpsco.verification.campaign.phases import RADIUS, PhaseBudget, assemble_entry, entry_phases, run_phase
 from dpsco.verification.campaign.rederive import rederive_campaign
 from dpsco.verification.campaign.report import check_results, format_html, format_latex, format_markdown, format_table
+from dpsco.verification.checks.power import label_uninformative
 from dpsco.verification.checks.theorem_checks import apply_holm
 
 __all__ = ["Budget", "BUDGETS", "REPORT_DIRS", "REPORT_FILES", "configure_parser", "run", "run_verification",
@@ -400,6 +401,8 @@ def _run_locked(*, budget: str, out: str, seed: int, only: str | None, quiet: bo
     all_checks = [_CheckView(r[k]) for r in records for k in CHECK_KEYS if isinstance(r.get(k), dict)]
     all_checks += [_CheckView(c) for r in records for c in r.get("suite_checks", {}).values()]
     apply_holm(all_checks, alpha)
+    # a pass without the power to fail on a violation of the claim by a factor of two is not evidence
+    uninformative = label_uninformative([c._d for c in all_checks])
     audits = [a for rec in records for a in (rec.get("audit"), rec.get("white_box_audit")) if a is not None]
     audits += [a for rec in records for a in rec.get("suite_audits", {}).values()]
     apply_holm_to_audits(audits, 1.0 - confidence)  # all audits of the run: one family-wise α (Holm)
@@ -419,6 +422,7 @@ def _run_locked(*, budget: str, out: str, seed: int, only: str | None, quiet: bo
         "delta": 1.0 / real.n**2,
         "radius": RADIUS,
         "checks": len(all_checks),
+        "uninformative_checks": uninformative,
         "alpha_campaign": alpha,
         "audit_confidence": confidence,
         "audit_family": {"audits": len(audits), "family_wise_alpha": 1.0 - confidence, "method": "holm",

@@ -102,11 +102,14 @@ def mean_bound_check(name: str, samples: Sequence[float] | np.ndarray, bound: fl
 
 
 def suite_check(name: str, statement: str, p_value: float | bool, estimate: float | None = None,
-                bound: float | None = None, **details: Any) -> dict[str, Any]:
+                bound: float | None = None, *, uninformative: str | None = None, **details: Any) -> dict[str, Any]:
     """A check of an entry's own suite as the campaign reads it (``CatalogueEntry.suite``): ``p_value`` in [0, 1]
     — the smallest level at which the data refute ``statement`` — or a bool for an exact check (True: holds,
     p = 1; False: fails, p = 0); ``verdict`` None until the campaign's Holm procedure sets it; the measured
-    ``estimate`` and the ``bound`` where they apply; any JSON-ready ``details``."""
+    ``estimate`` and the ``bound`` where they apply; any JSON-ready ``details``.  ``uninformative``: why the check
+    cannot fail at these inputs (or cannot detect a violation of its claim by a factor of two), stored as
+    ``uninformative_at_inputs``; the campaign then labels a pass "uninformative" (``checks.power``), never a
+    failure."""
     p = (1.0 if p_value else 0.0) if isinstance(p_value, (bool, np.bool_)) else float(p_value)
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"p_value must lie in [0, 1], got {p_value!r}")
@@ -115,6 +118,10 @@ def suite_check(name: str, statement: str, p_value: float | bool, estimate: floa
         out["estimate"] = float(estimate)
     if bound is not None:
         out["bound"] = float(bound)
+    if uninformative is not None:
+        if not isinstance(uninformative, str) or not uninformative.strip():
+            raise ValueError("uninformative must be a non-empty reason")
+        out["uninformative_at_inputs"] = uninformative
     out.update(details)
     return out
 

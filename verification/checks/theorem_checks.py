@@ -209,6 +209,7 @@ class StabilityCheck:
     replicates: int
     p_value: float
     detectable_excess: float
+    largest_difference: float | None = None  # the largest loss difference the domain allows (2·M·L), if known
     verdict: str = "pending"
     method: str = ("coupled runs (same seed ⇒ same batches and noise); one-sided t-test per probe point, "
                    "Bonferroni over probes; asymptotic")
@@ -218,7 +219,8 @@ class StabilityCheck:
 
 
 def stability_check(name: str, theorem: str, differences: np.ndarray, bound: float, *,
-                    bound_printed: float | None = None, pairs: int = 1, alpha_power: float = 1e-3) -> StabilityCheck:
+                    bound_printed: float | None = None, pairs: int = 1, alpha_power: float = 1e-3,
+                    largest_difference: float | None = None) -> StabilityCheck:
     """Test H0: sup_z E[ℓ(A(S), z) − ℓ(A(S'), z)] ≤ bound from coupled differences.
 
     ``differences``: (R, k) array, row r = one coupled pair of runs (possibly pooled over neighbouring pairs),
@@ -242,7 +244,8 @@ def stability_check(name: str, theorem: str, differences: np.ndarray, bound: flo
     return StabilityCheck(name=name, theorem=theorem, bound=float(bound), bound_printed=bound_printed,
                           estimate=float(means.max()), per_probe_mean=means.tolist(), per_probe_se=ses.tolist(),
                           pairs=pairs, replicates=R, p_value=p,
-                          detectable_excess=float(t.isf(alpha_power / k) * ses.max()))
+                          detectable_excess=float(t.isf(alpha_power / k) * ses.max()),
+                          largest_difference=None if largest_difference is None else float(largest_difference))
 
 
 def apply_holm(checks: Sequence[Any], alpha: float) -> None:

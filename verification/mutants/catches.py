@@ -13,19 +13,19 @@ Lowy & Razaviyayn) the check records under "audit", "white_box_audit", "empirica
 checks that every inventoried pair has a row, that every named bug is in ``corpus.CORPUS`` and listed by the
 entries the row matches, and that every named test exists (and, in the campaign, regenerates the inventory).
 
-A row's ``bug`` is None only where no planted bug makes that check fail.  Its note then starts with one of
-:data:`NONE_KINDS`, which says why:
+A row's ``bug`` is None only where the record is not a pass/fail check of the implementation.  Its note then
+starts with one of :data:`NONE_KINDS`, which says why:
 
-* "diagnostic:" — the record is not a pass/fail check (no verdict);
-* "control:" — a pass/fail record that states that ANOTHER check refutes a planted copy (e.g. "the measured
-  check refutes the σ/√2 copy"): it fails only if that check loses its power, never on a bug of the algorithm;
-* "cannot fail:" — the check's bound is at least the largest value the checked quantity can take at the
-  campaign's public inputs (the Hoeffding p-value is 1 whatever the runs), so nothing can make it fail;
-* "no planted bug:" — the check can fail, but no planted bug of the entry is shown to make it fail (a gap: the
-  planted bugs in ``CORPUS`` are privacy bugs, which leave these checks untouched or improve their outcome).
+* "diagnostic:" — the record has no pass/fail verdict;
+* "uninformative:" — the campaign labels the check's pass "uninformative" (``dpsco.verification.checks.power``):
+  at the quick campaign's runs it cannot fail, or cannot detect a violation of its claim by a factor of two, so
+  its pass is reported as no evidence (a failure would still fail the campaign).
 
-The last three kinds are checks that cannot fail on any planted bug; they are listed in docs/planted-bugs.md
-("Every check names its planted bug") for their papers' owners to relabel or to give a planted bug.
+A "control" record (a check that states that ANOTHER check refutes a planted copy, e.g. "the measured-noise
+check refutes the σ/√2 copy") names the planted bug it runs: the row's test shows that other check failing on
+it.  A check fails on a planted bug when its p-value is at most :data:`FAILS_UNDER_HOLM`, which fails under
+Holm's procedure at the campaign's α = 1e-3 whatever the other p-values, in any campaign of at most 1000
+checks.
 """
 
 from __future__ import annotations
@@ -42,14 +42,16 @@ from dpsco.verification.mutants.bftt19_catches import BFTT19_ROWS
 from dpsco.verification.mutants.lr21_catches import LR21_ROWS
 from dpsco.verification.mutants.muabg23_catches import MUABG23_ROWS
 
-__all__ = ["CATCHES", "COMMON_KEYS", "INVENTORY_PATH", "NONE_KINDS", "CheckCatch", "catch_for", "check_records",
+__all__ = ["CATCHES", "COMMON_KEYS", "FAILS_UNDER_HOLM", "INVENTORY_PATH", "NONE_KINDS", "CheckCatch", "catch_for", "check_records",
            "inventory", "load_inventory", "none_kind", "none_rows_markdown", "write_inventory"]
 
 #: the check records of a common (non-suite) entry in ``results.json``, in the campaign's order
 COMMON_KEYS: tuple[str, ...] = ("audit", "white_box_audit", "empirical", "population", "rate", "tight_rate",
                                 "rate_d", "rate_eps", "stability")
 #: why a row names no planted bug (the first word of its note; module docstring)
-NONE_KINDS: tuple[str, ...] = ("diagnostic:", "control:", "cannot fail:", "no planted bug:")
+NONE_KINDS: tuple[str, ...] = ("diagnostic:", "uninformative:")
+#: a p-value at most this fails under Holm at α = 1e-3 whatever the other p-values (≤ 1000 checks: 1e-3/1000)
+FAILS_UNDER_HOLM = 1e-6
 #: the committed inventory of the quick campaign's (entry, key) pairs: {entry name: [keys]}
 INVENTORY_PATH = Path(__file__).resolve().with_name("check_inventory.json")
 
