@@ -15,22 +15,26 @@ parameters), ``check_rule_representable``, ``PrivacyFilter``, ``clipped_mean_gra
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 import numpy as np
 
+import dpsco.reference.muabg23.adaptive as _adaptive
 from dpsco.reference.clipping import row_norms
 from dpsco.reference.muabg23.adaptive import (AdaptiveRule, PrivacyFilter, adaptive_gd, adaptive_gd_em,
                                               adaptive_gd_release, check_rule_representable, clipped_mean_gradient,
                                               em_select, exact_rule)
 from dpsco.reference.muabg23.ledger import gaussian_zcdp, replace_one_sensitivity
+from dpsco.verification.papers.muabg23_lower_bound import ScaledNoiseGenerator
 from dpsco.reference.privacy import Release
 from dpsco.reference.validation import check_bool, check_positive, check_rng
 from dpsco.verification.mutants.noise_scale import under_noised
 
 __all__ = ["adaptive_gd_cost_from_noisy_norm", "adaptive_gd_paper_units", "adaptive_gd_sigma_from_exact_norm",
            "adaptive_gd_noise_over_1e6", "adaptive_gd_em_temperature_without_2", "adaptive_gd_draws_sigma_over_sqrt2",
-           "adaptive_gd_em_draws_sigma_over_sqrt2"]
+           "adaptive_gd_em_draws_sigma_over_sqrt2", "adaptive_gd_printed_claiming_rho", "adaptive_gd_noise_free",
+           "adaptive_gd_em_noise_over_1e6", "em_log_probabilities_without_2"]
 
 #: how many times the filter's own bound ⌊n√ρ/2⌋ + 1 a planted loop may run (a bug that under-charges runs
 #: longer than the correct filter: half the charge runs at most twice as long, plus one step)
@@ -133,6 +137,21 @@ def adaptive_gd_noise_over_1e6(grad: Any, w0: Any, *, rho: float, beta: float, L
                          step_cost=lambda r, s, _N: r.step_cost(s * 1e6))
 
 
+def em_log_probabilities_without_2(norms: Any, epsilon: float, sensitivity: float) -> np.ndarray:
+    """Planted bug of ``dpsco.reference.muabg23.adaptive.em_log_probabilities`` (Theorem 5's exponential mechanism):
+    log P(t) for P(t) ∝ exp(−ε‖∇F(w_t)‖/Δ), the factor 2 of the exponential mechanism's ε/(2Δ) dropped — the
+    scores of ``em_log_probabilities(norms, 2ε, Δ)``, bit for bit (2ε·x/2 = ε·x in floating point), so its
+    log-ratio range on the extremal score pair is 2ε (4× the claimed ε²/8-zCDP).  Same arguments and return.
+    :func:`adaptive_gd_em_temperature_without_2` selects with it.  Refuted by the suite's exact bounded-range check
+    (``muabg23_adaptive.em_bounded_range_check``; ``tests/test_muabg23_catches.py``)."""
+    u = np.asarray(norms, dtype=np.float64)
+    if u.ndim != 1 or u.size == 0 or not np.all(np.isfinite(u)):
+        raise ValueError(f"norms must be a finite non-empty vector, got shape {u.shape}")
+    epsilon, sensitivity = check_positive(epsilon, "epsilon"), check_positive(sensitivity, "sensitivity")
+    s = -(2.0 * epsilon) * (u / sensitivity) / 2.0      # BUG: the temperature ε/Δ instead of ε/(2Δ)
+    return s - (s.max() + math.log(np.exp(s - s.max()).sum()))
+
+
 def adaptive_gd_em_temperature_without_2(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
                                          rng: np.random.Generator, calibration: str = "exact",
                                          rho_em: float | None = None, clip: bool = True,
@@ -146,12 +165,76 @@ def adaptive_gd_em_temperature_without_2(grad: Any, w0: Any, *, rho: float, beta
                          rho_em=rho_em, clip=clip, delta=delta, white_box=white_box)
     n = out.claim.assumptions["n"]
     eps = out.parameters["epsilon_em"]
-    t_star = em_select(out.diagnostics["exact_norms"], 2.0 * eps, replace_one_sensitivity(L0, n), rng)
+    lp = em_log_probabilities_without_2(out.diagnostics["exact_norms"], eps, replace_one_sensitivity(L0, n))
+    t_star = int(np.argmax(lp + rng.gumbel(size=lp.size)))       # em_select's Gumbel-max, on the bug's scores
     release = Release(output=out.trajectory[t_star], claim=out.claim, gradient_evaluations=out.gradient_evaluations,
                       parameters=dict(out.parameters), algorithm=out.algorithm + " [mutant]",
                       trajectory=out.trajectory, diagnostics={**out.diagnostics, "t_star": t_star},
                       nonprivate_internals=dict(out.nonprivate_internals))
     release.white_box = out.white_box
+    return release
+
+
+def adaptive_gd_printed_claiming_rho(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
+                                     rng: np.random.Generator, calibration: str = "exact", clip: bool = True,
+                                     delta: float = 1e-6, white_box: bool = False) -> Release:
+    """Algorithm 3 whose printed calibration (``calibration="printed"``: the paper's σ̂, ψ, σ_min and its
+    (L_0/(nσ))² charges, App. D.2) claims Theorem 3's printed ρ instead of its exact replace-one value
+    2ρ + 2√ρ/n — the paper's own accounting taken at its word.  The exact calibration is the reference's.  True:
+    the printed filter charges half the replace-one cost and stops only once its charges exceed its guard ρ/2, so
+    every run that the guard stops spends more than ρ (on the suite's worst pair 1.002ρ; up to 2ρ + 2√ρ/n).  Refuted by the suite's check of the
+    printed calibration (exact cost of the transcript / claim, ``adaptive_printed_total``;
+    ``tests/test_muabg23_catches.py::test_printed_total_refutes_printed_noise_claiming_rho``)."""
+    r = adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, calibration=calibration, clip=clip,
+                    delta=delta, white_box=white_box)
+    if r.parameters["calibration"] != "printed":
+        return r
+    claim = _adaptive._claim(float(rho), float(delta), r.claim.source + " [mutant: claims the printed ρ]",
+                             dict(r.claim.assumptions))                  # BUG: ρ, not 2ρ + 2√ρ/n
+    r.claim = claim
+    r.algorithm += " [mutant: printed noise claiming ρ]"
+    return r
+
+
+def adaptive_gd_noise_free(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
+                           rng: np.random.Generator, calibration: str = "exact", clip: bool = True,
+                           delta: float = 1e-6, white_box: bool = False) -> Release:
+    """Algorithm 3 with its noise dropped (both the norm query's and the gradient's: every Gaussian draw of the
+    run multiplied by 0, ``muabg23_lower_bound.ScaledNoiseGenerator`` at scale 0 on the caller's bit generator),
+    claiming Theorem 3's ρ: not private at all (ε = ∞).  Refuted by the suite's Theorem 8 lower-bound check, on
+    whose pair its deterministic output is the minimiser (excess 0 < ¼r^κ;
+    ``tests/test_muabg23_catches.py::test_theorem8_refutes_noise_free_adaptive_gd``)."""
+    check_rng(rng)
+    silent = ScaledNoiseGenerator(rng.bit_generator, 0.0)                 # BUG: no noise
+    r = adaptive_gd(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=silent, calibration=calibration, clip=clip,
+                    delta=delta, white_box=white_box)
+    r.algorithm += " [mutant: noise dropped]"
+    return r
+
+
+def adaptive_gd_em_noise_over_1e6(grad: Any, w0: Any, *, rho: float, beta: float, L0: float, L1: float,
+                                  rng: np.random.Generator, calibration: str = "exact", rho_em: float | None = None,
+                                  clip: bool = True, delta: float = 1e-6, white_box: bool = False) -> Release:
+    """The Theorem 5 variant whose Algorithm 3 part is :func:`adaptive_gd_noise_over_1e6` (both Gaussian noises
+    divided by 10⁶, each step charged what the correct noise costs), then the correct exponential mechanism
+    (``em_select`` at Theorem 5's ε on the exact clipped norms); the correct variant's claim ρ + ρ_EM.  Not
+    private: on the audit pair the trajectories are two deterministic grids.  Refuted by the suite's black-box
+    curve audit of w_{t*} (``tests/test_muabg23_catches.py::test_em_curve_audit_refutes_noise_over_1e6``)."""
+    base = adaptive_gd_noise_over_1e6(grad, w0, rho=rho, beta=beta, L0=L0, L1=L1, rng=rng, calibration=calibration,
+                                      clip=clip, delta=delta, white_box=white_box)
+    rho_em = rho / 2.0 if rho_em is None else check_positive(rho_em, "rho_em")
+    eps = _adaptive.em_epsilon_bounded_range(rho_em)
+    n = int(base.claim.assumptions["n"])
+    t_star = em_select(base.diagnostics["exact_norms"], eps, replace_one_sensitivity(L0, n), rng)
+    claim = _adaptive._claim(base.claim.rho + rho_em, float(delta), "Menart et al. (2023), arXiv:2311.13447 v2, "
+                             "Theorem 5 [mutant: Algorithm 3's noise / 10⁶]",
+                             {**base.claim.assumptions, "rho_em": rho_em}, gaussian=False)
+    release = Release(output=base.trajectory[t_star], claim=claim, gradient_evaluations=base.gradient_evaluations,
+                      parameters={**base.parameters, "epsilon_em": eps, "rho_em": rho_em},
+                      algorithm=base.algorithm + " + exponential mechanism [mutant]", trajectory=base.trajectory,
+                      diagnostics={**base.diagnostics, "t_star": t_star},
+                      nonprivate_internals=dict(base.nonprivate_internals))
+    release.white_box = base.white_box
     return release
 
 

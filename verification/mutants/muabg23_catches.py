@@ -4,14 +4,16 @@ the regularised problem (Algorithm 4) and adaptive noisy GD (Algorithm 3, with T
 output), each with the planted bug that makes it fail and the test that shows it.
 
 Caught: the exact zCDP of a transcript (σ's from the public schedule) fails on the copies that make more releases
-or charge half the cost; the measured-noise checks (``muabg23_noise.measured_noise`` of the replayed residuals)
-fail on the σ/√2 copies; the white-box audits refute the copies calibrated to the paper's (L₀/(nσ))² accounting;
-the black-box curve audit of adaptive GD refutes its copy with noise/10⁶; the selection-frequency test refutes the
-exponential mechanism without its factor 2.  Not caught by any planted bug of ``CORPUS``: the utility checks
-(Theorems 1, 2, 4, 5, 9), the gradient counts, the printed-calibration checks (their bugs are the printed
-calibrations themselves, which the reference runs), the exponential mechanism's bounded range and worst-pair
-audit, and Theorem 8's lower bound, whose planted bugs — the algorithms with their noise removed
-(``verification/papers/muabg23_lower_bound.py``'s ScaledNoiseGenerator at scale 0) — are not ``CORPUS`` entries.
+(one difference step, one noisy step, one outer call more) or charge half the cost; the gradient counts on the
+same copies; the measured-noise checks (``muabg23_noise.measured_noise`` of the replayed residuals) fail on the
+σ/√2 copies; the white-box audits refute the copies calibrated to the paper's (L₀/(nσ))² accounting; the printed-
+calibration checks refute the printed noise claiming ρ (Algorithm 3) and the one-step-more copy at the printed
+calibration (Algorithm 4); the black-box curve audits refute the copies with noise/10⁶; the selection-frequency
+test and the exact bounded range refute the exponential mechanism without its factor 2; Theorem 1's w.h.p. check
+refutes KL Spider returning its start w₀; Theorem 8's lower bound refutes Algorithm 3 with its noise dropped.
+Uninformative at the quick budget (bug None, the campaign labels the pass; tests/test_muabg23_catches.py shows
+why): every rate check (Theorems 1, 2, 4, 5, 9: Hoeffding ranges far above the bounds, or bounds above the range)
+and Theorem 8's lower bound for the algorithms whose noise-free copy it passes (all but Algorithm 3).
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ _AD = "tests/test_muabg23_adaptive.py::"
 _WB = "tests/test_muabg23_white_box.py::"
 _EM = "tests/test_muabg23_em.py::"
 _LB = "tests/test_muabg23_lower_bound.py::"
-_UTILITY = ("no planted bug: a utility claim checked at every grid n (Hoeffding) or with high probability "
-            "(binomial); every planted bug of the paper is a privacy bug, which no test runs through it")
+_CA = "tests/test_muabg23_catches.py::"
+_RATE = ("uninformative: a rate check whose Hoeffding range at the quick budget's runs makes its detectable excess "
+         "exceed every bound of its grid (a true mean of twice the bound passes; checks.power labels the record "
+         "from its own numbers)")
 
 MUABG23_ROWS: tuple[dict[str, Any], ...] = (
     # -- KL Spider (Algorithm 1) ---------------------------------------------------------------------------------
@@ -43,11 +47,18 @@ MUABG23_ROWS: tuple[dict[str, Any], ...] = (
          test=_SP + "test_white_box_audit_refutes_printed_noise",
          note="white_box_audit with the suite's run and design refutes the printed noise under Theorem 1's claim "
               "(true μ 1.03 against 0.71; 20,000 runs per side; campaign-marked test)"),
-    dict(entry=r"muabg23\.kl_spider", key="kl_spider_count", bug=None, test=_SP + "test_release_claim_exact_and_count",
-         note="no planted bug: an exact count (performed n·Σ(1 + steps_k), published n·(K + ΣT_k)); no test runs a "
-              "copy through it"),
-    dict(entry=r"muabg23\.kl_spider", key="kl_spider_theorem_1_(whp|rate|rate_kappa_1_5)", bug=None,
-         test=_SP + "test_theorem_1_bound_on_pl_quadratic", note=_UTILITY),
+    dict(entry=r"muabg23\.kl_spider", key="kl_spider_count", bug="kl_spider_extra_difference_step",
+         test=_CA + "test_kl_spider_count_refutes_extra_step",
+         note="kl_spider_hp_checks (the suite's code) on the copy with one more difference release per round: its "
+              "published count n·(K + Σ(T_k + 1)) ≠ the schedule's n·(K + ΣT_k) on every run (exact)"),
+    dict(entry=r"muabg23\.kl_spider", key="kl_spider_theorem_1_whp", bug="kl_spider_returns_start",
+         test=_CA + "test_theorem_1_whp_refutes_returning_the_start",
+         note="kl_spider_hp_checks (the suite's 6 runs at n = 1000) on the copy that returns w_0: excess ≥ 0.08 > "
+              "Φ̂_K = 0.062 on every run, binomial p = 0.05⁶ = 1.6e-8 (miss probability 0)"),
+    dict(entry=r"muabg23\.kl_spider", key="kl_spider_theorem_1_(rate|rate_kappa_1_5)", bug=None,
+         test=_CA + "test_kl_spider_rate_checks_are_uninformative_at_quick",
+         note=_RATE + "; here a range top of 1601 (κ = 2) and 1.4e5 (κ = 3/2) at 2 runs per point against bounds "
+              "≤ 0.062"),
     # -- noisy GD on the regularised problem (Algorithm 4) ---------------------------------------------------------
     dict(entry=r"muabg23\.noisy_gd", key="noisy_gd_exact_privacy", bug="noisy_gd_one_step_more",
          test=_PR + "test_algorithm_4_planted_bugs_refuted_by_the_same_check",
@@ -61,18 +72,21 @@ MUABG23_ROWS: tuple[dict[str, Any], ...] = (
          test=_WB + "test_noisy_gd_white_box_refutes_paper_accounting",
          note="the suite's white-box curve audit (fixed event) refutes σ² = L₀²(T−1)/(n²ρ), truly 2ρ-zCDP (miss "
               "3.0e-9 at 40,000 runs per side, exact)"),
-    dict(entry=r"muabg23\.noisy_gd", key="noisy_gd_mutants_refuted", bug=None,
+    dict(entry=r"muabg23\.noisy_gd", key="noisy_gd_mutants_refuted", bug="noisy_gd_one_step_more",
          test=_PR + "test_algorithm_4_planted_bugs_refuted_by_the_same_check",
-         note="control: states that the exact-ρ and measured-noise checks refute the two planted copies; it fails "
-              "only if those checks lose their power, never on a bug of the algorithm"),
-    dict(entry=r"muabg23\.noisy_gd", key="noisy_gd_printed_privacy", bug=None,
-         test=_PR + "test_exact_calibration_spends_rho_and_printed_under_half",
-         note="no planted bug: checks that the printed calibration (which the reference runs as an option) spends "
-              "< ρ/2; no test runs a copy through it"),
-    dict(entry=r"muabg23\.noisy_gd", key="noisy_gd_count", bug=None, test=_PR + "test_suite_tasks_at_quick_budget",
-         note="no planted bug: an exact count (T − 1)·n; no test runs a copy through it"),
+         note="control — the exact worst-pair ρ refutes the planted copy with one step more (ρT/(T − 1) > ρ) and "
+              "the measured noise the paper-accounting copy; the test shows both refutations"),
+    dict(entry=r"muabg23\.noisy_gd", key="noisy_gd_printed_privacy", bug="noisy_gd_one_step_more",
+         test=_CA + "test_noisy_gd_checks_refute_one_step_more",
+         note="noisy_gd_checks (the suite's code) on the one-step-more copy at the printed calibration: exact ρ = "
+              "ρ/2 > its claim (T − 1)ρ/(2T), and not < ρ/2 (exact)"),
+    dict(entry=r"muabg23\.noisy_gd", key="noisy_gd_count", bug="noisy_gd_one_step_more",
+         test=_CA + "test_noisy_gd_checks_refute_one_step_more",
+         note="noisy_gd_checks (the suite's code) on the one-step-more copy: T·n gradients reported against the "
+              "schedule's (T − 1)·n (exact)"),
     dict(entry=r"muabg23\.noisy_gd", key="noisy_gd_theorem_9_rate", bug=None,
-         test=_PR + "test_theorem_9_rate_on_linear_regularised_instance", note=_UTILITY),
+         test=_CA + "test_noisy_gd_rate_is_uninformative_at_quick",
+         note=_RATE + "; here the range [0, 1] at 4 runs per point: detectable excess 0.975 > largest bound 0.27"),
     # -- proximal point (Algorithm 2) ------------------------------------------------------------------------------
     dict(entry=r"muabg23\.proximal_point", key="proximal_point_measured_noise",
          bug="proximal_point_draws_sigma_over_sqrt2",
@@ -83,20 +97,22 @@ MUABG23_ROWS: tuple[dict[str, Any], ...] = (
          test=_WB + "test_proximal_point_white_box_refutes_paper_accounting",
          note="the suite's white-box curve audit of every noisy gradient refutes the paper-accounting copy (truly "
               "2ρ; miss 3.0e-9 at 40,000 runs per side, exact)"),
-    dict(entry=r"muabg23\.proximal_point", key="proximal_point_exact_privacy", bug=None,
+    dict(entry=r"muabg23\.proximal_point", key="proximal_point_exact_privacy", bug="proximal_point_one_call_more",
+         test=_CA + "test_proximal_point_checks_refute_one_call_more",
+         note="proximal_point_checks (the suite's code) on the copy whose outer loop makes T + 1 calls: exact "
+              "worst-pair ρ(T + 1)/T > ρ (exact)"),
+    dict(entry=r"muabg23\.proximal_point", key="proximal_point_schedule", bug="proximal_point_data_dependent_f0",
          test=_PR + "test_algorithm_2_exact_rho_and_schedule_from_public_inputs",
-         note="no planted bug: the exact worst-pair ρ with σ from the public formula; no test runs a copy through "
-              "it (the noise copies are caught by the measured noise and the audit, the data-dependent F₀ by the "
-              "schedule)"),
-    dict(entry=r"muabg23\.proximal_point", key="proximal_point_schedule", bug=None,
-         test=_PR + "test_algorithm_2_exact_rho_and_schedule_from_public_inputs",
-         note="control: its second half states that the data-dependent-F₀ copy's T differs on (S, S3) (the test); "
-              "no test runs a copy through its first half (T equal on S, S2 and to the public schedule)"),
-    dict(entry=r"muabg23\.proximal_point", key="proximal_point_count", bug=None,
-         test=_PR + "test_suite_tasks_at_quick_budget",
-         note="no planted bug: an exact count T(T₄ − 1)n; no test runs a copy through it"),
+         note="control — states that the data-dependent-F₀ copy's T differs on (S, S3), beside T equal on S, S2 "
+              "and the public schedule; the test shows the copy's schedules differ"),
+    dict(entry=r"muabg23\.proximal_point", key="proximal_point_count", bug="proximal_point_one_call_more",
+         test=_CA + "test_proximal_point_checks_refute_one_call_more",
+         note="proximal_point_checks (the suite's code) on the one-call-more copy: (T + 1)(T₄ − 1)n gradients "
+              "reported against T(T₄ − 1)n (exact)"),
     dict(entry=r"muabg23\.proximal_point", key="proximal_point_theorem_2_rate", bug=None,
-         test=_PR + "test_theorem_2_rate_task_bounds_by_hand", note=_UTILITY),
+         test=_CA + "test_proximal_point_rate_cannot_fail_at_quick",
+         note="uninformative: cannot fail at the quick grid (n = 8, 16): every bound (Theorem 2 + βF₀, ≥ 4.1) is "
+              "at least the cap 1 of the capped excess (checks.power labels the record from its own numbers)"),
     # -- adaptive GD (Algorithm 3) and its exponential-mechanism output (Theorem 5) -----------------------------
     dict(entry=r"muabg23\.adaptive_gd", key="adaptive_filter_total", bug="adaptive_gd_paper_units",
          test=_AD + "test_paper_units_undercount_twice",
@@ -121,26 +137,36 @@ MUABG23_ROWS: tuple[dict[str, Any], ...] = (
          test=_EM + "test_em_measured_selection_refutes_temperature_without_2",
          note="em_selection_check (the suite's two-sided exact binomial test) refutes the temperature without its "
               "factor 2 (miss ≤ 1e-6 at 700 runs, exact)"),
-    dict(entry=r"muabg23\.adaptive_gd_em", key="adaptive_filter_total_em", bug=None,
-         test=_AD + "test_filter_never_overshoots",
-         note="no planted bug: the entry's planted bugs (the exponential mechanism's temperature, the σ/√2 copy) "
-              "leave the filter's charges as they are; the paper-units copy is the adaptive_gd entry's"),
-    dict(entry=r"muabg23\.adaptive_gd(_em)?", key="adaptive_printed_total(_em)?", bug=None,
-         test=_AD + "test_exact_and_printed_parameters_by_hand",
-         note="no planted bug: checks that the printed calibration (an option of the reference) stays within its "
-              "own claim 2ρ + 2√ρ/n; no test runs a copy through it"),
-    dict(entry=r"muabg23\.adaptive_gd_em", key="adaptive_em_bounded_range", bug=None,
-         test=_AD + "test_em_worst_pair_attains_epsilon",
-         note="no planted bug: an exact computation of the reference's exponential-mechanism log-ratio range at "
-              "public inputs; the temperature copy is caught by the selection test, not here"),
-    dict(entry=r"muabg23\.adaptive_gd_em", key="adaptive_em_worst_pair_curve", bug=None,
-         test=_EM + "test_em_worst_pair_is_realised_by_the_implementation",
-         note="no planted bug: no test runs a planted copy through the worst-pair curve audit of the Theorem 5 "
-              "variant"),
+    dict(entry=r"muabg23\.adaptive_gd_em", key="adaptive_filter_total_em", bug="adaptive_gd_paper_units",
+         test=_CA + "test_privacy_checks_refute_paper_units_and_printed_claim",
+         note="privacy_checks (the suite's code; the Theorem 5 entry's filter check runs Algorithm 3, its first "
+              "part) on the paper-units copy: exact cost 1.5ρ > ρ (exact)"),
+    dict(entry=r"muabg23\.adaptive_gd(_em)?", key="adaptive_printed_total(_em)?",
+         bug="adaptive_gd_printed_claiming_rho", test=_CA + "test_privacy_checks_refute_paper_units_and_printed_claim",
+         note="privacy_checks (the suite's code, with and without the Theorem 5 keys) on the printed calibration "
+              "claiming ρ: exact cost / claim = 1.002 > 1 (its half-cost charges exceed the guard ρ/2; exact)"),
+    dict(entry=r"muabg23\.adaptive_gd_em", key="adaptive_em_bounded_range", bug="em_log_probabilities_without_2",
+         test=_CA + "test_em_bounded_range_refutes_scores_without_2",
+         note="em_bounded_range_check (the suite's code) on the scores without the factor 2 (the temperature "
+              "copy's): log-ratio range 2ε > ε (exact)"),
+    dict(entry=r"muabg23\.adaptive_gd_em", key="adaptive_em_worst_pair_curve", bug="adaptive_gd_em_noise_over_1e6",
+         test=_CA + "test_em_curve_audit_refutes_noise_over_1e6",
+         note="the suite's black-box curve audit of w_{t*} refutes the copy with Algorithm 3's noises / 10⁶ at "
+              "2,000 runs per side (the standard budget's; miss ≤ 1e-6 derived in the campaign-marked test); at the "
+              "quick budget's 300 it does not"),
     dict(entry=r"muabg23\.adaptive_gd(_em)?", key=r"adaptive_(theorem_4_rate|em_theorem_5_rate)", bug=None,
-         test=_AD + "test_suite_tasks_at_quick_budget", note=_UTILITY),
+         test=_AD + "test_suite_tasks_at_quick_budget",
+         note=_RATE + "; here the constant ĉ is calibrated on pilot runs and 10 runs per point give a detectable "
+              "excess of 1.27 (range [0, 2]) and 0.63 (range [0, 1]) against largest bounds 0.020 and 0.35"),
     # -- Theorem 8's lower bound, every entry ----------------------------------------------------------------------
-    dict(entry=r"muabg23\..*", key=r".*_theorem8", bug=None, test=_LB + "test_non_private_variant_is_caught",
-         note="no planted bug: the check fails on the algorithms with their noise removed (ScaledNoiseGenerator at "
-              "scale 0; the test), which are not CORPUS entries nor listed by the entries"),
+    dict(entry=r"muabg23\.adaptive_gd", key="adaptive_gd_theorem8", bug="adaptive_gd_noise_free",
+         test=_CA + "test_theorem8_refutes_noise_free_adaptive_gd",
+         note="the suite's Theorem 8 task (200 runs per dataset) on Algorithm 3 with its noise dropped: excess 0 "
+              "on both datasets, p = e^{−25} = 1.4e-11 (deterministic, miss probability 0)"),
+    dict(entry=r"muabg23\..*", key=r".*_theorem8", bug=None,
+         test=_CA + "test_theorem8_is_uninformative_where_the_noise_free_copy_passes",
+         note="uninformative: at the quick budget's 200 runs per dataset the Hoeffding half-width is 0.743·¼r^κ, "
+              "and these algorithms with their noise removed (ε = ∞) have excess ≥ 0.395·¼r^κ (KL Spider's schedule "
+              "cannot even reach a/2: 1.65·¼r^κ), so the check passes them surely; the task states it "
+              "(muabg23_lower_bound.noise_free_reason, from the check's numbers)"),
 )

@@ -27,6 +27,7 @@ _PR = "tests/test_muabg23_proximal.py::"
 _AD = "tests/test_muabg23_adaptive.py::"
 _WB = "tests/test_muabg23_white_box.py::"
 _EM = "tests/test_muabg23_em.py::"
+_CA = "tests/test_muabg23_catches.py::"
 _SQRT2 = "reporting σ and drawing σ/√2 (the generic planted bug, mutants.noise_scale.under_noised)"
 _MEASURED = ("a release is never trusted about itself: the noise drawn is measured (one-sided χ² of the replayed "
              "residuals, checks.noise.measured_noise_check)")
@@ -158,4 +159,54 @@ MUABG23_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
         "Algorithm 3's part exactly 2ρ-zCDP: 2ρ + ρ_EM under the ρ + ρ_EM claim",
         "the measured-noise check of Algorithm 3's releases (miss probability ≤ 1e-6, exact)",
         (_EM + "test_em_measured_noise_refutes_sigma_over_sqrt2",)),
+    PaperTestBug(
+        "kl_spider_returns_start", msp.kl_spider_returns_start, spider.kl_spider, "muabg23",
+        "Algorithm 1 returning the public start w_0 instead of its last iterate (the wrong variable returned: the "
+        "loop's work never reaches the output)", "a utility bug: the output must be the algorithm's last iterate",
+        "the suite's PL quadratic (w_0 = (0.5, 0), records in the ball of radius 0.1), n = 1000, 6 runs",
+        "private (the output is public) and useless: excess ≥ 0.08 > Φ̂_K = 0.0618 on every run",
+        "the suite's Theorem 1 w.h.p. check (6 violations of 6 runs: binomial p = 0.05⁶ = 1.6e-8; miss probability "
+        "0, every run violates)", (_CA + "test_theorem_1_whp_refutes_returning_the_start",)),
+    PaperTestBug(
+        "proximal_point_one_call_more", mp.proximal_point_one_call_more, proximal.proximal_point, "muabg23",
+        "Algorithm 2's outer loop making T + 1 calls of Algorithm 4, each calibrated for ρ/T (off-by-one in line 3)",
+        "off-by-one in the outer loop", _PAIR + "; n = 8, T_4 = 3, 3 runs", "exactly ρ(T + 1)/T-zCDP",
+        "the suite's exact worst-pair ρ of the steps taken and its exact gradient count (T + 1)(T_4 − 1)n ≠ "
+        "T(T_4 − 1)n (deterministic)", (_CA + "test_proximal_point_checks_refute_one_call_more",)),
+    PaperTestBug(
+        "adaptive_gd_printed_claiming_rho", ma.adaptive_gd_printed_claiming_rho, adaptive.adaptive_gd, "muabg23",
+        "Algorithm 3's printed calibration (σ̂, ψ, σ_min and charges of App. D.2) claiming Theorem 3's printed ρ "
+        "instead of its exact value 2ρ + 2√ρ/n", _PAPER_UNITS, "linear loss, n = 400, d = 2, records e₁ with one "
+        "replaced by −e₁ (every release at its full replace-one shift), 10 runs",
+        "more than ρ on every run the filter's guard stops (its charges are half the replace-one cost and exceed "
+        "the guard ρ/2; 1.002ρ on this pair), up to 2ρ + 2√ρ/n, under a ρ claim",
+        "the suite's printed-calibration check (exact cost of each transcript, σ's recomputed by the printed rule "
+        "from the released N_t, over the claim; deterministic)",
+        (_CA + "test_privacy_checks_refute_paper_units_and_printed_claim",)),
+    PaperTestBug(
+        "adaptive_gd_noise_free", ma.adaptive_gd_noise_free, adaptive.adaptive_gd, "muabg23",
+        "Algorithm 3 with its noise dropped (every Gaussian draw × 0), claiming ρ",
+        "a forgotten noise draw (the release is the noiseless iterate)",
+        "Theorem 8's pair (n = 200, k = 10 differing records, κ = 2) at ρ = 4.83e-4, 200 runs per dataset",
+        "not private (ε = ∞): its output is the deterministic minimiser of each dataset",
+        "the suite's Theorem 8 lower-bound check (excess 0 on both datasets: p = e^{−25} = 1.4e-11; miss "
+        "probability 0, deterministic)", (_CA + "test_theorem8_refutes_noise_free_adaptive_gd",)),
+    PaperTestBug(
+        "adaptive_gd_em_noise_over_1e6", ma.adaptive_gd_em_noise_over_1e6, adaptive.adaptive_gd_em, "muabg23",
+        "the Theorem 5 variant whose Algorithm 3 part has both noises divided by 10⁶ (each step charged what the "
+        "correct noise costs), then the correct exponential mechanism",
+        "too little noise for the claimed ρ (a calibration off by a large factor)",
+        "linear loss, n = 8, d = 1, records e₁ vs −e₁ at position 0; output w_{t*}",
+        "not private: w_{t*} is uniform on {0, −0.5, −1} on one dataset and on {0, −0.375, −0.75} on the other",
+        "the suite's black-box curve audit of w_{t*} at 2,000 runs per side (the standard budget's; miss "
+        "probability derived ≤ 1e-6 in the test; at the quick budget's 300 it is not refuted)",
+        (_CA + "test_em_curve_audit_refutes_noise_over_1e6",)),
+    PaperTestBug(
+        "em_log_probabilities_without_2", ma.em_log_probabilities_without_2, adaptive.em_log_probabilities,
+        "muabg23", "Theorem 5's exponential-mechanism scores exp(−ε‖∇F(w_t)‖/Δ), the factor 2 of ε/(2Δ) dropped "
+        "(the scoring function of adaptive_gd_em_temperature_without_2)", "the exponential mechanism's ε/(2Δ)",
+        "the extremal score pair (Δ, Δ) vs (2Δ, 0), n = 400, ρ = 0.5 (ρ_EM = 0.25)",
+        "2ε-bounded-range: 4× the claimed ε²/8-zCDP",
+        "the suite's exact bounded-range check (log-ratio range 2ε > ε; deterministic)",
+        (_CA + "test_em_bounded_range_refutes_scores_without_2",)),
 ]}

@@ -11,6 +11,9 @@
 * :func:`proximal_point_data_dependent_f0` — Algorithm 2's outer T computed from F_0 = L_0·max_i ‖w_0 − x_i‖, a
   bound read from the data: neighbouring datasets get different schedules, so the transcript (T·(T_4 − 1)
   noisy gradients) differs in length and no finite ρ holds for it.
+* :func:`proximal_point_one_call_more` — Algorithm 2's outer loop runs T + 1 calls of Algorithm 4 (an off-by-one
+  in line 3's loop), each calibrated and charged for ρ/T: exactly ρ(T + 1)/T-zCDP under the ρ claim, and
+  (T + 1)(T_4 − 1)n gradients performed and reported against the schedule's T(T_4 − 1)n.
 * :data:`noisy_regularised_gd_draws_sigma_over_sqrt2`, :data:`proximal_point_draws_sigma_over_sqrt2` — the
   generic "reports σ, draws σ/√2" bug (``mutants.noise_scale.under_noised``): exactly 2ρ-zCDP under the ρ claim,
   invisible to any check that reads σ from the release; caught by the measured-noise check.
@@ -33,7 +36,7 @@ from dpsco.verification.mutants.noise_scale import under_noised
 
 __all__ = ["noisy_gd_paper_accounting", "noisy_gd_one_step_more", "proximal_point_paper_accounting",
            "proximal_point_data_dependent_f0", "noisy_regularised_gd_draws_sigma_over_sqrt2",
-           "proximal_point_draws_sigma_over_sqrt2"]
+           "proximal_point_draws_sigma_over_sqrt2", "proximal_point_one_call_more"]
 
 
 def noisy_gd_paper_accounting(X: Any, subgradient: Any, w_c: Any, rho: float, beta: float, L0: float,
@@ -128,6 +131,35 @@ def proximal_point_data_dependent_f0(X: Any, subgradient: Any, w0: Any, rho: flo
     start = np.asarray(w0, dtype=np.float64)
     f0_data = max(1e-12, float(L0 * np.max(np.linalg.norm(np.asarray(X, dtype=np.float64) - start, axis=1))))
     return proximal_point(X, subgradient, w0, rho, beta, L0, l1_tilde, f0_data, gamma, kappa, rng, **kwargs)
+
+
+def proximal_point_one_call_more(X: Any, subgradient: Any, w0: Any, rho: float, beta: float, L0: float,
+                                 l1_tilde: float, F0: float, gamma: float, kappa: float, rng: np.random.Generator,
+                                 **kwargs: Any) -> Release:
+    """Mutant of ``proximal_point`` (Algorithm 2, Theorem 2).  BUG (off-by-one in line 3's loop): T + 1 calls of
+    Algorithm 4, each at the correct σ for ρ/T; the claim, schedule and published parameters are the correct
+    algorithm's (from a run on a throwaway generator), the count reported is the one performed,
+    (T + 1)(T_4 − 1)n.  Exactly ρ(T + 1)/T-zCDP on the worst pair.  The loop below is Algorithm 2's with the
+    reference's own inner solver (``proximal._run_algorithm_4``), so the reference keeps no mutant hook.  Refuted
+    by the suite's exact worst-pair ρ and exact count (``tests/test_muabg23_catches.py``)."""
+    correct = proximal_point(X, subgradient, w0, rho, beta, L0, l1_tilde, F0, gamma, kappa, np.random.default_rng(0),
+                             **{**kwargs, "white_box": False})
+    Xa = np.asarray(X, dtype=np.float64)
+    n = Xa.shape[0]
+    T, T4, sigma = int(correct.parameters["T"]), int(correct.parameters["T4"]), float(correct.parameters["sigma"])
+    R = kwargs.get("replicates")
+    w = np.tile(np.asarray(w0, dtype=np.float64), (1 if R is None else R, 1))
+    steps: list[tuple[np.ndarray, np.ndarray]] | None = [] if kwargs.get("white_box") else None
+    for _ in range(T + 1):                                        # BUG: T + 1 calls (Algorithm 2 makes T)
+        w, _clipped = proximal._run_algorithm_4(Xa, subgradient, w, L0, float(l1_tilde), T4, sigma, rng, steps)
+    release = dataclasses.replace(correct, output=w if R is not None else w[0],
+                                  gradient_evaluations=(T + 1) * (T4 - 1) * n, white_box=None,
+                                  algorithm=correct.algorithm + " [mutant: one call more]")
+    if steps:
+        release.white_box = proximal._trace(Xa, subgradient, steps, n, sigma, L0,
+                                            proximal.theorem_9_step_size(1, float(l1_tilde)),
+                                            "Algorithm 2 (Menart et al. 2023) [mutant: one call more]")
+    return release
 
 
 #: Planted bug (the generic σ/√2 bug, ``dpsco.verification.mutants.noise_scale.under_noised``): Algorithm 4

@@ -24,7 +24,8 @@ from dpsco.reference.validation import check_positive
 from dpsco.verification.mutants.noise_scale import under_noised
 
 __all__ = ["SignedCurvatureLoss", "theorem_1_claim", "kl_spider_printed_noise_claiming_rho",
-           "kl_spider_data_dependent_f0", "kl_spider_extra_difference_step", "kl_spider_draws_sigma_over_sqrt2"]
+           "kl_spider_data_dependent_f0", "kl_spider_extra_difference_step", "kl_spider_draws_sigma_over_sqrt2",
+           "kl_spider_returns_start"]
 
 
 class SignedCurvatureLoss:
@@ -116,6 +117,21 @@ def kl_spider_extra_difference_step(X: Any, loss: Any, rho: float, beta: float, 
     claim = dataclasses.replace(claim, event=dp_event.SelfComposedDpEvent(dp_event.GaussianDpEvent(2.0 / c), N),
                                 assumptions=dict(claim.assumptions) | {"releases_accounted": N})
     return dataclasses.replace(r, claim=claim)
+
+
+def kl_spider_returns_start(X: Any, loss: Any, rho: float, beta: float, F0: float, gamma: float, kappa: float,
+                            L0: float, L1: float, rng: np.random.Generator, **kwargs: Any) -> Release:
+    """Mutant (a utility bug, the wrong variable returned): Algorithm 1 runs as the reference does, but its release
+    publishes the public start w_0 instead of the last iterate w̄ (the loop's work never reaches the output, as if
+    the loop never ran).  Private (the output is public), useless: on the PL quadratic of the suite
+    (``muabg23_spider.quadratic_instance``: w_0 = (0.5, 0), records in the ball of radius 0.1) its excess is
+    (L_1/2)‖w_0 − x̄‖² ≥ (0.5 − 0.1)²/2 = 0.08 on every run, above Theorem 1's Φ̂_K = 0.0618 at n = 1000, so
+    every run violates the bound.  Refuted by the suite's Theorem 1 w.h.p. check
+    (``tests/test_muabg23_catches.py::test_theorem_1_whp_refutes_returning_the_start``)."""
+    r = kl_spider(X, loss, rho, beta, F0, gamma, kappa, L0, L1, rng, **kwargs)
+    start = np.asarray(r.parameters["w0"], dtype=np.float64)
+    out = np.tile(start, (np.shape(r.output)[0], 1)) if np.ndim(r.output) == 2 else start.copy()   # BUG: w_0
+    return dataclasses.replace(r, output=out, algorithm=r.algorithm + " [mutant: returns w_0]")
 
 
 #: Planted bug (the generic σ/√2 bug, ``dpsco.verification.mutants.noise_scale.under_noised``): Algorithm 1

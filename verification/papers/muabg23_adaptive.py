@@ -59,7 +59,8 @@ __all__ = ["ENTRIES", "SIZES", "RHO_AUDIT", "EM_SCORES", "EM_N", "EM_RHO", "EM_R
            "em_selection_counts", "em_public_probability", "em_selection_check", "exact_transcript_cost", "adaptive_privacy", "adaptive_rate",
            "adaptive_em_privacy",
            "adaptive_em_rate", "adaptive_curve_audit", "adaptive_em_curve_audit", "huber_instance",
-           "adaptive_white_box_llr", "adaptive_white_box_audit", "white_box_threshold"]
+           "adaptive_white_box_llr", "adaptive_white_box_audit", "white_box_threshold", "em_bounded_range_check",
+           "privacy_checks"]
 
 PAPER = "Menart et al. (2023)"
 SIZES: dict[str, dict[str, Any]] = {
@@ -182,7 +183,26 @@ def em_selection_check(counts: dict[str, int]) -> dict[str, Any]:
                        estimate=k / m if m else math.nan, bound=p, runs=m, selected=k)
 
 
-def _privacy_checks(inp: SuiteInputs, em: bool) -> dict[str, Any]:
+def em_bounded_range_check(n: int = 400, rho: float = 0.5, *, log_probabilities: Any = em_log_probabilities
+                           ) -> dict[str, Any]:
+    """The exponential mechanism's bounded range, exactly (Theorem 5, ε²/8-zCDP by bounded range; Cesar & Rogers
+    2021): the range of log P_S(t) − log P_S'(t) over t on the extremal score pair (Δ, Δ) vs (2Δ, 0), Δ = 2L_0/n
+    (L_0 = 1), with ``log_probabilities`` (``em_log_probabilities`` or a planted copy with its signature) at
+    ε = √(8ρ_EM), ρ_EM = ρ/2, against ε.  An exact suite check ("adaptive_em_bounded_range")."""
+    sens, eps = replace_one_sensitivity(1.0, n), em_epsilon_bounded_range(rho / 2)
+    lp = log_probabilities(np.array([sens, sens]), eps, sens) - log_probabilities(np.array([2 * sens, 0.0]), eps,
+                                                                                   sens)
+    rng_ = float(lp.max() - lp.min())
+    return suite_check(
+        "adaptive_em_bounded_range", "the exponential mechanism's log-ratio range on the extremal score pair "
+        "(Δ, Δ) vs (2Δ, 0) is ≤ ε = √(8ρ_EM) (bounded range ⇒ ε²/8-zCDP; exact)", rng_ <= eps * (1 + 1e-9),
+        rng_, eps)
+
+
+def _privacy_checks(inp: SuiteInputs, em: bool, *, algorithm: Any = adaptive_gd) -> dict[str, Any]:
+    """The exact and measured checks of Algorithm 3 (module docstring) with ``algorithm`` (``adaptive_gd`` or a
+    planted copy with its keyword signature) in every run: the worst pair, the ∇F = 0 starts and the printed
+    calibration; for Theorem 5 (``em``) also the exponential mechanism's bounded range and measured selection."""
     sz = SIZES[inp.budget]
     n = 400
     rho = 0.5
@@ -194,17 +214,17 @@ def _privacy_checks(inp: SuiteInputs, em: bool) -> dict[str, Any]:
     worst_total, worst_printed, steps, residuals = 0.0, 0.0, [], []
     for child in inp.seed.spawn(sz["runs"]):
         rng = np.random.default_rng(child)
-        rel = adaptive_gd(_linear(S), np.zeros(D), rho=rho, beta=BETA, L0=1.0, L1=1.0, rng=rng, white_box=True)
+        rel = algorithm(_linear(S), np.zeros(D), rho=rho, beta=BETA, L0=1.0, L1=1.0, rng=rng, white_box=True)
         steps.append(len(rel.white_box["N"]))
         worst_total = max(worst_total, exact_transcript_cost(rel.white_box, rule, sens))
         res = noise.adaptive_residuals(rel.white_box, _linear(S), n=n, rho=rho, beta=BETA, L0=1.0, L1=1.0)
         residuals += [res["norm"], res["gradient"]]
         # adversarial: all records equal, start at them (∇F = 0, N_t = noise: σ_t at the floor half the time)
-        adv = adaptive_gd(lambda w: w - Z, np.zeros(D), rho=rho, beta=BETA, L0=1.0, L1=1.0, rng=rng,
-                          white_box=True)
+        adv = algorithm(lambda w: w - Z, np.zeros(D), rho=rho, beta=BETA, L0=1.0, L1=1.0, rng=rng,
+                        white_box=True)
         worst_total = max(worst_total, exact_transcript_cost(adv.white_box, rule, sens))
-        pr = adaptive_gd(_linear(S), np.zeros(D), rho=rho, beta=BETA, L0=1.0, L1=1.0, rng=rng,
-                         calibration="printed", white_box=True)
+        pr = algorithm(_linear(S), np.zeros(D), rho=rho, beta=BETA, L0=1.0, L1=1.0, rng=rng,
+                       calibration="printed", white_box=True)
         worst_printed = max(worst_printed, exact_transcript_cost(pr.white_box, printed, sens) / pr.claim.rho)
     checks = {
         "adaptive_filter_total" + ("_em" if em else ""): suite_check(
@@ -221,13 +241,8 @@ def _privacy_checks(inp: SuiteInputs, em: bool) -> dict[str, Any]:
               "worst_exact_total": worst_total, "printed_exact_over_claim": worst_printed,
               "residuals": int(sum(r.size for r in residuals))}
     if em:
-        sens, eps = replace_one_sensitivity(1.0, n), em_epsilon_bounded_range(rho / 2)
-        lp = em_log_probabilities([sens, sens], eps, sens) - em_log_probabilities([2 * sens, 0.0], eps, sens)
-        rng_ = float(lp.max() - lp.min())
-        checks["adaptive_em_bounded_range"] = suite_check(
-            "adaptive_em_bounded_range", "the exponential mechanism's log-ratio range on the extremal score pair "
-            "(Δ, Δ) vs (2Δ, 0) is ≤ ε = √(8ρ_EM) (bounded range ⇒ ε²/8-zCDP; exact)", rng_ <= eps * (1 + 1e-9),
-            rng_, eps)
+        eps = em_epsilon_bounded_range(rho / 2)
+        checks["adaptive_em_bounded_range"] = em_bounded_range_check(n, rho)
         counts = em_selection_counts(EM_RUNS[inp.budget], np.random.default_rng(inp.seed.spawn(1)[0]))
         checks["adaptive_em_selection"] = em_selection_check(counts)
         record.update({"epsilon_em": eps, "em_selection": counts})
@@ -407,6 +422,10 @@ def adaptive_em_privacy(inp: SuiteInputs) -> dict[str, Any]:
     return out
 
 
+#: the exact and measured checks of Algorithm 3 (and Theorem 5), public for the registry's tests
+privacy_checks = _privacy_checks
+
+
 def _theorem_4_rate(n: int) -> float:
     """Theorem 4 at κ = 2: Õ(d/(n²ρ) + 1/(n√ρ)) with A = log(n√ρ/β)."""
     A = math.log(n * math.sqrt(RHO) / BETA)
@@ -485,7 +504,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         utility_theorem="Theorem 4 (κ = 2, constant calibrated)", run=adaptive_gd, costs=_costs(),
         planted_bugs=("adaptive_gd_cost_from_noisy_norm", "adaptive_gd_paper_units",
                       "adaptive_gd_draws_sigma_over_sqrt2", "adaptive_gd_sigma_from_exact_norm",
-                      "adaptive_gd_noise_over_1e6"), rate_exponent=None,
+                      "adaptive_gd_noise_over_1e6", "adaptive_gd_printed_claiming_rho", "adaptive_gd_noise_free"),
+        rate_exponent=None,
         notes=("Exact calibration by default (each step ≤ ρ/2, total ≤ ρ a.s.); calibration='printed' keeps the "
                "paper's noise and claims its exact replace-one value 2ρ + 2√ρ/n."),
         audit_note=_AUDIT_NOTE,
@@ -501,7 +521,10 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         algorithm_ref="Theorem 5 (Algorithm 3 + exponential mechanism)",
         privacy_theorem="Theorem 5 (ρ + ρ_EM zCDP; EM ε²/8-zCDP by bounded range, ρ_EM = ρ/2 default)",
         utility_theorem="Theorem 5 (stationarity, constant calibrated)", run=adaptive_gd_em, costs=_costs(),
-        planted_bugs=("adaptive_gd_em_temperature_without_2", "adaptive_gd_em_draws_sigma_over_sqrt2"),
+        planted_bugs=("adaptive_gd_em_temperature_without_2", "adaptive_gd_em_draws_sigma_over_sqrt2",
+                      "em_log_probabilities_without_2", "adaptive_gd_em_noise_over_1e6",
+                      # Algorithm 3's planted bugs that its privacy checks (run on Algorithm 3, its first part) catch
+                      "adaptive_gd_paper_units", "adaptive_gd_printed_claiming_rho"),
         rate_exponent=None,
         notes="The EM scores are the exact clipped-gradient norms already computed (0 extra gradients).",
         audit_note=_AUDIT_NOTE,

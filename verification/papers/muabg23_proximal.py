@@ -50,7 +50,8 @@ from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, Entry
 from dpsco.verification.checks.stats import exact_check
 
 __all__ = ["ENTRIES", "SIZES", "AUDIT_N", "AUDIT_RHO", "RATE_INSTANCE", "RATE_SIZES", "noisy_gd_privacy",
-           "noisy_gd_rate", "proximal_point_privacy", "proximal_point_rate", "white_box_event",
+           "noisy_gd_rate", "proximal_point_privacy", "proximal_point_rate", "white_box_event", "noisy_gd_checks",
+           "proximal_point_checks",
            "noisy_gd_white_box_audit", "proximal_point_white_box_audit"]
 
 PAPER = "Menart et al. (2023)"
@@ -185,13 +186,30 @@ def noisy_gd_privacy(inputs: SuiteInputs) -> dict[str, Any]:
     :func:`noisy_gd_white_box_audit` (``SIZES[budget]["wb"]`` runs per side) under "audits" →
     "noisy_gd_white_box"."""
     n = SIZES[inputs.budget]["n"]
-    S, _ = _pair(n)
     seeds = inputs.seed.spawn(5)
-    rngs = [np.random.default_rng(s) for s in seeds[:4]]
+    checks, runs, rho, measured = noisy_gd_checks(n, seeds[:4])
+    audit = noisy_gd_white_box_audit(SIZES[inputs.budget]["wb"], np.random.default_rng(seeds[4]),
+                                     inputs.confidence)
+    return {"record": {"n": n, "rho": RHO, "rho_measured": rho, "T": runs["exact"].parameters["T"],
+                       "measured_noise_p": {k: m["p_value"] for k, m in measured.items()},
+                       "white_box_runs_per_side": audit["runs_per_side"], "white_box_n": AUDIT_N,
+                       "white_box_rho": AUDIT_RHO},
+            "checks": checks, "audits": {"noisy_gd_white_box": audit}}
+
+
+def noisy_gd_checks(n: int, seeds: Any, *, algorithm: Callable[..., Any] = noisy_regularised_gd
+                    ) -> tuple[dict[str, Any], dict[str, Any], dict[str, float], dict[str, Any]]:
+    """The suite's exact and measured checks of Algorithm 4 (:func:`noisy_gd_privacy`) on the worst pair's S (n
+    copies of e_1), 4 replicates per run, one stream per run from the four ``seeds``: ``algorithm``
+    (``noisy_regularised_gd`` or a planted copy with its signature) at the exact and the printed calibration, and
+    the two fixed planted copies of the control check.  Returns (checks, runs, exact worst-pair ρ per run,
+    measured-noise checks per run)."""
+    S, _ = _pair(n)
+    rngs = [np.random.default_rng(s) for s in seeds]
     common = dict(replicates=4, white_box=True)
-    runs = {"exact": noisy_regularised_gd(S, _linear, np.zeros(1), RHO, BETA, L0, LT, rngs[0], **common),
-            "printed": noisy_regularised_gd(S, _linear, np.zeros(1), RHO, BETA, L0, LT, rngs[1],
-                                            calibration="printed", **common),
+    runs = {"exact": algorithm(S, _linear, np.zeros(1), RHO, BETA, L0, LT, rngs[0], **common),
+            "printed": algorithm(S, _linear, np.zeros(1), RHO, BETA, L0, LT, rngs[1], calibration="printed",
+                                 **common),
             "paper_accounting": noisy_gd_paper_accounting(S, _linear, np.zeros(1), RHO, BETA, L0, LT, rngs[2],
                                                           **common),
             "one_step_more": noisy_gd_one_step_more(S, _linear, np.zeros(1), RHO, BETA, L0, LT, rngs[3], **common)}
@@ -219,13 +237,7 @@ def noisy_gd_privacy(inputs: SuiteInputs) -> dict[str, Any]:
         "noisy_gd_count": exact_check("noisy_gd_count", "gradient evaluations = (T−1)·n (exact)",
                                  runs["exact"].gradient_evaluations == (runs["exact"].parameters["T"] - 1) * n,
                                  runs["exact"].gradient_evaluations, (runs["exact"].parameters["T"] - 1) * n)}
-    audit = noisy_gd_white_box_audit(SIZES[inputs.budget]["wb"], np.random.default_rng(seeds[4]),
-                                     inputs.confidence)
-    return {"record": {"n": n, "rho": RHO, "rho_measured": rho, "T": runs["exact"].parameters["T"],
-                       "measured_noise_p": {k: m["p_value"] for k, m in measured.items()},
-                       "white_box_runs_per_side": audit["runs_per_side"], "white_box_n": AUDIT_N,
-                       "white_box_rho": AUDIT_RHO},
-            "checks": checks, "audits": {"noisy_gd_white_box": audit}}
+    return checks, runs, rho, measured
 
 
 def _alg4_excess(n: Any, rng: np.random.Generator) -> float:
@@ -251,15 +263,31 @@ def proximal_point_privacy(inputs: SuiteInputs) -> dict[str, Any]:
     gradients, its count, the data-dependent-F_0 bug's schedule leak, and the white-box curve audit
     :func:`proximal_point_white_box_audit` under "audits" → "proximal_point_white_box"."""
     n = SIZES[inputs.budget]["n"]
+    seeds = inputs.seed.spawn(5)
+    checks, rel, rho, sigma = proximal_point_checks(n, seeds[:4])
+    audit = proximal_point_white_box_audit(SIZES[inputs.budget]["wb"], np.random.default_rng(seeds[4]),
+                                           inputs.confidence)
+    return {"record": {"n": n, "T": rel.parameters["T"], "T4": rel.parameters["T4"], "rho_measured": rho,
+                       "sigma_public": sigma, "white_box_runs_per_side": audit["runs_per_side"],
+                       "white_box_n": AUDIT_N, "white_box_rho": AUDIT_RHO},
+            "checks": checks, "audits": {"proximal_point_white_box": audit}}
+
+
+def proximal_point_checks(n: int, seeds: Any, *, algorithm: Callable[..., Any] = proximal_point
+                          ) -> tuple[dict[str, Any], Any, float, float]:
+    """The suite's exact and measured checks of Algorithm 2 (:func:`proximal_point_privacy`): ``algorithm``
+    (``proximal_point`` or a planted copy with its signature) on the worst pair's S and S' (n records, ρ = 1,
+    F_0, γ, κ = 1, 1, 3, T_4 = 3, 3 replicates), the data-dependent-F_0 copy on S and S3 (the last record 3e_1),
+    one stream per run from the four ``seeds``.  Returns (checks, the release on S, its exact worst-pair ρ, the
+    public σ)."""
     S, S2 = _pair(n)
     S3 = S.copy()
     S3[-1, 0] = 3.0
-    seeds = inputs.seed.spawn(5)
-    rngs = [np.random.default_rng(s) for s in seeds[:4]]
+    rngs = [np.random.default_rng(s) for s in seeds]
     args = (np.zeros(1), 1.0, BETA, L0, LT, 1.0, 1.0, 3.0)
     kw = dict(inner_steps=3, replicates=3, white_box=True)
-    rel = proximal_point(S, _linear, *args, rngs[0], **kw)
-    rel2 = proximal_point(S2, _linear, *args, rngs[1], **kw)
+    rel = algorithm(S, _linear, *args, rngs[0], **kw)
+    rel2 = algorithm(S2, _linear, *args, rngs[1], **kw)
     b1 = proximal_point_data_dependent_f0(S, _linear, *args, rngs[2], **kw)
     b2 = proximal_point_data_dependent_f0(S3, _linear, *args, rngs[3], **kw)
     T, T4 = rel.parameters["T"], rel.parameters["T4"]
@@ -284,12 +312,7 @@ def proximal_point_privacy(inputs: SuiteInputs) -> dict[str, Any]:
         "proximal_point_count": exact_check("proximal_point_count", "gradient evaluations = T(T_4 − 1)n (exact)",
                                        rel.gradient_evaluations == T * (T4 - 1) * n, rel.gradient_evaluations,
                                        T * (T4 - 1) * n)}
-    audit = proximal_point_white_box_audit(SIZES[inputs.budget]["wb"], np.random.default_rng(seeds[4]),
-                                           inputs.confidence)
-    return {"record": {"n": n, "T": T, "T4": T4, "rho_measured": rho, "sigma_public": sigma,
-                       "white_box_runs_per_side": audit["runs_per_side"], "white_box_n": AUDIT_N,
-                       "white_box_rho": AUDIT_RHO},
-            "checks": checks, "audits": {"proximal_point_white_box": audit}}
+    return checks, rel, rho, sigma
 
 
 # ---- Theorem 2's rate (κ = 3) ------------------------------------------------------------------------------
@@ -358,7 +381,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         privacy_theorem="Theorem 2 (ρ-zCDP; exact calibration by default)",
         utility_theorem="Theorem 2 (κ ≥ 2; checked at κ = 3)", run=proximal_point,
         costs=_costs(), planted_bugs=("proximal_point_data_dependent_f0", "proximal_point_paper_accounting",
-                                      "proximal_point_draws_sigma_over_sqrt2"),
+                                      "proximal_point_draws_sigma_over_sqrt2", "proximal_point_one_call_more"),
         rate_exponent=None,
         notes="Inner calls clip per-sample subgradients at L_0; the schedule depends on public inputs only.",
         audit_note=_AUDIT_NOTE,

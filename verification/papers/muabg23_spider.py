@@ -34,7 +34,8 @@ from dpsco.verification.checks.stats import suite_check
 
 __all__ = ["ENTRIES", "AUDIT_PARAMS", "QuadraticLoss", "transcript_rho", "NOISE_D", "NOISE_N", "noise_instance",
            "spider_measured_noise", "schedules_differ",
-           "quadratic_instance", "CubicLoss", "cubic_instance", "kl_spider_privacy", "kl_spider_bounds", "suite_tasks_quick"]
+           "quadratic_instance", "CubicLoss", "cubic_instance", "kl_spider_privacy", "kl_spider_bounds",
+           "kl_spider_hp_checks", "suite_tasks_quick"]
 
 PAPER = "Menart et al. (2023)"
 SIZES = {"quick": {"wb": 600, "reps": 6, "grid": (1000, 2000, 4000), "rate_runs": 2, "noise_runs": 100},
@@ -224,23 +225,41 @@ def _bound(n: int, beta: float = 0.05) -> float:
     return theorem_1_bound(kl_spider_schedule(int(n), 2, 100.0, beta, 0.5, 1.0 / math.sqrt(2.0), 2.0, 1.0, 1.0))
 
 
-def kl_spider_bounds(inp: SuiteInputs) -> dict[str, Any]:
-    """Theorem 1 w.p. ≥ 1 − β (binomial), exact count, and the bound at every grid n (rate, slope reported)."""
-    sz = SIZES[inp.budget]
-    s_hp, s_rate = inp.seed.spawn(2)
-    beta, n = 0.05, sz["grid"][0]
+def kl_spider_hp_checks(seed: np.random.SeedSequence, reps: int, n: int, beta: float, *,
+                        algorithm: Any = kl_spider) -> dict[str, Any]:
+    """The suite's Theorem 1 w.h.p. check and exact gradient count (``kl_spider_bounds``): ``algorithm``
+    (``kl_spider`` or a planted copy with its signature) run once on each of ``reps`` PL-quadratic instances
+    (:func:`quadratic_instance`, n records, one child of ``seed`` each); "kl_spider_theorem_1_whp": the number of
+    runs with F(w̄) − F* > Φ̂_K against Binomial(reps, β) (one-sided exact p-value); "kl_spider_count": performed
+    count n·Σ_k(1 + steps_k) and published count n·(K + Σ_k T_k) on every run (exact).  Also "violations"."""
     violations, counts_ok = 0, True
-    for s in s_hp.spawn(sz["reps"]):
+    for s in seed.spawn(int(reps)):
         rng = np.random.default_rng(s)
         loss, X, P = quadratic_instance(n, beta, rng)
-        r = kl_spider(X, loss, rng=rng, **P)
+        r = algorithm(X, loss, rng=rng, **P)
         excess = 0.5 * loss.L1 * float(np.sum((r.output - X.mean(axis=0)) ** 2))
         violations += int(excess > theorem_1_bound(kl_spider_schedule(n, 2, P["rho"], beta, P["F0"], P["gamma"],
                                                                       P["kappa"], P["L0"], P["L1"])))
         counts_ok &= (r.nonprivate_internals["gradient_evaluations_performed"]
                       == n * sum(1 + t for t in r.diagnostics["steps_per_round"])
                       and r.gradient_evaluations == n * (r.parameters["K"] + sum(r.parameters["T"])))
-    p_hp = float(stats.binom.sf(violations - 1, sz["reps"], beta)) if violations else 1.0
+    p_hp = float(stats.binom.sf(violations - 1, int(reps), beta)) if violations else 1.0
+    return {"violations": violations,
+            "kl_spider_theorem_1_whp": suite_check(
+                "kl_spider_theorem_1_whp", f"P(F(w̄) − F* > Φ̂_K) ≤ β = {beta} (Theorem 1; binomial)", p_hp,
+                estimate=violations / int(reps), bound=beta),
+            "kl_spider_count": suite_check("kl_spider_count", "gradient evaluations performed = n·Σ_k(1 + "
+                                           "steps_k); published count n·(K + Σ_k T_k), from public inputs",
+                                           1.0 if counts_ok else 0.0)}
+
+
+def kl_spider_bounds(inp: SuiteInputs) -> dict[str, Any]:
+    """Theorem 1 w.p. ≥ 1 − β (binomial), exact count, and the bound at every grid n (rate, slope reported)."""
+    sz = SIZES[inp.budget]
+    s_hp, s_rate = inp.seed.spawn(2)
+    beta, n = 0.05, sz["grid"][0]
+    hp = kl_spider_hp_checks(s_hp, sz["reps"], n, beta)
+    violations = hp["violations"]
     # excess ≤ (L1/2)(‖w0 − x̄‖ + Σ_k T_k s_k)² (Lemma 1: every step has length s_k)
     s_max = kl_spider_schedule(sz["grid"][0], 2, 100.0, beta, 0.5, 1.0 / math.sqrt(2.0), 2.0, 1.0, 1.0)
     hi = 0.5 * (0.6 + sum(t * st for t, st in zip(s_max.T, s_max.step))) ** 2
@@ -259,13 +278,9 @@ def kl_spider_bounds(inp: SuiteInputs) -> dict[str, Any]:
                               "(κ = 2, ρ = 100); slope in n reported", "verdict": None})
     return {"record": {"violations": violations, "runs": sz["reps"], "beta": beta,
                        "bounds": {int(m): _bound(int(m)) for m in sz["grid"]}},
-            "checks": {"kl_spider_theorem_1_whp": suite_check(
-                "kl_spider_theorem_1_whp", f"P(F(w̄) − F* > Φ̂_K) ≤ β = {beta} (Theorem 1; binomial)", p_hp,
-                estimate=violations / sz["reps"], bound=beta),
-                "kl_spider_count": suite_check("kl_spider_count", "gradient evaluations performed = n·Σ_k(1 + "
-                                               "steps_k); published count n·(K + Σ_k T_k), from public inputs",
-                                          1.0 if counts_ok else 0.0),
-                "kl_spider_theorem_1_rate": rate, "kl_spider_theorem_1_rate_kappa_1_5": cubic},
+            "checks": {"kl_spider_theorem_1_whp": hp["kl_spider_theorem_1_whp"],
+                       "kl_spider_count": hp["kl_spider_count"],
+                       "kl_spider_theorem_1_rate": rate, "kl_spider_theorem_1_rate_kappa_1_5": cubic},
             "audits": {}}
 
 
@@ -288,7 +303,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
                for b, sz in SIZES.items()},
         planted_bugs=("kl_spider_printed_noise_claiming_rho", "kl_spider_data_dependent_f0",
                       "kl_spider_draws_sigma_over_sqrt2",
-                      "kl_spider_extra_difference_step"),
+                      "kl_spider_extra_difference_step", "kl_spider_returns_start"),
         rate_exponent=None,
         notes=("Schedule from public inputs only; per-sample clipping (anchors L_0, differences L_1 s_k); every "
                "release charged to a ledger before its noise is drawn."),
