@@ -34,6 +34,13 @@ _PUBLIC: dict[str, tuple[str, str | None]] = {
     "DataBounds": ("dpsco.reference.problem", "DataBounds"),
     "ERMProblem": ("dpsco.reference.problem", "ERMProblem"),
     "get_loss": ("dpsco.reference.losses", "get_loss"),
+    "GLMLoss": ("dpsco.reference.losses", "GLMLoss"),
+    "LogisticLoss": ("dpsco.reference.losses", "LogisticLoss"),
+    "SquaredLoss": ("dpsco.reference.losses", "SquaredLoss"),
+    "HuberLoss": ("dpsco.reference.losses", "HuberLoss"),
+    "HingeLoss": ("dpsco.reference.losses", "HingeLoss"),
+    "AbsoluteLoss": ("dpsco.reference.losses", "AbsoluteLoss"),
+    "LinearLoss": ("dpsco.reference.losses", "LinearLoss"),
     # releases and their privacy claims
     "Release": ("dpsco.reference.privacy", "Release"),
     "PrivacyClaim": ("dpsco.reference.privacy", "PrivacyClaim"),
@@ -45,6 +52,11 @@ _PUBLIC: dict[str, tuple[str, str | None]] = {
     "pair_search_audit": ("dpsco.verification.auditing.pair_search", "pair_search_audit"),
     "sequential_audit": ("dpsco.verification.auditing.sequential", "sequential_audit"),
     "white_box_audit": ("dpsco.verification.auditing.white_box", "white_box_audit"),
+    "one_run_audit": ("dpsco.verification.auditing.one_run", "one_run_audit"),
+    "plan": ("dpsco.verification.auditing.planning", "samples_needed"),
+    # another implementation against a catalogued algorithm, and the built-in real data
+    "compare": ("dpsco.verification.campaign.compare", "compare"),
+    "load_fair": ("dpsco.verification.campaign.datasets", "load_fair"),
     # the certified oracle
     "certified_oracle": ("dpsco.oracles.minimizers", "certified_oracle"),
     "excess_empirical_risk": ("dpsco.oracles.minimizers", "excess_empirical_risk"),
@@ -75,7 +87,12 @@ if TYPE_CHECKING:  # for type checkers and IDEs, which do not run __getattr__
     from dpsco.oracles.minimizers import certified_oracle, excess_empirical_risk
     from dpsco.reference import accd22, alt24, bftt19, lr21, muabg23
     from dpsco.reference.domains import Ball
-    from dpsco.reference.losses import get_loss
+    from dpsco.reference.losses import (AbsoluteLoss, GLMLoss, HingeLoss, HuberLoss, LinearLoss, LogisticLoss,
+                                        SquaredLoss, get_loss)
+    from dpsco.verification.auditing.one_run import one_run_audit
+    from dpsco.verification.auditing.planning import samples_needed as plan
+    from dpsco.verification.campaign.compare import compare
+    from dpsco.verification.campaign.datasets import load_fair
     from dpsco.reference.privacy import PrivacyClaim, Release
     from dpsco.reference.problem import DataBounds, ERMProblem
     from dpsco.verification.auditing.audit import AuditResult, audit

@@ -18,16 +18,12 @@ goes away (``dpsco ... | head``) the command ends quietly with status 141 (128 +
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from typing import NoReturn, Sequence
+from typing import Iterable, NoReturn, Sequence
 
-from dpsco.verification.campaign import verify
-from dpsco.verification.cli import audit as audit_cli
-from dpsco.verification.cli import compare as compare_cli
-from dpsco.verification.cli import plan as plan_cli
-
-__all__ = ["build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "main"]
 
 _EPILOG = """\
 exit status: 0 success (audit, compare: claim not refuted), 1 a check failed or a claim was refuted,
@@ -51,8 +47,27 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {' '.join(str(message).split())} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``dpsco`` parser with its four subcommands (each module's docstring is its ``--help`` text)."""
+#: the subcommands: (module that configures and runs it, one-line help).  A module is imported only when its
+#: command is parsed, so ``dpsco --help`` loads no auditor, catalogue, cvxpy or matplotlib
+COMMANDS: dict[str, tuple[str, str]] = {
+    "verify": ("dpsco.verification.campaign.verify",
+               "run every catalogued algorithm with its privacy audit and bound checks"),
+    "audit": ("dpsco.verification.cli.audit", "audit the privacy claim of any mechanism f(data, rng) -> array"),
+    "plan": ("dpsco.verification.cli.plan", "samples per side an audit needs to certify r·ε"),
+    "compare": ("dpsco.verification.cli.compare", "test another implementation of a catalogued algorithm against ours"),
+}
+
+
+def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The ``dpsco`` parser with its four subcommands (each module's docstring is its ``--help`` text).
+
+    commands : the subcommands whose module is imported and whose options are configured (default: all); the
+        others are listed with their one-line help only (``dpsco --help`` needs nothing more).  ValueError for an
+        unknown name."""
+    wanted = set(COMMANDS) if commands is None else set(commands)
+    unknown = wanted - set(COMMANDS)
+    if unknown:
+        raise ValueError(f"unknown commands {sorted(unknown)}; known: {sorted(COMMANDS)}")
     parser = _Parser(
         prog="dpsco",
         description="dpsco: reference implementation of differentially private convex optimisation, "
@@ -61,22 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="{verify,audit,plan,compare}")
-    verify.configure_parser(
-        sub.add_parser("verify", help="run every catalogued algorithm with its privacy audit and bound checks",
-                       description=verify.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    )
-    audit_cli.configure_parser(
-        sub.add_parser("audit", help="audit the privacy claim of any mechanism f(data, rng) -> array",
-                       description=audit_cli.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    )
-    plan_cli.configure_parser(
-        sub.add_parser("plan", help="samples per side an audit needs to certify r·ε",
-                       description=plan_cli.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    )
-    compare_cli.configure_parser(
-        sub.add_parser("compare", help="test another implementation of a catalogued algorithm against ours",
-                       description=compare_cli.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    )
+    for name, (module_name, help_text) in COMMANDS.items():
+        if name not in wanted:
+            sub.add_parser(name, help=help_text)
+            continue
+        module = importlib.import_module(module_name)
+        module.configure_parser(sub.add_parser(name, help=help_text, description=module.__doc__,
+                                               formatter_class=argparse.RawDescriptionHelpFormatter))
     return parser
 
 
@@ -95,10 +101,12 @@ def _stdout_closed() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``dpsco``; returns the exit status (see the module docstring)."""
-    parser = build_parser()
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    # only the command being run is imported (the first argument names it; the top level has no other options)
+    parser = build_parser([args_list[0]] if args_list and args_list[0] in COMMANDS else [])
     try:
         try:
-            args = parser.parse_args(argv)  # --help is printed here
+            args = parser.parse_args(args_list)  # --help is printed here
         except SystemExit as exc:  # --help (0) or a usage error (2, one line already on stderr): a status, as below
             return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
         status = int(args.run(args))
