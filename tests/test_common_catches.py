@@ -3,8 +3,8 @@
 ``dpsco verify`` runs (``campaign.phases``' phase functions, on the entry's own streams at the quick budget and the
 campaign's default seed), and the rows labelled "uninformative" are backed by the power computations below.
 
-* Uniform stability (``phases._phase_stability``) refutes the memorisation bug ``release_last_record``
-  (``mutants.utility``; corpus entries ``bftt19_releases_last_record``, ``lr21_releases_last_record``) on every
+* Uniform stability (``phases._phase_stability``) refutes the memorisation bug (``mutants.utility``'s
+  ``release_last_record``; corpus entries ``bftt19_releases_last_record``, ``lr21_releases_last_record``) on every
   entry whose stability bound is below the largest loss difference: the check tests both orders of each
   neighbouring pair (uniform stability is symmetric), which is what catches it on Lowy & Razaviyayn's entries.
 * A_NSGD's tight 1/√n instance: its slope test cannot detect a slope off by a factor of two at the quick
@@ -23,7 +23,8 @@ from dpsco.verification.campaign import phases as ph
 from dpsco.verification.campaign.verify import BUDGETS, DEFAULT_SEED, _phase_budget
 from dpsco.verification.checks.power import uninformative_reason
 from dpsco.verification.mutants.catches import FAILS_UNDER_HOLM
-from dpsco.verification.mutants.utility import release_last_record
+from dpsco.verification.mutants.bftt19 import bftt19_releases_last_record
+from dpsco.verification.mutants.lr21 import lr21_releases_last_record
 from dpsco.verification.papers.catalogue import CATALOGUE, get_entry
 
 QUICK = _phase_budget(BUDGETS["quick"])
@@ -42,12 +43,12 @@ def _stability(entry):
     return ph._phase_stability(_context(entry))[1]["stability"]
 
 
-def _last_record_entry(name):
-    """The catalogue entry ``name`` whose run is the planted memorisation bug (the entry's run, output replaced)."""
+def _last_record_entry(name, mutant):
+    """The catalogue entry ``name`` whose run is the planted memorisation bug ``mutant`` wrapping the entry's run."""
     import dataclasses
 
     entry = get_entry(name)
-    return dataclasses.replace(entry, run=functools.partial(release_last_record, algorithm=entry.run))
+    return dataclasses.replace(entry, run=functools.partial(mutant, algorithm=entry.run))
 
 
 #: entries whose stability check can fail (bound below the largest loss difference); cheap ones in the fast suite
@@ -56,8 +57,8 @@ FAST_STABILITY = ("bftt19.nsgd", "bftt19.objp", "lr21.alg1", "lr21.alg2", "lr21.
 SLOW_STABILITY = ("bftt19.moreau_nsgd", "bftt19.efficient_objp", "lr21.alg1.subgradient", "lr21.alg1.katyusha")
 
 
-def _assert_refutes_last_record(name):
-    check = _stability(_last_record_entry(name))
+def _assert_refutes_last_record(name, mutant):
+    check = _stability(_last_record_entry(name, mutant))
     # Exact, no miss probability: release_last_record's output does not depend on the random stream (it is
     # M·x_n/‖x_n‖ in every replicate), so the coupled differences and the check's p-value are deterministic
     # functions of the real data.  The loss at the probe (−u, −y_n) differs by M = 2 between the two sides of
@@ -68,13 +69,15 @@ def _assert_refutes_last_record(name):
 
 @pytest.mark.parametrize("name", FAST_STABILITY)
 def test_stability_check_refutes_the_released_last_record(name):
-    _assert_refutes_last_record(name)
+    _assert_refutes_last_record(name, bftt19_releases_last_record if name.startswith("bftt19")
+                                else lr21_releases_last_record)
 
 
 @pytest.mark.campaign
 @pytest.mark.parametrize("name", SLOW_STABILITY)
 def test_stability_check_refutes_the_released_last_record_slow_entries(name):
-    _assert_refutes_last_record(name)
+    _assert_refutes_last_record(name, bftt19_releases_last_record if name.startswith("bftt19")
+                                else lr21_releases_last_record)
 
 
 def test_stability_check_tests_both_orders_and_passes_the_correct_algorithm():
@@ -94,7 +97,7 @@ def test_stability_check_tests_both_orders_and_passes_the_correct_algorithm():
 def test_stability_of_proxgd_cannot_fail():
     """A_ProxGD's stability bound exceeds the largest loss difference 2ML over W = B(0, M): even the memorisation
     bug passes (an exact statement: the bound is compared with 2ML)."""
-    check = _stability(_last_record_entry("bftt19.proxgd"))
+    check = _stability(_last_record_entry("bftt19.proxgd", bftt19_releases_last_record))
     assert check.bound >= 2 * ph.RADIUS * ph._real_problem().lipschitz
     assert check.p_value == 1.0
     assert uninformative_reason(check.to_dict()).startswith("cannot fail")
@@ -125,3 +128,32 @@ def test_tight_rate_is_uninformative_at_the_quick_grid():
     # The seed is the campaign's (deterministic outcome); under H0 (A_NSGD attains the rate) the check's
     # p ≤ 1e-6 has probability ≤ 1e-6 by its level (t-approximation of the slope, Bonferroni over two parts).
     assert check.p_value > FAILS_UNDER_HOLM
+
+
+def test_audit_refutes_algorithm_2_sensitivity_without_alpha_term():
+    """The threshold audit (``auditing.audit.audit``, the campaign's black-box audit) refutes Algorithm 2 with
+    its noise calibrated to Δ_λ alone, on the instance of tests/test_output_perturbation_audits.py (linear loss,
+    n = 10, λ = 1, α = 8, δ = 1e-3, an adversarial certified α-accurate inner optimiser): Δ_λ = 2(1 + 2)/10 = 0.6
+    against a realised shift of 4 between the centres, so the mutant is the Gaussian mechanism at 6.7× its
+    sensitivity — exact ε = 7.20 at δ = 1e-3 (the exact Gaussian curve at shift 4)."""
+    from dpsco.oracles.privacy_curves import gaussian_epsilon
+    from dpsco.verification.auditing.audit import audit
+    from dpsco.verification.mutants.lr21 import alg2_sensitivity_without_alpha_term
+    import test_output_perturbation_audits as opa
+
+    import dpsco.reference.lr21 as lr
+
+    _, _, shift = opa._centres(lr.algorithm_2, opa.DELTA2, **opa.OPTS2)
+    m = alg2_sensitivity_without_alpha_term(opa.data(+1)["X"], opa.data(+1)["y"], opa.PROB, opa.EPS, opa.DELTA2,
+                                            np.random.default_rng(1), **opa.OPTS2)
+    assert m.parameters["Delta_T"] == pytest.approx(0.6, rel=1e-14) and shift == pytest.approx(4.0, rel=1e-9)
+    assert gaussian_epsilon(opa.DELTA2, shift, m.parameters["noise_scale"]) == pytest.approx(7.196, abs=1e-3)
+    # Fixed seed (deterministic outcome).  Power: the true ε = 7.20 at δ = 1e-3 (above) against the claim ε = 1; the
+    # same audit at the same 40,000 runs per side refutes Algorithm 1's analogue (true ε 10.9) in
+    # tests/test_output_perturbation_audits.py, and its false refutation of a private release is ≤ 1e-6
+    # (confidence 1 − 1e-6)
+    res = audit(opa.Mech(alg2_sensitivity_without_alpha_term, opa.DELTA2, **opa.OPTS2), opa.data(+1),
+                opa.data(-1), (opa.EPS, opa.DELTA2), opa.SAMPLES,
+                np.random.default_rng(np.random.SeedSequence(4501)), confidence=opa.CONF)
+    assert res.verdict == "refuted", res.summary()
+    assert res.epsilon_lower > 2 * opa.EPS

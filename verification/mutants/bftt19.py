@@ -20,6 +20,7 @@ import numpy as np
 import dpsco.reference.bftt19 as o
 from dpsco.reference.solvers import certified_minimize
 from dpsco.reference.privacy import Release
+from dpsco.verification.mutants.utility import release_last_record
 from dpsco.reference.problem import ERMProblem
 from dpsco.reference.white_box import NoisyGradientTrace
 
@@ -426,3 +427,15 @@ efficient_objective_perturbation_draws_sigma_over_sqrt2 = under_noised(o.efficie
 __all__ += ["noisy_sgd_draws_sigma_over_sqrt2", "moreau_noisy_sgd_draws_sigma_over_sqrt2",
             "prox_noisy_sgd_draws_sigma_over_sqrt2", "objective_perturbation_draws_sigma_over_sqrt2",
             "efficient_objective_perturbation_draws_sigma_over_sqrt2"]
+
+
+__all__ += ["bftt19_releases_last_record"]
+
+
+def bftt19_releases_last_record(X: Any, y: Any, problem: Any, epsilon: float, delta: float, rng: np.random.Generator, *,
+                                algorithm: Any = None, replicates: int | None = None, **options: Any) -> Release:
+    """The memorisation bug (``mutants.utility.release_last_record``: the output replaced by M·x_n/‖x_n‖) on
+    ``algorithm``, any catalogue entry's run of this paper (default A_NSGD, ``o.noisy_sgd``)."""
+    return release_last_record(X, y, problem, epsilon, delta, rng,
+                               algorithm=o.noisy_sgd if algorithm is None else algorithm,
+                               replicates=replicates, **options)

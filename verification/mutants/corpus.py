@@ -59,7 +59,6 @@ import dpsco.reference.lr21 as lr
 from dpsco.verification.mutants import bftt19 as mu
 from dpsco.verification.mutants import lr21 as mlr
 from dpsco.verification.mutants import lr21_applications as mlr_app
-from dpsco.verification.mutants import utility as mu_utility
 from dpsco.verification.auditing.audit import audit, clopper_pearson_lower, clopper_pearson_upper
 from dpsco.verification.auditing.curve_audit import audit_curve, epsilon_lower_from_box
 from dpsco.verification.auditing.curves import CurveClaim
@@ -409,6 +408,17 @@ PAPER_TEST_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
         (_OP + "test_algorithm_2_exact_privacy_and_printed_sigma_erratum",
          "tests/test_noise.py::test_erratum_alg2_printed_sigma_is_not_private")),
     PaperTestBug(
+        "alg2_sensitivity_without_alpha_term", mlr.alg2_sensitivity_without_alpha_term, lr.algorithm_2, "lr21",
+        "Algorithm 2's noise calibrated to Δ_λ alone, dropping the 2√(2α/λ) of its Δ_T",
+        "Algorithm 1's bug (alg1_sensitivity_without_alpha_term) on Algorithm 2: an α-accurate w_T lies within "
+        "√(2α/λ) of the regularised minimiser (proof of Prop. 2.1 with λ for μ)",
+        "Algorithm 2, linear loss, n = 10, d = 1, λ = 1, α = 8, δ = 1e-3, an adversarial certified α-accurate "
+        "inner optimiser; x_n = +1 vs −1 (centres 4 apart against Δ_λ = 0.6)",
+        "exact ε = 7.20 at δ = 1e-3 (Gaussian curve at shift 4); the correct release: (1, 1e-3)-DP",
+        "black-box privacy audit (split-sample Clopper–Pearson, 40,000 runs per side, confidence 1 − 1e-6) "
+        "refutes it at δ = 1e-3",
+        ("tests/test_common_catches.py::test_audit_refutes_algorithm_2_sensitivity_without_alpha_term",)),
+    PaperTestBug(
         "alg3_printed_alpha_term", mlr.alg3_printed_alpha_term, lr.algorithm_3, "lr21",
         "Algorithm 3 with its printed line-2 sensitivity Δ + 2α/μ (for both δ)", "ERRATA.md LR-E3",
         "Algorithm 3, linear adversarial game (μ = 1, r = 0.05), n = 10, d = 1, α = 0.02, tight mode, an adversarial "
@@ -451,8 +461,7 @@ PAPER_TEST_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
 _LAST_RECORD_TEST = "tests/test_common_catches.py::test_stability_check_refutes_the_released_last_record"
 PAPER_TEST_BUGS.update({b.name: b for b in [
     PaperTestBug(
-        f"{paper}_releases_last_record", functools.partial(mu_utility.release_last_record, algorithm=correct),
-        correct, paper,
+        f"{paper}_releases_last_record", mutant, correct, paper,
         "a leftover debug line releases the last training record, M·x_n/‖x_n‖, instead of the algorithm's output",
         "memorisation: a release that is a function of one record (not private, not uniformly stable)",
         "the campaign's stability check (campaign.phases) on the Fair data: coupled runs on the neighbour that "
@@ -462,7 +471,8 @@ PAPER_TEST_BUGS.update({b.name: b for b in [
         "the stability check (both orders of each pair) fails with p ≤ 1e-280 on every " + paper + " entry"
         + (" but A_ProxGD (its bound 18.8 exceeds any loss difference)" if paper == "bftt19" else ""),
         (_LAST_RECORD_TEST,))
-    for paper, correct in (("bftt19", o.noisy_sgd), ("lr21", lr.algorithm_1))]})
+    for paper, mutant, correct in (("bftt19", mu.bftt19_releases_last_record, o.noisy_sgd),
+                                   ("lr21", mlr.lr21_releases_last_record, lr.algorithm_1))]})
 PAPER_TEST_BUGS.update(GLM_NOISE_BUGS)  # Bassily et al.'s and Lowy & Razaviyayn's σ/√2 copies: their harnesses' tests
 CORPUS: dict[str, PlantedBug | PaperTestBug] = {**CANARY_AUDITED, **PAPER_TEST_BUGS, **ALT24_BUGS, **MUABG23_BUGS,
                                                **ACCD22_BUGS}

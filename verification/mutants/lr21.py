@@ -8,6 +8,8 @@ claim is now false).  **Never use these for anything but testing auditors.**
   True privacy (deterministic 𝓜): pure DP with ε·‖w_T(X) − w_T(X')‖/Δ_F; Gaussian: the exact curve with shift
   ‖w_T(X) − w_T(X')‖ (``dpsco.oracles.output_perturbation``).
 * :func:`alg2_printed_gaussian` — Algorithm 2's printed δ > 0 density: σ_Zhao/√2 (erratum LR-E2).
+* :func:`alg2_sensitivity_without_alpha_term` — Algorithm 2's noise calibrated to Δ_λ alone, dropping the
+  2√(2α/λ) of an α-accurate w_T (Algorithm 1's bug on Algorithm 2).
 * :func:`alg1_uncertified_sgd` — SGD stopped after T steps, no certificate, noise for α: SGD is
   α-accurate only in expectation, and the proof's premise ‖w_T − w*‖ ≤ √(2α/μ) fails on some index paths.
 * :func:`alg1_printed_alg3_term` — Algorithm 3's printed Δ + 2α/μ (erratum LR-E3), on Algorithm 1's inner step
@@ -27,10 +29,11 @@ import numpy as np
 from dpsco.reference import noise
 import dpsco.reference.lr21 as op
 from dpsco.reference.privacy import Release
+from dpsco.verification.mutants.utility import release_last_record
 from dpsco.reference.problem import ERMProblem
 
 __all__ = ["alg1_printed_alg3_term", "alg1_sensitivity_without_alpha_term", "alg1_uncertified_sgd",
-           "alg2_printed_gaussian", "alg3_printed_alpha_term", "alg3_uncertified_stochastic_eg", "stochastic_eg"]
+           "alg2_printed_gaussian", "alg2_sensitivity_without_alpha_term", "alg3_printed_alpha_term", "alg3_uncertified_stochastic_eg", "stochastic_eg"]
 
 
 def _renoise(correct: Release, sensitivity: float, epsilon: float, delta: float, rng: np.random.Generator,
@@ -70,6 +73,17 @@ def alg2_printed_gaussian(X: Any, y: Any, problem: ERMProblem, epsilon: float, d
     dT = correct.parameters["Delta_T"]
     return _renoise(correct, dT, epsilon, delta, rng, replicates, "Algorithm 2 with the printed σ/√2",
                     sigma=noise.zhao_sigma(dT, epsilon, delta, printed_alg2=True))
+
+
+def alg2_sensitivity_without_alpha_term(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
+                                        rng: np.random.Generator, *, replicates: int | None = None,
+                                        **options: Any) -> Release:
+    """Algorithm 2 with the noise calibrated to Δ_λ = 2(L + λR)/(λn) instead of Δ_T = Δ_λ + 2√(2α/λ) (the
+    Algorithm 1 analogue: an α-accurate w_T lies within √(2α/λ) of the regularised minimiser, which the bug
+    forgets).  Same density as the correct line 2 (``noise.calibrate``), at the smaller sensitivity."""
+    correct = op.algorithm_2(X, y, problem, epsilon, delta, np.random.default_rng(0), **options)
+    return _renoise(correct, correct.parameters["Delta_lambda"], epsilon, delta, rng, replicates,
+                    "Algorithm 2 with Δ_λ only (α term dropped)")
 
 
 def alg1_uncertified_sgd(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
@@ -159,3 +173,15 @@ algorithm_3_from_problem_draws_sigma_over_sqrt2 = under_noised(op.algorithm_3_fr
 __all__ += ["algorithm_1_draws_sigma_over_sqrt2", "algorithm_2_draws_sigma_over_sqrt2",
             "tilted_erm_draws_sigma_over_sqrt2", "robust_erm_from_problem_draws_sigma_over_sqrt2",
             "algorithm_3_from_problem_draws_sigma_over_sqrt2"]
+
+
+__all__ += ["lr21_releases_last_record"]
+
+
+def lr21_releases_last_record(X: Any, y: Any, problem: Any, epsilon: float, delta: float, rng: np.random.Generator, *,
+                              algorithm: Any = None, replicates: int | None = None, **options: Any) -> Release:
+    """The memorisation bug (``mutants.utility.release_last_record``: the output replaced by M·x_n/‖x_n‖) on
+    ``algorithm``, any catalogue entry's run of this paper (default Algorithm 1, ``op.algorithm_1``)."""
+    return release_last_record(X, y, problem, epsilon, delta, rng,
+                               algorithm=op.algorithm_1 if algorithm is None else algorithm,
+                               replicates=replicates, **options)

@@ -5,9 +5,10 @@ that shows it.
 
 The black-box audits are caught on the worst-case instances the paper's tests build (an adversarial but certified
 α-accurate inner optimiser), by the same threshold audit (``dpsco.verification.auditing.audit.audit``) the
-campaign runs on the Fair data.  Algorithm 2's audit has no planted bug: its printed-density bug
-(``alg2_printed_gaussian``, ERRATA.md LR-E2) shows only at the worst-case shift Δ_T, which no audited pair
-realises, and is caught by the exact Gaussian curve; its σ/√2 copy by the measured-noise check of its harness.
+campaign runs on the Fair data; Algorithm 2's by its copy calibrated without the α-term of Δ_T
+(``alg2_sensitivity_without_alpha_term``).  Its printed-density bug (``alg2_printed_gaussian``, ERRATA.md LR-E2)
+shows only at the worst-case shift Δ_T, which no audited pair realises, and is caught by the exact Gaussian curve;
+its σ/√2 copy by the measured-noise check of its harness.
 Uniform stability (Prop. 2.1's and its applications' bounds, both orders of each neighbouring pair) refutes the
 memorisation bug ``lr21_releases_last_record`` (``mutants.utility.release_last_record``) on every entry.  The
 utility checks are "uninformative" at the quick budget (``dpsco.verification.checks.power``): their Hoeffding
@@ -34,11 +35,11 @@ LR21_ROWS: tuple[dict[str, Any], ...] = (
          test=_OP + "test_audit_refutes_sensitivity_without_alpha_term",
          note=_AUDIT + " (n = 10, adversarial certified α-accurate optimiser; exact ε 10.9 at δ = 0, > 10 at "
               "δ = 1e-3); the bug drops Prop. 2.1's 2√(2α/μ) whatever the inner method"),
-    dict(entry=r"lr21\.alg2", key="audit", bug=None,
-         test=_OP + "test_algorithm_2_exact_privacy_and_printed_sigma_erratum",
-         note="no planted bug: alg2_printed_gaussian is not (ε, δ)-DP only at the worst-case shift Δ_T, which the "
-              "test shows no audited pair realises (shift 4 < Δ_T = 8.6 leaves the printed σ private there); the "
-              "exact curve catches it, the measured-noise check the σ/√2 copy — no audit"),
+    dict(entry=r"lr21\.alg2", key="audit", bug="alg2_sensitivity_without_alpha_term",
+         test="tests/test_common_catches.py::test_audit_refutes_algorithm_2_sensitivity_without_alpha_term",
+         note=_AUDIT + " (n = 10, λ = 1, α = 8, δ = 1e-3, adversarial certified α-accurate optimiser; centres 4 "
+              "apart against Δ_λ = 0.6: exact ε 7.20); the printed-density bug alg2_printed_gaussian needs the "
+              "worst-case shift Δ_T, which no audited pair realises, and is caught by the exact curve"),
     dict(entry=r"lr21\.tilted", key="audit", bug="tilted_erm_alg1_sensitivity",
          test=_APP + "test_tilted_audit_refutes_alg1_sensitivity_mutant",
          note=_AUDIT + " with an event fixed in advance (τ = 40, squared loss; exact ε 5.97 at δ = 0)"),

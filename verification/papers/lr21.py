@@ -210,7 +210,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         utility_theorem="Thm 0.5 / MB3, MB5", run=lr.algorithm_2, smooth_loss_required=True,
         synthetic_loss="logistic", empirical_bound=_lr2_empirical, population_bound=_lr2_population,
         paper_gradient_count=_lr_count, stability_bound=_lr_stability, costs=DETERMINISTIC_COSTS,
-        planted_bugs=("alg2_printed_gaussian", "algorithm_2_draws_sigma_over_sqrt2") + LAST_RECORD, rate_exponent=-1.0 / 3.0,
+        planted_bugs=("alg2_printed_gaussian", "alg2_sensitivity_without_alpha_term",
+                      "algorithm_2_draws_sigma_over_sqrt2") + LAST_RECORD, rate_exponent=-1.0 / 3.0,
         options={"method": "agd"},
         replicate_axis=True, deterministic=True, audit_chunk=20000,
         notes="λ, α of Theorem 0.5 (ERM); T rigorous AGD count on F_λ; rate: with Thm 0.5's λ ∝ (s/n)^{2/3} the "
