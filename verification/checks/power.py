@@ -9,8 +9,9 @@ claim by a factor of two at the runs it used:
   mean of B + detectable_excess).  Uninformative when B ≥ b (no outcome can fail it: "cannot fail") or when
   detectable_excess > B (a true mean of 2B passes with probability > α);
 * a rate check with bounds (``theorem_checks.rate_check``, kinds "upper"/"lower": Hoeffding at every grid point,
-  Bonferroni): the same, with ``detectable_bound_excess`` against the largest B(x) of the grid (uninformative when
-  no grid point could detect a mean of 2·B(x)), and "cannot fail" when every B(x) ≥ b.  A "tight" rate check tests
+  Bonferroni): the same, with ``detectable_bound_excess`` at each grid point: uninformative when no grid point
+  could detect a mean of 2·B(x) (at each, B(x) ≥ b or detectable_bound_excess > B(x)), and "cannot fail" when
+  every B(x) ≥ b.  A "tight" rate check tests
   its slope too, whose power is its confidence interval (reported), so it is never labelled here;
 * a stability check (``theorem_checks.stability_check``, coupled differences, one-sided t-test): uninformative when
   its ``detectable_excess`` exceeds its bound, or when the bound is at least ``largest_difference`` (the largest
@@ -61,9 +62,12 @@ def uninformative_reason(check: Mapping[str, Any]) -> str | None:
         if min(bounds) >= top:
             return (f"cannot fail: every bound on the grid (smallest {min(bounds):.3g}) is at least the largest "
                     f"value {top:.3g} the excess can take")
-        if det > max(bounds):
-            return (f"cannot detect a mean of twice the bound at any grid point: detectable excess {det:.3g} > "
-                    f"largest bound {max(bounds):.3g} at {check.get('replicates')} runs per point")
+        # a grid point can see a mean of twice its bound only if its bound is below the range's top (else nothing
+        # there can exceed it) and the detectable excess is at most the bound
+        if all(b >= top or det > b for b in bounds):
+            return (f"cannot detect a mean of twice the bound at any grid point: detectable excess {det:.3g} "
+                    f"exceeds every bound below the range's top {top:.3g} (bounds {', '.join(f'{b:.3g}' for b in bounds)}) "
+                    f"at {check.get('replicates')} runs per point")
         return None
     bound, det = _num(check.get("bound")), _num(check.get("detectable_excess"))
     if bound is None or det is None:
