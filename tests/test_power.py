@@ -48,6 +48,14 @@ def test_rate_and_stability_power():
     loose = rate_check_from_values("r", "t", -0.5, [250, 500, 1000], noisy, bounds=[4.9, 5.3, 6.2],
                                    value_range=(0.0, 2.0)).to_dict()
     assert uninformative_reason(loose).startswith("cannot fail")
+    # lr21.alg2's quick rate: bounds 2.60, 2.00 at or above the range's top 2 cannot be exceeded, and at the last
+    # point the detectable excess 2·√(log(3000)/8) = 2.0 > 1.56: no grid point can see twice its bound
+    mixed = rate_check_from_values("r", "t", -0.5, [250, 500, 1000], noisy, bounds=[2.6, 2.0, 1.56],
+                                   value_range=(0.0, 2.0)).to_dict()
+    assert "any grid point" in uninformative_reason(mixed)
+    seen = rate_check_from_values("r", "t", -0.5, [250, 500, 1000], [v * 50 for v in noisy], bounds=[2.6, 2.0, 1.56],
+                                  value_range=(0.0, 2.0)).to_dict()  # 200 runs: detectable 2·√(log(3000)/400) = 0.28
+    assert seen["detectable_bound_excess"] < 1.56 and uninformative_reason(seen) is None
     tight = rate_check_from_values("r", "t", -0.5, [250, 500, 1000], noisy, bounds=[0.6, 0.4, 0.3],
                                    value_range=(0.0, 2.0), kind="tight").to_dict()
     assert uninformative_reason(tight) is None  # its slope test has its own power (its interval is reported)
