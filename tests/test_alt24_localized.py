@@ -427,7 +427,8 @@ def test_suite_tasks_quick() -> None:
     (entry,) = suite.ENTRIES
     assert entry.name == "alt24.localized_dp_sgd" and set(entry.planted_bugs) == {
         *mut.MUTANTS, "localized_dp_sgd_sigma_over_100", "localized_dp_sgd_publishes_performed_count",
-        "localized_clipped_dp_sgd_draws_sigma_over_sqrt2"}
+        "localized_clipped_dp_sgd_draws_sigma_over_sqrt2", "localized_dp_sgd_two_passes",
+        "theorem_3_parameters_printed_clip"}  # the last two: the check registry's (tests/test_alt24_catches.py)
     assert entry.run is localized_clipped_dp_sgd
     for i, task in enumerate(entry.suite.tasks):
         out = task.run(SuiteInputs("quick", np.random.SeedSequence(100 + i), 0.95))

@@ -6,14 +6,17 @@ Clipped-DP-SGD for GLMs (Algorithm 8) and HighProb-SCO (Theorem 5), each with th
 and the test that shows it.
 
 Caught: the exact checks (ρ of coupled shifts, exact Gaussian and bounded-Laplace curves, the ⊥ channel, the
-published record, the gradient count of Algorithm 5) fail on the copies that change what they compute; the
-measured-noise checks (``alt24_noise.noise_task``: the harness's replayed residuals, one-sided χ²) fail on every
-σ/√2 copy; the black-box audits with ⊥ as an outcome and the white-box audits refute their copies.  Not caught by
-any planted bug of ``CORPUS``: the utility and success-probability checks; the gradient counts other than
-Algorithm 5's; the disjointness checks of Theorem 1 and Corollary 3 (Theorem 1's counts the blocks of the public
-schedule, ``theorem_1_blocks``, which the overlapping-blocks copy does not change — that copy is caught by its
-coupled runs' exact ρ); the audits no test runs a copy through; the exact-curve grid points where a copy stays
-within the claim (``tests/test_alt24_svt.py``'s grid tests list them).
+published record, every gradient count, the disjointness of blocks and epochs, Lemma 13's conditions, SVT's halting)
+fail on the copies that change what they compute; the measured-noise checks (``alt24_noise.noise_task``: the
+harness's replayed residuals, one-sided χ²) fail on every σ/√2 copy; the black-box and white-box audits refute
+their copies (the noise-dropped copies deterministically).  ``tests/test_alt24_catches.py`` runs the suite's own
+task functions on the copies added for this registry (``mutants.alt24_clipped``, ``alt24_known_lip``,
+``alt24_localized``, ``alt24_svt``).  Uninformative at the quick campaign's inputs (labelled by the campaign,
+``checks.power``): the utility bounds and success probabilities whose bound or radius exceeds the largest value
+the quantity can take, the rate checks that cannot see twice their bound, the ⊥ rate, Lemma 12's conditions
+(Algorithm 7 refuses a violation before reading a record), Corollary 3's loose count cap, Algorithm 8's stability
+ratio, SVT's exact check on monotone and single-query pairs, and the Corollary 3 wrapper's audit, whose pair puts
+every epoch in HT-SCO's trivial regime (a constant release).
 """
 
 from __future__ import annotations
@@ -23,16 +26,12 @@ from typing import Any
 __all__ = ["ALT24_ROWS"]
 
 _C = "tests/test_alt24_clipped_sgd.py::"
-_LOC = "tests/test_alt24_localization.py::"
 _K = "tests/test_alt24_known_lipschitz.py::"
 _O = "tests/test_alt24_one_pass.py::"
 _S = "tests/test_alt24_svt.py::"
 _L = "tests/test_alt24_localized.py::"
 _MEASURED = "tests/test_alt24_measured_noise.py::test_measured_noise_catches_every_sigma_over_sqrt2_bug"
-_UTILITY = ("no planted bug: a utility or success-probability claim (Hoeffding / exact binomial); every planted bug "
-            "of the paper is a privacy bug, which no test runs through it")
-_COUNT = "no planted bug: an exact gradient count; no test runs a planted copy of this entry through it"
-_NO_AUDIT_TEST = "no planted bug: no test runs a planted copy of this entry through this audit"
+_R = "tests/test_alt24_catches.py::"
 
 #: entry (short name) → its σ/√2 copy, caught by the entry's "<short name>_measured_noise" check
 _SIGMA_COPIES = {
@@ -64,75 +63,105 @@ ALT24_ROWS: tuple[dict[str, Any], ...] = (
          test=_C + "test_campaign_white_box_soundness_and_power",
          note="white_box_audit on the suite's design (one-sided canary 2C e₁, n = 10, d = 2, ρ = 0.5) refutes the "
               "σ/2 copy in ≥ 30 of 40 audits (measured 40/40; campaign-marked, an empirical guard)"),
-    dict(entry=r"alt24\.clipped_dp_sgd", key="alg1_count", bug=None, test=_C + "test_gradient_count_is_n_times_T",
-         note=_COUNT),
+    dict(entry=r"alt24\.clipped_dp_sgd", key="alg1_count", bug="corollary_1_solver_one_step_too_many",
+         test=_R + "test_alg1_count_fails_on_one_step_too_many",
+         note="alg1_exact (the suite's task) on Corollary 1's solver with T + 1 steps: n(T + 1) ≠ n·T gradient "
+              "evaluations (exact)"),
     dict(entry=r"alt24\.clipped_dp_sgd", key="prop1_bound|cor1_success", bug=None,
-         test=_C + "test_proposition_1_bound_linear_loss", note=_UTILITY),
+         test=_R + "test_prop1_and_cor1_cannot_fail_at_the_campaigns_inputs",
+         note="uninformative: Proposition 1's bound (18.4) exceeds the largest gap of its range (3.83), and "
+              "Corollary 1's radius (C_erm = √640: 39.5) exceeds X's diameter 4, so no run can fail either"),
     # -- Aggregate-ERM (Algorithm 3, Corollary 2) ---------------------------------------------------------------
-    dict(entry=r"alt24\.aggregate_erm", key="alg3_white_box", bug=None, test=_LOC + "test_suite_tasks_quick_budget",
-         note=_NO_AUDIT_TEST + " (its listed bug, the sensitivity-C/n copy, is Algorithm 1's)"),
-    dict(entry=r"alt24\.aggregate_erm", key="alg3_count", bug=None, test=_LOC + "test_suite_tasks_quick_budget",
-         note=_COUNT),
+    dict(entry=r"alt24\.aggregate_erm", key="alg3_white_box", bug="aggregate_erm_sigma_from_all_records",
+         test=_R + "test_alg3_white_box_refutes_sigma_from_all_records",
+         note="alg3_audit (500 white-box runs per side) refutes blocks calibrated with N = J·n records (σ/3, 9ρ per "
+              "block) at p ≤ 4e-10 in 11 of 12 seeds measured; the pilot-placed event misses once: miss probability "
+              "not derived"),
+    dict(entry=r"alt24\.aggregate_erm", key="alg3_count", bug="aggregate_erm_skips_last_block",
+         test=_R + "test_alg3_count_fails_when_the_last_block_is_skipped",
+         note="alg3_bounds on Algorithm 3 skipping block J: (J − 1)·n·T ≠ J·n·T gradient evaluations (exact)"),
     dict(entry=r"alt24\.aggregate_erm", key="cor2_success", bug=None,
-         test=_C + "test_corollary_2_success_probability", note=_UTILITY),
+         test=_R + "test_alg3_count_fails_when_the_last_block_is_skipped",
+         note="uninformative: Corollary 2's radius (C_rp = 46: 38.0) exceeds the diameter 6 of the domain that holds "
+              "the output and x*, so every run succeeds"),
     # -- HT-SCO (Theorem 1), its strongly convex wrapper (Corollary 3), HighProb-SCO (Theorem 5) ----------------
-    dict(entry=r"alt24\.ht_sco", key="thm1_disjoint", bug=None, test=_LOC + "test_overlapping_blocks_mutant_refuted",
-         note="no planted bug: the check counts the blocks of the public schedule (theorem_1_blocks), which the "
-              "overlapping-blocks copy does not change; the test catches that copy by its coupled runs' exact ρ "
-              "(3ρ), a computation the suite does not run"),
-    dict(entry=r"alt24\.sc_wrapper", key="cor3_disjoint", bug=None,
-         test=_LOC + "test_corollary_3_epochs_and_disjoint_batches",
-         note="no planted bug: the epochs' record ranges of the run; the entry's overlapping-blocks bug overlaps "
-              "HT-SCO's blocks inside an epoch, not the epochs"),
-    dict(entry=r"alt24\.(ht_sco|sc_wrapper)", key="ht_sco_black_box|ht_sco_randhie|sc_black_box", bug=None,
-         test=_LOC + "test_suite_tasks_quick_budget", note=_NO_AUDIT_TEST),
-    dict(entry=r"alt24\.(ht_sco|sc_wrapper|highprob_sco)", key="thm1_count|cor3_count|thm5_count", bug=None,
-         test=_LOC + "test_ht_sco_uses_each_record_in_one_call_and_counts_exactly", note=_COUNT),
+    dict(entry=r"alt24\.ht_sco", key="thm1_disjoint", bug="ht_sco_overlapping_blocks",
+         test=_R + "test_thm1_disjoint_fails_on_overlapping_blocks",
+         note="ht_bounds reads the blocks the run used (published): the overlapping copy puts the first record of "
+              "each portion in all I phases (exact)"),
+    dict(entry=r"alt24\.sc_wrapper", key="cor3_disjoint", bug="sc_sco_reuses_first_batch",
+         test=_R + "test_cor3_disjoint_fails_when_every_epoch_reuses_the_first_batch",
+         note="sc_bounds on the wrapper reading S[0:n'] in every epoch: the published record ranges overlap (exact)"),
+    dict(entry=r"alt24\.ht_sco", key="ht_sco_black_box|ht_sco_randhie", bug="ht_sco_noise_dropped",
+         test=_R + "test_ht_sco_black_box_audits_refute_the_noise_dropped_copy",
+         note="ht_audit at the campaign's runs refutes HT-SCO without noise deterministically (miss 0): p = 1.9e-11 on "
+              "the worst pair; on randhie p = 6.2e-6, the smallest its 75 runs per side allow (campaign-marked)"),
+    dict(entry=r"alt24\.sc_wrapper", key="sc_black_box", bug=None,
+         test=_R + "test_sc_black_box_audits_a_constant_release_at_the_campaigns_inputs",
+         note="uninformative: at the audit's n = 48 every epoch (12 records < 2·J(1)) is in HT-SCO's trivial regime, "
+              "so the audited release is X's centre on both datasets (the record's uninformative_at_inputs)"),
+    dict(entry=r"alt24\.ht_sco", key="thm1_count", bug="ht_sco_skips_last_phase",
+         test=_R + "test_thm1_count_fails_when_the_last_phase_is_skipped",
+         note="ht_bounds on HT-SCO stopping one phase early: Σ_{i<I} ≠ Σ_{i≤I} J·m_i·T_i (exact)"),
+    dict(entry=r"alt24\.sc_wrapper", key="cor3_count", bug=None,
+         test=_R + "test_cor3_disjoint_fails_when_every_epoch_reuses_the_first_batch",
+         note="uninformative: the cap max(n², n³ρ/d) = 3.4e7 is above twice the largest count, so a copy doing twice "
+              "the work passes (computed per run in sc_bounds)"),
+    dict(entry=r"alt24\.highprob_sco", key="thm5_count", bug="highprob_sco_skips_last_phase",
+         test=_R + "test_thm5_count_fails_when_the_last_phase_is_skipped",
+         note="highprob_bounds on HighProb-SCO stopping one phase early: J·Σ_{i<I} T_i ≠ J·Σ_{i≤I} T_i (exact)"),
     dict(entry=r"alt24\.(ht_sco|highprob_sco)", key="thm1_proof_bound|thm1_rate_n|thm5_proof_bound", bug=None,
-         test=_LOC + "test_population_localize_meets_corrected_proposition_2", note=_UTILITY),
+         test=_R + "test_proof_bounds_cannot_fail_at_the_campaigns_inputs",
+         note="uninformative: Proposition 2's bound at Theorem 1's (7.0e3) and Theorem 5's (4.2e2) parameters exceeds "
+              "the largest excess 2R‖μ‖ = 1.34 of the linear instance at every n, so no run can fail"),
     # -- KnownLipReduction (Algorithm 4 + A_Lip) ----------------------------------------------------------------
     dict(entry=r"alt24\.known_lip", key="known_lip_exact_worst_pair", bug="known_lip_sensitivity_c_over_n",
          test=_K + "test_exact_privacy_on_the_worst_pair_and_the_add_remove_sensitivity_mutant",
          note="the exact χ² law of the output's sample variance with the coupled shift (the check's computation) "
               "on the worst pair bounds the copy's μ above the claimed √(2ρ) (the χ² bound fails w.p. 1e-7)"),
-    dict(entry=r"alt24\.known_lip", key="known_lip_worst_pair|known_lip_randhie", bug=None,
-         test=_K + "test_black_box_audits_refute_dropping_and_a_data_dependent_threshold",
-         note="no planted bug: the drop and data-dependent-clip copies are refuted by a threshold audit on pairs of "
-              "their own (the test), not by these curve audits on the worst and randhie pairs"),
-    dict(entry=r"alt24\.known_lip", key="known_lip_count", bug=None, test=_K + "test_replace_not_drop_and_exact_counts",
-         note=_COUNT),
+    dict(entry=r"alt24\.known_lip", key="known_lip_worst_pair|known_lip_randhie",
+         bug="known_lip_reduction_noise_dropped", test=_R + "test_known_lip_audits_refute_the_noise_dropped_copy",
+         note="known_lip_audit refutes Algorithm 4 without noise on both pairs deterministically (miss 0; p ≤ 1e-6 "
+              "already at 100 runs per side; campaign-marked at the campaign's 300 / 150)"),
+    dict(entry=r"alt24\.known_lip", key="known_lip_count", bug="known_lip_phase_slice_off_by_one",
+         test=_R + "test_known_lip_count_fails_on_phase_slices_off_by_one",
+         note="known_lip_bounds on phases sliced S[start:stop − 1]: real + dummy = Σ(n_i − 1)T_i ≠ Σ n_iT_i (exact)"),
     dict(entry=r"alt24\.known_lip", key="known_lip_theorem_2_rate", bug=None,
-         test=_K + "test_suite_tasks_at_the_quick_budget", note=_UTILITY),
+         test=_R + "test_rate_checks_cannot_detect_twice_their_bounds_at_the_campaigns_inputs",
+         note="uninformative: the bound is 3 × the pilot's excess scaled by rate(n)/rate(32) ≥ 1.29 × the pilot on "
+              "the grid, so an excess that never decreases passes (stated by the task)"),
     # -- one-pass clipped SGD (Algorithm 5, not private) ----------------------------------------------------------
     dict(entry=r"alt24\.onepass_sgd", key="onepass_sgd_count", bug="onepass_sgd_two_passes",
          test=_O + "test_two_pass_planted_bug_is_caught_by_the_count",
          note="the two-pass copy reports 2T gradient evaluations where the check requires exactly T"),
-    dict(entry=r"alt24\.onepass_sgd", key="onepass_sgd_lemma_8", bug=None, test=_O + "test_lemma_8_terms_by_hand",
-         note=_UTILITY),
+    dict(entry=r"alt24\.onepass_sgd", key="onepass_sgd_lemma_8", bug=None,
+         test=_R + "test_rate_checks_cannot_detect_twice_their_bounds_at_the_campaigns_inputs",
+         note="uninformative: at 8 runs on [0, 2] Hoeffding detects only an excess of 3.72 above the bound 0.504"),
     # -- bounded Laplace (Lemma 9) --------------------------------------------------------------------------------
     dict(entry=r"alt24\.blap", key=r"blap_exact_e0\.1_d.*|blap_exact_e0\.5_d(1e-06|0\.001)",
          bug="bounded_laplace_tau_without_epsilon", test=_S + "test_blap_exact_grid_points_the_short_tau_copy_fails",
          note="the exact δ(ε) at the copy's τ = Δ log(4/δ) exceeds δ at these grid points (deterministic)"),
-    dict(entry=r"alt24\.blap", key=r"blap_exact_.*", bug=None,
-         test=_S + "test_blap_exact_grid_points_the_short_tau_copy_fails",
-         note="no planted bug: at ε = 0.9 and at (0.5, 0.1) the short-τ copy keeps δ(ε) ≤ δ (the test), and the "
-              "entry lists no other bug"),
+    dict(entry=r"alt24\.blap", key=r"blap_exact_.*", bug="bounded_laplace_tau_without_log",
+         test=_R + "test_blap_exact_fails_on_tau_without_log",
+         note="blap_exact with the copy's τ = Δ/ε: the exact δ(ε) exceeds δ at ε = 0.9 and at (0.5, 0.1) "
+              "(deterministic)"),
     dict(entry=r"alt24\.blap", key="blap_black_box", bug="bounded_laplace_tau_without_epsilon",
          test=_S + "test_blap_audit_passes_and_tau_bug_is_refuted",
          note="the suite's fixed-event audit (_fixed_event_audit, blap_pair, blap_event) refutes the short-τ copy "
               "(miss ≤ 1e-6, exact binomial)"),
-    dict(entry=r"alt24\.blap", key="blap_envelope", bug=None, test=_S + "test_blap_envelope_catches_plain_laplace",
-         note="no planted bug: the envelope fails on plain Laplace noise (the test), which is not a planted bug of "
-              "this entry (sparse_vector_plain_laplace is SVT's); the short-τ copy stays inside its own τ"),
+    dict(entry=r"alt24\.blap", key="blap_envelope", bug="bounded_laplace_doubled_parameters",
+         test=_R + "test_blap_envelope_fails_on_doubled_parameters",
+         note="blap_envelope (1,000 draws) on BLap(2R, 2τ): a draw beyond τ has probability 0.0153, miss "
+              "(1 − 0.0153)^1000 < 1e-6 (exact)"),
     # -- SVT (Algorithm 6) ------------------------------------------------------------------------------------------
     dict(entry=r"alt24\.svt", key=r"svt_exact_e.*_c.*_s[23]", bug="sparse_vector_without_query_noise",
          test=_S + "test_svt_exact_grid_points_the_no_query_noise_copy_fails",
          note="the exact δ(ε) of the copy's answer law exceeds δ on the non-monotone streams 2, 3 at every (ε, δ, c) "
               "(deterministic)"),
     dict(entry=r"alt24\.svt", key=r"svt_exact_.*", bug=None,
-         test=_S + "test_svt_exact_grid_points_the_no_query_noise_copy_fails",
-         note="no planted bug: on streams 0, 1, 4 the no-query-noise copy keeps δ(ε) ≤ δ (the test), and the "
-              "plain-Laplace copy is private on every stream (tests/test_alt24_svt.py)"),
+         test=_R + "test_svt_exact_on_monotone_and_single_query_pairs_cannot_fail_on_the_noise_bugs",
+         note="uninformative: on the monotone pairs 0, 1 and the single query 4 δ(ε) stays ≤ δ without the query noise "
+              "and at the textbook scale R = Δ/ε, both of which the mixed pairs refute (stated per check)"),
     dict(entry=r"alt24\.svt", key="svt_black_box", bug="sparse_vector_without_query_noise",
          test=_S + "test_no_query_noise_bug_refuted_exactly_and_by_the_audit",
          note="the suite's fixed-event audit (svt_pair, the event ⊥⊤) refutes the copy (miss ≤ 1e-6, exact "
@@ -140,8 +169,10 @@ ALT24_ROWS: tuple[dict[str, Any], ...] = (
     dict(entry=r"alt24\.svt", key="svt_envelope", bug="sparse_vector_plain_laplace",
          test=_S + "test_plain_laplace_svt_is_private_but_breaks_the_envelope",
          note="the envelope |z| ≤ τ, |ξ| ≤ 2τ on the recorded draws fails on plain Laplace noise (miss < 1e-17)"),
-    dict(entry=r"alt24\.svt", key="svt_halting", bug=None, test=_S + "test_sparse_vector_halts_after_c_tops",
-         note="no planted bug: no planted copy answers ⊤ more than c times"),
+    dict(entry=r"alt24\.svt", key="svt_halting", bug="sparse_vector_halts_one_top_late",
+         test=_R + "test_svt_halting_fails_on_halting_one_top_late",
+         note="svt_envelope (1,000 runs on the zero stream, c = 1) on SVT halting after c + 1 tops: ⊤⊤ with "
+              "probability ≥ 1/4 per run, miss ≤ (3/4)^1000 (exact bound)"),
     # -- Localized-Clipped-DP-SGD (Algorithm 7) ---------------------------------------------------------------------
     dict(entry=r"alt24\.localized_dp_sgd", key="published_record", bug="localized_dp_sgd_publishes_performed_count",
          test="tests/test_alt24_published_records.py::test_publishing_the_performed_count_is_refuted",
@@ -166,13 +197,20 @@ ALT24_ROWS: tuple[dict[str, Any], ...] = (
     dict(entry=r"alt24\.localized_dp_sgd", key="localized_white_box", bug="localized_dp_sgd_sigma_over_100",
          test="tests/test_alt24_localized_white_box.py::test_white_box_audit_refutes_sigma_over_100",
          note="localized_white_box_audit (the suite's audit) refutes σ_i/100 (miss ≤ 1e-6, exact)"),
-    dict(entry=r"alt24\.localized_dp_sgd", key="gradient_count", bug=None,
-         test=_L + "test_gradient_count_and_linear_beta_zero_closed_form",
-         note="no planted bug: the retry-on-⊥ copy performs more gradients only on runs that halt, which Theorem 3's "
-              "instance makes rare (P(⊥) ≤ I/n²); no test runs a copy through this check"),
-    dict(entry=r"alt24\.localized_dp_sgd",
-         key="theorem_3_bound|theorem_3_rate|bottom_rate|lemma_12_conditions|lemma_13_conditions", bug=None,
-         test=_L + "test_theorem_3_proof_bound_by_hand", note=_UTILITY),
+    dict(entry=r"alt24\.localized_dp_sgd", key="gradient_count", bug="localized_dp_sgd_two_passes",
+         test=_R + "test_localized_gradient_count_fails_on_two_passes",
+         note="task_bounds on Algorithm 7 with two passes per phase: 2046 performed gradients > n = 1024 (exact)"),
+    dict(entry=r"alt24\.localized_dp_sgd", key="lemma_13_conditions", bug="theorem_3_parameters_printed_clip",
+         test=_R + "test_lemma_13_conditions_fail_on_the_printed_clip",
+         note="task_bounds with Theorem 3's printed C: n(2G_k/C)^k = c/2 > c/4 at η = η_2 (exact)"),
+    dict(entry=r"alt24\.localized_dp_sgd", key="theorem_3_bound|theorem_3_rate", bug=None,
+         test=_R + "test_localized_gradient_count_fails_on_two_passes",
+         note="uninformative: the proof's bound (145 at n = 1024, larger on the rate grid) exceeds the largest excess "
+              "2R‖m‖ = 2, so no run can fail"),
+    dict(entry=r"alt24\.localized_dp_sgd", key="bottom_rate|lemma_12_conditions", bug=None,
+         test=_R + "test_lemma_12_and_bottom_rate_cannot_fail_at_the_campaigns_inputs",
+         note="uninformative: a ⊥ rate of twice I/n² shows a halt in 4 runs with probability < 1e-4; Algorithm 7 "
+              "refuses a Lemma 12 violation before reading a record, so its runs satisfy it"),
     # -- one-pass Clipped-DP-SGD for GLMs (Algorithm 8) ---------------------------------------------------------
     dict(entry=r"alt24\.onepass_dp_sgd_glm", key="onepass_dp_exact_worst_pair", bug="onepass_dp_sgd_half_sigma",
          test=_O + "test_algorithm_8_exact_privacy_on_the_worst_pair_and_the_half_sigma_mutant",
@@ -181,15 +219,19 @@ ALT24_ROWS: tuple[dict[str, Any], ...] = (
     dict(entry=r"alt24\.onepass_dp_sgd_glm", key="onepass_dp_white_box", bug="onepass_dp_sgd_half_sigma_white_box",
          test="tests/test_alt24_white_box.py::test_white_box_audit_refutes_half_sigma",
          note="onepass_dp_white_box_audit (the suite's audit) refutes σ_i/2 (miss 3.1e-7, exact)"),
-    dict(entry=r"alt24\.onepass_dp_sgd_glm", key="onepass_dp_worst_pair", bug=None,
-         test="tests/test_alt24_white_box.py::test_suite_audit_tasks_quick",
-         note=_NO_AUDIT_TEST + " (the σ_i/2 copies are caught by the exact check and the white-box audit)"),
-    dict(entry=r"alt24\.onepass_dp_sgd_glm", key="onepass_dp_count", bug=None,
-         test=_O + "test_algorithm_8_count_claim_and_output_in_domain", note=_COUNT),
+    dict(entry=r"alt24\.onepass_dp_sgd_glm", key="onepass_dp_worst_pair", bug="onepass_clipped_dp_sgd_noise_dropped",
+         test=_R + "test_onepass_dp_worst_pair_refutes_the_noise_dropped_copy",
+         note="onepass_dp_audit's black-box curve audit refutes Algorithm 8 without noise deterministically (miss 0; "
+              "p ≤ 1e-6 at 100 runs per side, the campaign runs 300)"),
+    dict(entry=r"alt24\.onepass_dp_sgd_glm", key="onepass_dp_count", bug="onepass_dp_sgd_last_phase_takes_the_rest",
+         test=_R + "test_onepass_dp_count_fails_when_the_last_phase_takes_the_rest",
+         note="onepass_dp_bounds on Algorithm 8 whose last phase takes the leftover records: 1024 ≠ 2^I − 1 = 1023 "
+              "(exact)"),
     dict(entry=r"alt24\.onepass_dp_sgd_glm", key="onepass_dp_stability", bug=None,
-         test=_O + "test_theorem_4_stability_of_algorithm_5_on_glm_neighbours",
-         note="no planted bug: a deterministic check of Theorem 4's privacy step on coupled neighbours; no test runs "
-              "a copy through it"),
+         test=_R + "test_onepass_dp_stability_is_uninformative_at_the_campaigns_inputs",
+         note="uninformative: the largest coupled ratio on its logistic-GLM neighbours is 0.02 ≤ 1/2, so a copy "
+              "with twice the difference passes (stated by the task)"),
     dict(entry=r"alt24\.onepass_dp_sgd_glm", key="onepass_dp_theorem_4", bug=None,
-         test="tests/test_alt24_theorems.py::test_theorem_4_coefficient_golden_and_from_the_proof", note=_UTILITY),
+         test=_R + "test_onepass_dp_count_fails_when_the_last_phase_takes_the_rest",
+         note="uninformative: Theorem 4's corrected bound (3.3) exceeds the clipped excess range's top 2"),
 )

@@ -19,13 +19,16 @@ import numpy as np
 from dpsco.reference.alt24 import clipped_sgd as cs
 from dpsco.reference.alt24 import localization as loc
 from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds, check_records
-from dpsco.reference.alt24.primitives import clip
-from dpsco.reference.privacy import Release
+from dpsco.reference.alt24.primitives import aggregate, clip
+from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import check_iterations, check_rng
 from dpsco.reference.white_box import NoisyGradientTrace
+from dpsco.verification.mutants.alt24_registry import ScaledGenerator, noise_dropped
 from dpsco.verification.mutants.noise_scale import under_noised
 
-__all__ = ["aggregate_erm_draws_sigma_over_sqrt2", "clipped_dp_sgd_data_dependent_clip",
+__all__ = ["aggregate_erm_draws_sigma_over_sqrt2", "aggregate_erm_sigma_from_all_records", "aggregate_erm_skips_last_block",
+           "corollary_1_solver_one_step_too_many", "highprob_sco_skips_last_phase", "ht_sco_noise_dropped",
+           "ht_sco_skips_last_phase", "sc_sco_reuses_first_batch", "clipped_dp_sgd_data_dependent_clip",
            "clipped_dp_sgd_draws_sigma_over_sqrt2", "clipped_dp_sgd_noise_clipped",
            "clipped_dp_sgd_regulariser_clipped", "clipped_dp_sgd_sensitivity_c_over_n",
            "clipped_dp_sgd_sigma_from_fewer_steps", "ht_sco_draws_sigma_over_sqrt2", "ht_sco_overlapping_blocks",
@@ -248,3 +251,127 @@ aggregate_erm_draws_sigma_over_sqrt2 = under_noised(loc.aggregate_erm)
 ht_sco_draws_sigma_over_sqrt2 = under_noised(loc.ht_sco)
 #: the Corollary 3 wrapper (every epoch's calls) drawing σ/√2 (``alt24.sc_wrapper``)
 sc_sco_draws_sigma_over_sqrt2 = under_noised(loc.sc_sco)
+
+
+# ---- the check registry's copies (``mutants.alt24_catches``, ``tests/test_alt24_catches.py``) -----------------
+# An off-by-one schedule, loops that skip their last block or phase, a reused batch, σ from the wrong record count
+# and the noise term dropped: each makes one suite check or audit of ``alt24_localization`` fail.
+
+#: the Theorem 1 pipeline without its Gaussian noise (``alt24.ht_sco``; its black-box audits)
+ht_sco_noise_dropped = noise_dropped(loc.ht_sco)
+
+
+def corollary_1_solver_one_step_too_many(S: Any, loss: HeavyTailedLoss, *, lam: float, rho: float,
+                                         moments: MomentBounds, domain_radius: float, rng: np.random.Generator,
+                                         delta: float = 1e-6, white_box: bool = False,
+                                         replicates: int | None = None) -> Release:
+    """Corollary 1's solver running T + 1 steps (an off-by-one loop bound, ``range(T + 1)``) with σ and the claim
+    computed for Corollary 1's T.  BUG: n(T + 1) gradient evaluations where Corollary 1 prescribes n·T, and one
+    more Gaussian step than σ accounts for (ρ_true = (T + 1)ρ/T).  Caught by the suite's exact count
+    ``alg1_count`` (``alt24_localization.alg1_exact``)."""
+    S_, d = check_records(S, loss)
+    p = cs.corollary_1_parameters(S_.shape[0], d, rho, moments, lam)
+    rel = cs.clipped_dp_sgd(S_, loss, C=p.C, lam=p.lam, T=p.T + 1, sigma=p.sigma, radius_r=domain_radius,
+                            domain_radius=domain_radius, rng=rng, delta=delta, white_box=white_box,
+                            replicates=replicates)
+    rel.claim = cs.clipped_dp_sgd_claim(S_.shape[0], p.T, p.C, p.sigma, delta)  # BUG: the claim of T steps
+    rel.algorithm = "MUTANT: Corollary 1's solver with T + 1 steps"
+    return rel
+
+
+def aggregate_erm_skips_last_block(S: Any, loss: HeavyTailedLoss, *, x_bar: Any, lam: float, J: int, rho: float,
+                                   R: float, moments: MomentBounds, domain_radius: float, rng: np.random.Generator,
+                                   domain_center: Any = None, delta: float = 1e-6, white_box: bool = False,
+                                   replicates: int | None = None) -> Release:
+    """Algorithm 3 whose block loop stops one block early (``range(J − 1)``): block D^J is never solved and the
+    output aggregates J − 1 points.  BUG: (J − 1)·n·T gradient evaluations where Algorithm 3 makes J·n·T (and
+    Fact 2's aggregation guarantee, which needs J points, is lost).  Caught by the suite's exact count
+    ``alg3_count`` (``alt24_localization.alg3_bounds``).  ValueError if J < 2 (nothing would run)."""
+    S_, _ = check_records(S, loss)
+    if int(J) < 2:
+        raise ValueError("J must be at least 2 for this mutant (J − 1 blocks run)")
+    n = S_.shape[0] // int(J)
+    rel = loc.aggregate_erm(S_[:(int(J) - 1) * n], loss, x_bar=x_bar, lam=lam, J=int(J) - 1, rho=rho, R=R,
+                            moments=moments, domain_radius=domain_radius, domain_center=domain_center, rng=rng,
+                            delta=delta, white_box=white_box, replicates=replicates)   # BUG: block J skipped
+    rel.algorithm = "MUTANT: Aggregate-ERM skipping its last block"
+    return rel
+
+
+def aggregate_erm_sigma_from_all_records(S: Any, loss: HeavyTailedLoss, *, J: int, rng: np.random.Generator,
+                                         **kw: Any) -> Release:
+    """Algorithm 3 whose blocks calibrate σ² = 2C²T/(N²ρ) with the total record count N = J·n in place of the
+    block size n (C and T at the block size): every block draws σ/J and reports σ.  BUG: parallel composition
+    needs each block's own sensitivity 2C/n, so each block is J²ρ-zCDP.  Caught by the white-box audit
+    ``alg3_white_box`` (``alt24_localization.alg3_audit``; J = 3 there: σ/3)."""
+    g = ScaledGenerator(check_rng(rng).bit_generator, 1.0 / int(J))              # BUG: σ·n/N = σ/J
+    rel = loc.aggregate_erm(S, loss, J=J, rng=g, **kw)
+    rel.algorithm = "MUTANT: Aggregate-ERM with σ from all J·n records"
+    return rel
+
+
+def ht_sco_skips_last_phase(S: Any, loss: HeavyTailedLoss, *, rho: float, moments: MomentBounds, delta_fail: float,
+                            domain_radius: float, rng: np.random.Generator, J_scale: float = 1.0,
+                            C_rp: float = loc.C_RP_DERIVED, delta: float = 1e-6,
+                            replicates: int | None = None) -> Release:
+    """HT-SCO (Theorem 1) whose phase loop stops one phase early (``range(1, I)``): x_{I−1} is released.  BUG:
+    Σ_{i<I} J·m_i·T_i gradient evaluations where Theorem 1 prescribes Σ_{i≤I} (and Proposition 2's last
+    localisation step is lost).  Caught by the suite's exact count ``thm1_count`` (``ht_bounds``)."""
+    S_, d = check_records(S, loss)
+    rng = check_rng(rng)
+    p = loc.theorem_1_parameters(S_.shape[0], d, rho, moments, delta_fail, 2.0 * domain_radius, J_scale=J_scale,
+                                 C_rp=C_rp)
+    blocks = loc.theorem_1_blocks(p)
+    reps = 1 if replicates is None else int(replicates)
+    X = np.zeros((reps, d))
+    count = 0
+    for i in range(1, p.I):                                   # BUG: range(1, I + 1)
+        idx = np.concatenate([np.arange(a, b) for (ii, _, a, b) in blocks if ii == i])
+        rel = loc.aggregate_erm(S_[idx], loss, x_bar=X if replicates is not None else X[0], lam=p.lam_i[i - 1],
+                                J=p.J, rho=rho, R=p.R_i[i - 1], moments=moments, domain_radius=domain_radius,
+                                rng=rng, delta=delta, replicates=replicates)
+        X = np.atleast_2d(rel.output)
+        count += rel.gradient_evaluations
+    return Release(output=X[0] if replicates is None else X, claim=loc.theorem_1_claim(rho, delta, p),
+                   gradient_evaluations=count, parameters={**p.to_dict(), "blocks": [list(b) for b in blocks]},
+                   algorithm="MUTANT: HT-SCO skipping its last phase", replicates=replicates)
+
+
+def highprob_sco_skips_last_phase(S: Any, loss: HeavyTailedLoss, *, G: float, delta_fail: float,
+                                  domain_radius: float, J_scale: float = 1.0) -> Release:
+    """Appendix A's HighProb-SCO (Theorem 5) whose phase loop stops one phase early (``range(1, I)``).  BUG:
+    J·Σ_{i<I} T_i queries where Theorem 5's procedure makes J·Σ_{i≤I} T_i.  Caught by the suite's exact count
+    ``thm5_count`` (``highprob_bounds``)."""
+    S_, d = check_records(S, loss)
+    p = loc.theorem_5_parameters(S_.shape[0], G, delta_fail, 2.0 * domain_radius, J_scale=J_scale)
+    x, offset, count = np.zeros(d), 0, 0
+    for i in range(1, p.I):                                   # BUG: range(1, I + 1)
+        Ti = p.T_i[i - 1]
+        pts = []
+        for _ in range(p.J):
+            pts.append(loc.lemma_15_solver(S_[offset:offset + Ti], loss, x_bar=x, lam=p.lam_i[i - 1],
+                                           domain_radius=domain_radius))
+            offset += Ti
+            count += Ti
+        x = aggregate(np.stack(pts), p.R_i[i - 1])[1]
+    claim = PrivacyClaim(notion="none", epsilon=float("inf"), delta=1.0, neighbouring="replace-one",
+                         source="MUTANT of Asi, Liu & Tian (2024), Appendix A (non-private)")
+    return Release(output=x, claim=claim, gradient_evaluations=count,
+                   parameters=p.to_dict(), algorithm="MUTANT: HighProb-SCO skipping its last phase")
+
+
+def sc_sco_reuses_first_batch(S: Any, loss: HeavyTailedLoss, **kw: Any) -> Release:
+    """The Corollary 3 wrapper whose every epoch reads the first batch S[0:n'] (the slice ``S[e·n':(e+1)·n']``
+    written ``S[0:n']``), publishing the record ranges it read.  BUG: each record of the first batch enters every
+    epoch's HT-SCO run, so the epochs compose sequentially (J_e·ρ on that record) instead of in parallel.  Caught
+    by the suite's exact check ``cor3_disjoint`` (``sc_bounds``: the epochs' published record ranges)."""
+    S_, _ = check_records(S, loss)
+    n = S_.shape[0]
+    Je = loc.corollary_3_epochs(n)
+    n_e = n // Je
+    reused = np.vstack([S_[:n_e]] * Je + [S_[Je * n_e:]])     # BUG: epoch e reads rows 0..n'−1
+    rel = loc.sc_sco(reused, loss, **kw)
+    for e in rel.parameters["epoch_records"]:
+        e["records"] = [0, n_e]                                # the rows each epoch actually read
+    rel.algorithm = "MUTANT: Corollary 3 wrapper reusing the first batch in every epoch"
+    return rel

@@ -18,6 +18,7 @@ import dpsco.reference.alt24.localization as localization
 import dpsco.reference.alt24.localized as localized
 import dpsco.reference.alt24.one_pass as one_pass
 import dpsco.reference.alt24.svt as svt
+from dpsco.reference.alt24.localized import theorem_3_parameters
 from dpsco.verification.mutants import alt24_clipped as mc
 from dpsco.verification.mutants import alt24_known_lip as mk
 from dpsco.verification.mutants import alt24_localized as ml
@@ -33,6 +34,7 @@ _K = "tests/test_alt24_known_lipschitz.py::"
 _O = "tests/test_alt24_one_pass.py::"
 _S = "tests/test_alt24_svt.py::"
 _L = "tests/test_alt24_localized.py::"
+_R = "tests/test_alt24_catches.py::"
 _PAIR = "linear loss, n − 1 records sharing the replaced record's clipped gradient, the replaced one ±M e₁ (M ≥ C)"
 
 ALT24_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
@@ -186,6 +188,121 @@ ALT24_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
         "the exact law of the published count (BLap's CDF) checked on runs of the mutant, and the audit of the whole "
         "published record (audit_outcome: ⊥, point and count; statistic ⊥·count) in the suite",
         ("tests/test_alt24_published_records.py::test_publishing_the_performed_count_is_refuted",)),
+    # -- the check registry's copies (mutants.alt24_catches): each makes one more suite check or audit fail --------
+    PaperTestBug(
+        "corollary_1_solver_one_step_too_many", mc.corollary_1_solver_one_step_too_many, clipped.corollary_1_solver,
+        "alt24", "Corollary 1's solver running T + 1 steps (off-by-one loop bound) with σ and the claim for T",
+        "Corollary 1: T = ⌈max(n, n²ρ/d)⌉ steps, n·T sample gradients", "the suite's worst pair (alg1_exact, n = 12)",
+        "(T + 1)ρ/T-zCDP against the claimed ρ; n(T + 1) gradients against n·T",
+        "the suite's exact count alg1_count (deterministic)", (_R + "test_alg1_count_fails_on_one_step_too_many",)),
+    PaperTestBug(
+        "aggregate_erm_skips_last_block", mc.aggregate_erm_skips_last_block, localization.aggregate_erm, "alt24",
+        "Algorithm 3's block loop stopping one block early (range(J − 1)): block D^J never solved",
+        "Algorithm 3, lines 3–7: J disjoint blocks, Aggregate of J points (Fact 2)",
+        "alg3_bounds: J = 3 blocks of n = 30 records", "ρ-zCDP (fewer blocks); (J − 1)·n·T gradients against J·n·T",
+        "the suite's exact count alg3_count (deterministic)",
+        (_R + "test_alg3_count_fails_when_the_last_block_is_skipped",)),
+    PaperTestBug(
+        "aggregate_erm_sigma_from_all_records", mc.aggregate_erm_sigma_from_all_records, localization.aggregate_erm,
+        "alt24", "Algorithm 3's blocks calibrating σ with the total record count N = J·n (σ/J drawn, σ reported)",
+        "Corollary 2 per block with the block's own n (parallel composition)",
+        "alg3_audit: the one-sided canary in the last of J = 3 blocks of 8 records", "J²ρ-zCDP per block (9ρ)",
+        "the suite's white-box audit alg3_white_box (refuted at p ≤ 4e-10 in 11 of 12 seeds measured; the event's "
+        "placement uses pilot runs, so the miss probability is not derived)",
+        (_R + "test_alg3_white_box_refutes_sigma_from_all_records",)),
+    PaperTestBug(
+        "ht_sco_skips_last_phase", mc.ht_sco_skips_last_phase, localization.ht_sco, "alt24",
+        "HT-SCO's phase loop stopping one phase early (range(1, I)): x_{I−1} released",
+        "Theorem 1 / Algorithm 2: I phases, Σ_{i≤I} J·m_i·T_i gradients", "ht_bounds: n = 256",
+        "ρ-zCDP (fewer disjoint calls); Σ_{i<I} J·m_i·T_i gradients against Σ_{i≤I}",
+        "the suite's exact count thm1_count (deterministic)",
+        (_R + "test_thm1_count_fails_when_the_last_phase_is_skipped",)),
+    PaperTestBug(
+        "ht_sco_noise_dropped", mc.ht_sco_noise_dropped, localization.ht_sco, "alt24",
+        "HT-SCO without its Gaussian noise (every Corollary 2 call's noise term dropped), σ and the claim reported",
+        "Corollary 1: ĝ_t + N(0, σ²I) in every step", "ht_audit: the worst-case pair (n = 64) and the randhie pair",
+        "ε = ∞: a deterministic release that differs on the two datasets",
+        "the suite's black-box audits ht_sco_black_box (p = 1.9e-11 at 150 runs per side) and ht_sco_randhie "
+        "(p = 6.2e-6, the smallest its 75 runs per side allow), deterministic",
+        (_R + "test_ht_sco_black_box_audits_refute_the_noise_dropped_copy",)),
+    PaperTestBug(
+        "highprob_sco_skips_last_phase", mc.highprob_sco_skips_last_phase, localization.highprob_sco, "alt24",
+        "Appendix A's HighProb-SCO stopping one phase early (range(1, I))",
+        "Theorem 5: J·Σ_{i≤I} T_i queries", "highprob_bounds: n = 2048",
+        "not private (Appendix A); J·Σ_{i<I} T_i queries against J·Σ_{i≤I} T_i",
+        "the suite's exact count thm5_count (deterministic)",
+        (_R + "test_thm5_count_fails_when_the_last_phase_is_skipped",)),
+    PaperTestBug(
+        "sc_sco_reuses_first_batch", mc.sc_sco_reuses_first_batch, localization.sc_sco, "alt24",
+        "the Corollary 3 wrapper reading the first batch S[0:n'] in every epoch (publishing those record ranges)",
+        "Corollary 3: epochs on disjoint batches (parallel composition)", "sc_bounds: n = 512, 5 epochs",
+        "J_e·ρ-zCDP on a record of the first batch (sequential composition of the epochs)",
+        "the suite's exact check cor3_disjoint on the published record ranges (deterministic)",
+        (_R + "test_cor3_disjoint_fails_when_every_epoch_reuses_the_first_batch",)),
+    PaperTestBug(
+        "known_lip_phase_slice_off_by_one", mk.known_lip_phase_slice_off_by_one, known_lip.known_lip_reduction,
+        "alt24", "Algorithm 4 + A_Lip slicing each phase's records S[start:stop − 1] (the phase's last record unused)",
+        "Proposition 4: every phase's n_i records, Σ n_i·T_i gradients", "known_lip_bounds: n = 128",
+        "ρ-zCDP (a record fewer per phase, same noise); Σ(n_i − 1)T_i gradients against the published Σ n_iT_i",
+        "the suite's exact count known_lip_count (deterministic)",
+        (_R + "test_known_lip_count_fails_on_phase_slices_off_by_one",)),
+    PaperTestBug(
+        "known_lip_reduction_noise_dropped", mk.known_lip_reduction_noise_dropped, known_lip.known_lip_reduction,
+        "alt24", "Algorithm 4 + A_Lip without its Gaussian noise, σ_i and the claim reported",
+        "Proposition 4: N(0, σ_i²I) in every step", "known_lip_audit: the worst pair (n = 16) and the randhie pair",
+        "ε = ∞: a deterministic release that differs on the two datasets",
+        "the suite's curve audits known_lip_worst_pair and known_lip_randhie (deterministic counts)",
+        (_R + "test_known_lip_audits_refute_the_noise_dropped_copy",)),
+    PaperTestBug(
+        "onepass_dp_sgd_last_phase_takes_the_rest", mk.onepass_dp_sgd_last_phase_takes_the_rest,
+        one_pass.onepass_clipped_dp_sgd, "alt24",
+        "Algorithm 8 whose last phase runs to the end of the data (the n − (2^I − 1) leftover records appended)",
+        "Theorem 4: phases of n/2^i records, 2^I − 1 gradients", "onepass_dp_bounds: n = 1024",
+        "phase I's average moves by more than its σ_I is calibrated for; n gradients against 2^I − 1",
+        "the suite's exact count onepass_dp_count (deterministic)",
+        (_R + "test_onepass_dp_count_fails_when_the_last_phase_takes_the_rest",)),
+    PaperTestBug(
+        "onepass_clipped_dp_sgd_noise_dropped", mk.onepass_clipped_dp_sgd_noise_dropped,
+        one_pass.onepass_clipped_dp_sgd, "alt24", "Algorithm 8 without its Gaussian noise, σ_i and the claim reported",
+        "Algorithm 8, lines 9–10: x_i = x̄_i + N(0, σ_i²I)", "onepass_dp_audit: the worst pair (n = 64, ±10⁶e₁)",
+        "ε = ∞: a deterministic release that differs on the two datasets",
+        "the suite's black-box curve audit onepass_dp_worst_pair (deterministic counts)",
+        (_R + "test_onepass_dp_worst_pair_refutes_the_noise_dropped_copy",)),
+    PaperTestBug(
+        "localized_dp_sgd_two_passes", ml.localized_dp_sgd_two_passes, localized.localized_clipped_dp_sgd, "alt24",
+        "Algorithm 7 running each phase's loop twice over its records", "Algorithm 7: one gradient per record (≤ n)",
+        "task_bounds: Theorem 3's instance, n = 1024",
+        "every record enters its phase's average twice; 2(2^I − 1) gradients on a run that does not halt",
+        "the suite's exact check gradient_count (performed gradients ≤ n; deterministic)",
+        (_R + "test_localized_gradient_count_fails_on_two_passes",)),
+    PaperTestBug(
+        "theorem_3_parameters_printed_clip", ml.theorem_3_parameters_printed_clip, theorem_3_parameters, "alt24",
+        "Theorem 3's parameters with the printed C = 2(G_k^kDI/(Aη))^{1/(k+1)}",
+        "ERRATA: Lemma 13's c/4 ≥ n(2G_k/C)^k needs C's factor 2^{1+1/k}", "task_bounds: Theorem 3's instance",
+        "privacy unchanged (Lemma 12 is free of C at β = 0); Lemma 13's no-⊥ condition fails by a factor 2",
+        "the suite's exact check lemma_13_conditions (deterministic)",
+        (_R + "test_lemma_13_conditions_fail_on_the_printed_clip",)),
+    PaperTestBug(
+        "bounded_laplace_tau_without_log", ms.bounded_laplace_tau_without_log, svt.bounded_laplace_mechanism, "alt24",
+        "τ = Δ/ε (Lemma 9's factor log(4/δ) dropped)", "Lemma 9's truncation threshold τ = (Δ/ε) log(4/δ)",
+        "S(D) = 0 vs S(D') = Δ on the exact check's (ε, δ) grid",
+        "δ(ε) > δ at every grid point except (0.1, 0.1) (support mismatch)",
+        "the suite's exact checks blap_exact_* with the copy's τ (deterministic)",
+        (_R + "test_blap_exact_fails_on_tau_without_log",)),
+    PaperTestBug(
+        "bounded_laplace_doubled_parameters", ms.bounded_laplace_doubled_parameters, svt.bounded_laplace_mechanism,
+        "alt24", "Lemma 9's mechanism drawing BLap(2R, 2τ) (Algorithm 6's query-noise parameters)",
+        "Lemma 9: BLap(R, τ); Lemma 11 needs |ξ| ≤ τ on every draw", "blap_envelope: 1,000 draws, ε = 0.5, δ = 1e-3",
+        "not less private; the envelope |ξ| ≤ τ fails with probability 0.0153 per draw",
+        "the suite's envelope check blap_envelope (miss (1 − 0.0153)^1000 < 1e-6, exact)",
+        (_R + "test_blap_envelope_fails_on_doubled_parameters",)),
+    PaperTestBug(
+        "sparse_vector_halts_one_top_late", ms.sparse_vector_halts_one_top_late, svt.private_sparse_vector, "alt24",
+        "Algorithm 6 halting after c + 1 answers ⊤ (count > c)", "Algorithm 6, Line 4: halt once count = c",
+        "svt_envelope: the zero stream, L = 0, c = 1, T = 3, 1,000 runs",
+        "c + 1 noisy comparisons answer ⊤ where Lemma 10 pays for c",
+        "the suite's exact check svt_halting (miss ≤ (3/4)^1000, exact bound)",
+        (_R + "test_svt_halting_fails_on_halting_one_top_late",)),
     *[PaperTestBug(
         name, mutant, correct, "alt24", f"{what} reporting σ and drawing σ/√2 (noise_scale.under_noised)",
         "the noise actually drawn must match the theorem's calibration; a check that recomputes privacy from the σ "

@@ -14,12 +14,17 @@ import numpy as np
 from dpsco.reference.alt24 import MomentBounds
 from dpsco.reference.alt24.known_lipschitz import (a_lip_parameters, known_lip_reduction, phased_noisy_gd,
                                                    truncation_mask)
-from dpsco.reference.alt24.one_pass import onepass_clipped_dp_sgd, onepass_clipped_sgd, theorem_4_parameters
+from dpsco.reference.alt24.model import HeavyTailedLoss, check_records
+from dpsco.reference.alt24.one_pass import _onepass, onepass_clipped_dp_sgd, onepass_clipped_sgd, theorem_4_parameters
+from dpsco.reference.alt24.primitives import project_ball
 from dpsco.reference.domains import Ball
 from dpsco.reference.privacy import Release
+from dpsco.reference.validation import check_rng
+from dpsco.verification.mutants.alt24_registry import noise_dropped
 from dpsco.verification.mutants.noise_scale import under_noised
 
-__all__ = ["known_lip_drop_heavy", "known_lip_data_dependent_clip", "known_lip_calibrate_with_c",
+__all__ = ["known_lip_phase_slice_off_by_one", "known_lip_reduction_noise_dropped",
+           "onepass_clipped_dp_sgd_noise_dropped", "onepass_dp_sgd_last_phase_takes_the_rest", "known_lip_drop_heavy", "known_lip_data_dependent_clip", "known_lip_calibrate_with_c",
            "known_lip_reduction_draws_sigma_over_sqrt2", "known_lip_sensitivity_c_over_n",
            "onepass_clipped_dp_sgd_draws_sigma_over_sqrt2", "onepass_dp_sgd_half_sigma", "onepass_sgd_two_passes"]
 
@@ -171,3 +176,73 @@ def onepass_sgd_two_passes(S: Any, loss: Any, C: float, eta: float, domain: Ball
 known_lip_reduction_draws_sigma_over_sqrt2 = under_noised(known_lip_reduction)
 #: Algorithm 8 (every phase output) drawing σ_i/√2 (``alt24.onepass_dp_sgd_glm``)
 onepass_clipped_dp_sgd_draws_sigma_over_sqrt2 = under_noised(onepass_clipped_dp_sgd)
+
+
+# ---- the check registry's copies (``mutants.alt24_catches``, ``tests/test_alt24_catches.py``) -----------------
+
+#: Algorithm 4 (A_Lip) without its Gaussian noise (``alt24.known_lip``; its curve audits)
+known_lip_reduction_noise_dropped = noise_dropped(known_lip_reduction)
+#: Algorithm 8 without its Gaussian noise (``alt24.onepass_dp_sgd_glm``; its black-box curve audit)
+onepass_clipped_dp_sgd_noise_dropped = noise_dropped(onepass_clipped_dp_sgd)
+
+
+def known_lip_phase_slice_off_by_one(S: Any, loss: HeavyTailedLoss, domain: Any, rho: float, bounds: MomentBounds,
+                                     rng: np.random.Generator, *, C: float | None = None, mu: float = 0.0,
+                                     x_bar: Any = None, x0: Any = None, delta: float = 1e-6) -> Release:
+    """Algorithm 4 + A_Lip whose phase blocks are sliced ``S[start:stop − 1]`` (an off-by-one slice end): the last
+    record of every phase is never used while the mean still divides by n_i.  BUG: real + dummy gradient
+    evaluations Σ (n_i − 1)·T_i where A_Lip's schedule (published) is Σ n_i·T_i.  Caught by the suite's exact
+    count ``known_lip_count`` (``alt24_known_lip.known_lip_bounds``)."""
+    ref = known_lip_reduction(S, loss, domain, rho, bounds, np.random.default_rng(0), C=C, mu=mu, x_bar=x_bar,
+                                 x0=x0, delta=delta)                   # input checks, parameters and claim only
+    S_, d = check_records(S, loss)
+    R = domain.radius
+    xb = np.zeros(d) if x_bar is None else np.asarray(x_bar, dtype=np.float64)
+    start = np.zeros(d) if x0 is None else np.asarray(x0, dtype=np.float64)
+    par = ref.parameters
+    keep = truncation_mask(S_, loss, par["C"], R)
+    kept_rows = np.flatnonzero(keep)
+
+    def block(xc: np.ndarray, a: int, b: int) -> tuple[np.ndarray, int, int]:
+        b = b - 1                                                       # BUG: S[start:stop − 1]
+        g = np.zeros((b - a, d))
+        if mu > 0.0:
+            g[:] = mu * (xc - xb)
+        sel = kept_rows[(kept_rows >= a) & (kept_rows < b)]
+        if sel.size:
+            g[sel - a] = loss.clipped_grads_at(xc[None, :], S_[sel], par["L_A"])[0]
+        return g, int(sel.size), int(b - a - sel.size)
+
+    out, real, dummy = phased_noisy_gd(block, par["a_lip"], d, R, check_rng(rng), start, clip_norm=par["L_A"])
+    return Release(output=out, claim=ref.claim, gradient_evaluations=ref.gradient_evaluations, parameters=par,
+                   algorithm="MUTANT: Algorithm 4 with phase slices off by one",
+                   diagnostics={"replaced": ref.diagnostics["replaced"], "dummy_gradient_evaluations": dummy},
+                   nonprivate_internals={"gradient_evaluations_performed": real})
+
+
+def onepass_dp_sgd_last_phase_takes_the_rest(S: Any, loss: HeavyTailedLoss, domain: Any, x0: Any, rho: float,
+                                             bounds: MomentBounds, rng: np.random.Generator, *,
+                                             beta: float | None = None, delta: float = 1e-6,
+                                             project: bool = True) -> Release:
+    """Algorithm 8 whose last phase runs to the end of the data (``stop = n``: the n − (2^I − 1) leftover records
+    appended to phase I) with phase I's η_I, C_I and σ_I, publishing the count it makes.  BUG: n gradient
+    evaluations where Theorem 4's schedule makes 2^I − 1 (and phase I's average moves by more than 2η_IC_I·n_I/
+    (its length), outside the privacy step's calibration).  Caught by the suite's exact count
+    ``onepass_dp_count`` (``alt24_known_lip.onepass_dp_bounds``: n = 1024, 2^I − 1 = 1023)."""
+    ref = onepass_clipped_dp_sgd(S, loss, domain, x0, rho, bounds, np.random.default_rng(0), beta=beta,
+                                    delta=delta, project=project)     # input checks, parameters and claim only
+    S_ = np.asarray(S, dtype=np.float64)
+    d = ref.output.shape[0]
+    R = domain.radius
+    phases = [dict(ph) for ph in ref.parameters["phases"]]
+    phases[-1]["stop"] = S_.shape[0]                                    # BUG: the leftover records join phase I
+    x = np.asarray(x0, dtype=np.float64).copy()
+    rng = check_rng(rng)
+    for ph in phases:
+        start = project_ball(x, np.zeros(d), R) if project else x
+        xbar, _, _ = _onepass(S_[ph["start"]:ph["stop"]], loss, ph["C_i"], ph["eta_i"], R, start, None)
+        x = xbar + ph["sigma_i"] * rng.standard_normal(d)
+    out = project_ball(x, np.zeros(d), R) if project else x
+    return Release(output=out, claim=ref.claim, gradient_evaluations=sum(p["stop"] - p["start"] for p in phases),
+                   parameters={**ref.parameters, "phases": phases},
+                   algorithm="MUTANT: Algorithm 8 whose last phase takes the leftover records")

@@ -30,6 +30,7 @@ from dpsco.reference.clipping import enforce_norm_bound
 from dpsco.verification.mutants.noise_scale import under_noised
 
 __all__ = ["MUTANTS", "localized_clipped_dp_sgd_draws_sigma_over_sqrt2", "localized_dp_sgd_data_dependent_clip",
+           "localized_dp_sgd_two_passes", "theorem_3_parameters_printed_clip",
            "localized_dp_sgd_fixed_cutoff", "localized_dp_sgd_sigma_over_100",
            "localized_dp_sgd_overlapping_phases", "localized_dp_sgd_plain_laplace",
            "localized_dp_sgd_publishes_performed_count", "localized_dp_sgd_retry_on_bottom", "mutant_loop"]
@@ -37,14 +38,16 @@ __all__ = ["MUTANTS", "localized_clipped_dp_sgd_draws_sigma_over_sqrt2", "locali
 
 def mutant_loop(S: Any, loss: Any, x0: Any, *, eta: float, C: float, c: float, omega: float, beta: float,
                 epsilon: float, delta: float, radius: float, rng: np.random.Generator, plain_laplace: bool = False,
-                fixed_cutoff: bool = False, trace: bool = False, sigma_factor: float = 1.0) -> LocalizedRelease:
+                fixed_cutoff: bool = False, trace: bool = False, sigma_factor: float = 1.0,
+                passes: int = 1) -> LocalizedRelease:
     """Algorithm 7 (disjoint phases, projected) re-written for the mutants, with the same draws in the same order
     as :func:`~dpsco.reference.alt24.localized.localized_clipped_dp_sgd`.  ``plain_laplace``: Ĉ and ν drawn from
     Lap(ω_i), Lap(2ω_i) (τ = inf); ``fixed_cutoff``: ĉ_i = c (the BLap draw is still made and discarded, so that
     the other draws stay aligned).  ``trace`` records the Ĉ values and ν draws per phase in
     ``extra_trace`` of the diagnostics (max |Ĉ − C|, max |ν|) and each phase's noisy output in
     ``nonprivate_internals["phases"][i]["release"]`` (as the reference's trace does); ``sigma_factor`` scales
-    Line 28's σ_i (1: correct)."""
+    Line 28's σ_i (1: correct); ``passes`` > 1 runs each phase's loop that many times over its records (1:
+    correct)."""
     S = np.asarray(S, dtype=np.float64)
     lemma12 = check_lemma_12(C, c, omega, eta, beta, S.shape[0], epsilon, delta)
     d = loss.dimension(S.shape[1])
@@ -77,7 +80,8 @@ def mutant_loop(S: Any, loss: Any, x0: Any, *, eta: float, C: float, c: float, o
         redraws = blap(omega_i, tau_i, size=n_i)
         x = proj(x_prev)
         total, count, hats = np.zeros(d), 0, [C_hat]
-        for j in range(n_i):
+        for jj in range(n_i * passes):
+            j = jj % n_i
             total += x
             s = S[start + j:start + j + 1]
             g = loss.grads(x, s)[0]
@@ -88,7 +92,7 @@ def mutant_loop(S: Any, loss: Any, x0: Any, *, eta: float, C: float, c: float, o
                 count += 1
                 if norm > C:
                     g = loss.clipped_grads_at(x[None, :], s, C)[0, 0]
-                C_hat = C + float(redraws[count - 1])
+                C_hat = C + float(redraws[(count - 1) % n_i])  # (passes > 1 reuse the draws)
                 hats.append(C_hat)
             if not plain_laplace and not vector_norm(g) <= C + 3.0 * tau_i:   # the reference's fail-safe
                 g = enforce_norm_bound(g[None, :], C + 3.0 * tau_i)[0]
@@ -101,7 +105,7 @@ def mutant_loop(S: Any, loss: Any, x0: Any, *, eta: float, C: float, c: float, o
                     "max_abs_nu": float(np.max(np.abs(nus))) if n_i else 0.0})
         if halted:
             break
-        x_prev = total / n_i + sigma_factor * sigma_i * rng.standard_normal(d)
+        x_prev = total / (n_i * passes) + sigma_factor * sigma_i * rng.standard_normal(d)
         releases.append({"release": x_prev.copy()})
     out = np.full(d, np.nan) if halted else proj(x_prev)
     diag = {"clip_counts": counts}
@@ -227,3 +231,26 @@ def localized_dp_sgd_sigma_over_100(S: Any, loss: Any, x0: Any, **kw: Any) -> Lo
 MUTANTS = {f.__name__: f for f in (localized_dp_sgd_overlapping_phases, localized_dp_sgd_plain_laplace,
                                    localized_dp_sgd_retry_on_bottom, localized_dp_sgd_fixed_cutoff,
                                    localized_dp_sgd_data_dependent_clip)}
+
+
+# ---- the check registry's copies (``mutants.alt24_catches``, ``tests/test_alt24_catches.py``) -----------------
+
+def localized_dp_sgd_two_passes(S: Any, loss: Any, x0: Any, **kw: Any) -> Any:
+    """Algorithm 7 running each phase's loop twice over its records (an epoch loop around Lines 10–27).  BUG:
+    2·(2^I − 1) per-sample gradients on a run that does not halt, where Algorithm 7 makes one per record (≤ n),
+    and every record enters its phase's sum twice (sensitivity of the phase average doubled).  Caught by the
+    suite's exact check ``gradient_count`` (``alt24_localized.task_bounds``: performed gradients ≤ n)."""
+    rel = mutant_loop(S, loss, x0, passes=2, **kw)
+    rel.algorithm = "MUTANT: Algorithm 7 with two passes per phase"
+    return rel
+
+
+def theorem_3_parameters_printed_clip(n: int, d: int, epsilon: float, delta: float, moments: MomentBounds,
+                                      D: float) -> Any:
+    """Theorem 3's parameters with the printed C = 2(G_k^kDI/(Aη))^{1/(k+1)} (ERRATA: the proof needs the
+    factor 2^{1+1/k}).  BUG: at η = η_2, n(2G_k/C)^k = c/2 > c/4, so Lemma 13's condition fails and the
+    no-⊥ guarantee behind Theorem 3's utility is lost (privacy is unaffected: Lemma 12 is free of C at β = 0).
+    Caught by the suite's exact check ``lemma_13_conditions`` (``alt24_localized.task_bounds``)."""
+    from dpsco.reference.alt24.localized import theorem_3_parameters
+
+    return theorem_3_parameters(n, d, epsilon, delta, moments, D, printed=True)

@@ -24,8 +24,9 @@ from dpsco.reference.alt24.svt import lemma_9_tau, lemma_10_parameters, sparse_v
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import as_float_vector, check_positive, check_positive_int, check_rng
 
-__all__ = ["MUTANTS", "bounded_laplace_tau_without_epsilon", "sparse_vector_plain_laplace",
-           "sparse_vector_without_query_noise"]
+__all__ = ["MUTANTS", "bounded_laplace_doubled_parameters", "bounded_laplace_tau_without_epsilon",
+           "bounded_laplace_tau_without_log", "sparse_vector_halts_one_top_late",
+           "sparse_vector_plain_laplace", "sparse_vector_without_query_noise"]
 
 
 def bounded_laplace_tau_without_epsilon(value: float, sensitivity: float, epsilon: float, delta: float,
@@ -52,8 +53,51 @@ def bounded_laplace_tau_without_epsilon(value: float, sensitivity: float, epsilo
                    nonprivate_internals={"noise": xi})
 
 
+def _blap_mutant(value: float, sensitivity: float, epsilon: float, delta: float, rng: np.random.Generator, R: float,
+                 t: float, name: str) -> Release:
+    """S + BLap(R, t) with Lemma 9's claim (ε, δ) unchanged (the mutants below choose R and t)."""
+    s = check_positive(sensitivity, "sensitivity")
+    eps = check_positive(epsilon, "epsilon")
+    xi = sample_bounded_laplace(R, t, check_rng(rng))
+    params = {"R": s / eps, "tau": lemma_9_tau(s, eps, delta), "sensitivity": s}   # what the release reports
+    claim = PrivacyClaim(notion="approx-DP", epsilon=eps, delta=float(delta), neighbouring="replace-one",
+                         source="Asi, Liu & Tian (2024), Lemma 9 (bounded Laplace mechanism)", assumptions=params)
+    return Release(output=np.array([float(value) + xi]), claim=claim, gradient_evaluations=0, parameters=params,
+                   algorithm=f"bounded Laplace mechanism, MUTANT {name}", nonprivate_internals={"noise": xi})
+
+
+def lemma_9_tau_without_log(sensitivity: float, epsilon: float, delta: float) -> float:
+    """The truncation of :func:`bounded_laplace_tau_without_log`: τ = Δ/ε (Lemma 9's log(4/δ) factor dropped)."""
+    return check_positive(sensitivity, "sensitivity") / check_positive(epsilon, "epsilon")
+
+
+def bounded_laplace_tau_without_log(value: float, sensitivity: float, epsilon: float, delta: float,
+                                    rng: np.random.Generator, tau: float | None = None, *,
+                                    unsafe_tau: bool = False) -> Release:
+    """Mutant of ``bounded_laplace_mechanism``: τ = Δ/ε = R (Lemma 9's factor log(4/δ) dropped; ``tau`` and
+    ``unsafe_tau`` ignored), the claim unchanged.  Bug: the support [−R, R] is so short that the neighbour's output
+    S + Δ + ξ has mass where the dataset's has none: the exact δ(ε) = bounded_laplace_delta(ε, Δ, Δ/ε, Δ/ε)
+    exceeds δ at every grid point of the suite's exact check except (ε, δ) = (0.1, 0.1).  Caught by the suite's
+    exact checks ``blap_exact_*`` (``alt24_svt.blap_exact`` with this τ)."""
+    s, eps = check_positive(sensitivity, "sensitivity"), check_positive(epsilon, "epsilon")
+    return _blap_mutant(value, s, eps, delta, rng, s / eps, lemma_9_tau_without_log(s, eps, delta), "tau = R")
+
+
+def bounded_laplace_doubled_parameters(value: float, sensitivity: float, epsilon: float, delta: float,
+                                       rng: np.random.Generator, tau: float | None = None, *,
+                                       unsafe_tau: bool = False) -> Release:
+    """Mutant of ``bounded_laplace_mechanism`` drawing BLap(2R, 2τ) (Algorithm 6's query-noise parameters, Line 5)
+    instead of Lemma 9's BLap(R, τ), reporting R and τ.  Not less private, but the envelope |ξ| ≤ τ that Algorithm
+    7's Lemma 11 needs fails: each draw exceeds τ with probability q = (e^{−τ/2R} − e^{−τ/R})/(1 − e^{−τ/R}) =
+    0.0153 at ε = 0.5, δ = 1e-3.  Caught by the suite's envelope check ``blap_envelope``."""
+    s, eps = check_positive(sensitivity, "sensitivity"), check_positive(epsilon, "epsilon")
+    return _blap_mutant(value, s, eps, delta, rng, 2.0 * s / eps, 2.0 * lemma_9_tau(s, eps, delta),
+                        "BLap(2R, 2tau)")
+
+
 def _svt_mutant(answers: Any, sensitivity: float, c: int, L: float, epsilon: float, delta: float,
-                rng: np.random.Generator, *, query_noise: bool, plain_laplace: bool, name: str) -> Release:
+                rng: np.random.Generator, *, query_noise: bool, plain_laplace: bool, name: str,
+                extra_tops: int = 0) -> Release:
     q = as_float_vector(answers, "answers")
     c = check_positive_int(c, "c")
     rng = check_rng(rng)
@@ -65,7 +109,7 @@ def _svt_mutant(answers: Any, sensitivity: float, c: int, L: float, epsilon: flo
     thresholds, queries = [z], []
     count = 0
     for i in range(q.size):
-        if count >= c:
+        if count >= c + extra_tops:     # extra_tops > 0: the halting test off by that many (a bug)
             break
         xi = sample_bounded_laplace(2.0 * R, 2.0 * tau, rng) if query_noise else 0.0
         queries.append(xi)
@@ -74,7 +118,7 @@ def _svt_mutant(answers: Any, sensitivity: float, c: int, L: float, epsilon: flo
         else:
             out[i] = 1.0
             count += 1
-            if count < c:
+            if count < c + extra_tops:
                 z = sample_bounded_laplace(R, tau, rng)
                 thresholds.append(z)
     public = {**params, "c": c, "L": float(L), "T": int(q.size), "sensitivity": float(sensitivity)}
@@ -114,6 +158,16 @@ def sparse_vector_plain_laplace(answers: Any, sensitivity: float, c: int, L: flo
                        name="plain Laplace")
 
 
+def sparse_vector_halts_one_top_late(answers: Any, sensitivity: float, c: int, L: float, epsilon: float,
+                                     delta: float, rng: np.random.Generator) -> Release:
+    """Mutant of ``private_sparse_vector`` whose halting test is off by one (``count > c``: Line 4 halts after
+    c + 1 answers ⊤), calibrated and claimed for c.  Bug: c + 1 noisy comparisons answer ⊤, one more than
+    Lemma 10's √c composition pays for.  Caught by the suite's exact check ``svt_halting`` (``svt_envelope``:
+    1,000 runs on the zero stream, L = 0, c = 1, T = 3; each run answers ⊤⊤ with probability ≥ 1/4)."""
+    return _svt_mutant(answers, sensitivity, c, L, epsilon, delta, rng, query_noise=True, plain_laplace=False,
+                       name="halting one answer late", extra_tops=1)
+
+
 def without_query_noise_law(answers: Any, c: int, L: float, R: float, tau: float) -> dict[tuple[int, ...], float]:
     """The exact answer law of :func:`sparse_vector_without_query_noise` at threshold noise BLap(R, τ) (the
     sparse-vector loop with no query noise: ``sparse_vector_answer_law`` with query scale 0); compare two with
@@ -122,5 +176,7 @@ def without_query_noise_law(answers: Any, c: int, L: float, R: float, tau: float
     return sparse_vector_answer_law(answers, c, L, R, tau, 0.0, 0.0)
 
 
+#: every planted copy of this module (the last three are the check registry's, ``mutants.alt24_catches``)
 MUTANTS = {f.__name__: f for f in (bounded_laplace_tau_without_epsilon, sparse_vector_without_query_noise,
-                                   sparse_vector_plain_laplace)}
+                                   sparse_vector_plain_laplace, bounded_laplace_tau_without_log,
+                                   bounded_laplace_doubled_parameters, sparse_vector_halts_one_top_late)}

@@ -32,7 +32,7 @@ from scipy import stats
 from dpsco.reference.alt24 import theorems as th
 from dpsco.reference.alt24.clipped_sgd import (clipped_dp_sgd, clipped_dp_sgd_claim, corollary_1_parameters,
                                                corollary_1_solver, corollary_2_solver)
-from dpsco.reference.alt24.localization import (aggregate_erm, highprob_sco, ht_sco, sc_sco, theorem_1_blocks,
+from dpsco.reference.alt24.localization import (aggregate_erm, highprob_sco, ht_sco, sc_sco,
                                                 theorem_1_gradient_count, theorem_1_parameters, theorem_5_parameters)
 from dpsco.reference.alt24.losses import LinearLoss, MeanEstimationLoss
 from dpsco.reference.alt24.model import MomentBounds
@@ -44,6 +44,7 @@ from dpsco.verification.checks.stats import exact_check, mean_bound_check
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.papers.alt24_data import load_randhie
 from dpsco.verification.papers.alt24_noise import alg1_noise, alg3_noise, ht_noise, sc_noise
+from dpsco.verification.papers.alt24_power import bound_above_range, radius_covers_domain, stated_reason
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
 
 __all__ = ["ENTRIES"]
@@ -91,10 +92,13 @@ def _pair(n: int, M: float, index: int = -1) -> tuple[np.ndarray, np.ndarray]:
     return D, Dp
 
 
-def _binomial_at_least(name: str, statement: str, wins: int, runs: int, p: float) -> dict[str, Any]:
-    """H0: success probability ≥ p; exact one-sided binomial p-value P(Bin(runs, p) ≤ wins)."""
+def _binomial_at_least(name: str, statement: str, wins: int, runs: int, p: float,
+                       uninformative: str | None = None) -> dict[str, Any]:
+    """H0: success probability ≥ p; exact one-sided binomial p-value P(Bin(runs, p) ≤ wins).  ``uninformative``:
+    why the check cannot fail at these inputs (``alt24_power``)."""
     return {"name": name, "statement": statement, "p_value": float(stats.binom.cdf(wins, runs, p)), "verdict": None,
-            "estimate": wins / runs, "bound": p, "method": f"exact binomial, {runs} runs"}
+            "estimate": wins / runs, "bound": p, "method": f"exact binomial, {runs} runs",
+            **stated_reason(uninformative)}
 
 
 def _bound_check(name: str, statement: str, samples: np.ndarray, bound: float, hi: float) -> dict[str, Any]:
@@ -236,7 +240,8 @@ def alg1_bounds(inputs: SuiteInputs) -> dict[str, Any]:
     checks = {"prop1_bound": _bound_check("Proposition 1: E[F_{D,λ}(x̂) − F_{D,λ}(x*)] ≤ bound",
                                           "32C²d/(λn²ρ) + b_D²/λ + 7λr²/T (b_D exact, linear loss)", gaps, bound, hi),
               "cor1_success": _binomial_at_least("Corollary 1: P(‖x̂ − x*_{D,λ}‖ ≤ C_erm(…)) ≥ 3/5",
-                                                 "C_erm = √640 (derived)", wins, reps, 0.6)}
+                                                 "C_erm = √640 (derived)", wins, reps, 0.6,
+                                                 radius_covers_domain(radius, 2 * R))}
     return {"record": {"prop1_mean_gap": float(gaps.mean()), "prop1_bound": bound, "b_D": b_D,
                        "cor1_success_rate": wins / reps, "cor1_radius": radius}, "checks": checks, "audits": {}}
 
@@ -288,7 +293,8 @@ def alg3_bounds(inputs: SuiteInputs) -> dict[str, Any]:
                         moments=m, domain_radius=3.0, rng=rng)
     T = corollary_1_parameters(n, d, RHO, m, lam).T
     checks = {"cor2_success": _binomial_at_least("Corollary 2: P(‖x̂ − x*_{λ,x̄}‖ ≤ C_rp(…)) ≥ 0.55",
-                                                 "C_rp = 46 (derived)", wins, reps, 0.55),
+                                                 "C_rp = 46 (derived)", wins, reps, 0.55,
+                                                 radius_covers_domain(radius, 2 * 3.0)),
               "alg3_count": exact_check("Algorithm 3: gradient count J·n·T", "J disjoint Corollary 2 calls",
                                    rel.gradient_evaluations == 3 * n * T, rel.gradient_evaluations, 3 * n * T)}
     return {"record": {"cor2_success_rate": wins / reps, "cor2_radius": radius}, "checks": checks, "audits": {}}
@@ -371,7 +377,7 @@ def ht_bounds(inputs: SuiteInputs) -> dict[str, Any]:
     count = theorem_1_gradient_count(p)
     rel = ht_sco(_records(rng, n), LinearLoss(), rng=rng, **_ht_kw(m))
     shape = th.theorem_1_bound(m.G_k, m.G_2, m.k, 2 * R_DOMAIN, 2, n, RHO, DELTA_FAIL, C_sco=1.0)
-    blocks = theorem_1_blocks(p)
+    blocks = rel.parameters["blocks"]  # the blocks the run used (the reference: theorem_1_blocks(p), public)
     used = np.zeros(n, dtype=int)
     for _, _, a, b in blocks:
         used[a:b] += 1
@@ -380,7 +386,8 @@ def ht_bounds(inputs: SuiteInputs) -> dict[str, Any]:
         "thm1_proof_bound": {"name": "Theorem 1 (proof form): P(F_P(x_I) − F_P(x*) > G_1Δ/(λ8^I) + 16Δ²/λ + 16λD²) ≤ δ",
                              "statement": "Proposition 2 (corrected) with (8) at every phase, w.p. ≥ 1 − δ",
                              "p_value": float(stats.binom.sf(viol - 1, reps, DELTA_FAIL)) if viol else 1.0,
-                             "verdict": None, "estimate": float(ex.max()), "bound": bound},
+                             "verdict": None, "estimate": float(ex.max()), "bound": bound,
+                             **stated_reason(bound_above_range(bound, 2 * R_DOMAIN * float(np.linalg.norm(MU))))},
         "thm1_count": exact_check("Theorem 1: gradient count Σ J·m_i·T_i ≤ max(n², n³ρ/d)",
                              "Theorem 1: C_sco·max(n², n³ρ/d) sample gradients",
                              rel.gradient_evaluations == count and count <= max(n * n, n ** 3 * RHO / 2), count,
@@ -435,8 +442,14 @@ def sc_audit(inputs: SuiteInputs) -> dict[str, Any]:
     s_audit, = inputs.seed.spawn(1)
     n = 48
     D, Dp = _pair(n, 50.0, index=0)
-    claim = sc_sco(D, MeanEstimationLoss(), rng=np.random.default_rng(0), **_sc_kw()).claim
+    ref = sc_sco(D, MeanEstimationLoss(), rng=np.random.default_rng(0), **_sc_kw())
+    claim = ref.claim
     rec = _black_box(_SingleRuns(), D, Dp, claim, max(60, _sizes(inputs)["bb"] // 5), inputs, s_audit)
+    if ref.gradient_evaluations == 0:  # every epoch in HT-SCO's trivial regime: the release is X's centre
+        rec["uninformative_at_inputs"] = (
+            f"cannot fail: at n = {n} every epoch ({ref.parameters['epochs']} of {ref.parameters['n_per_epoch']} "
+            "records) is in HT-SCO's trivial regime (I = 0: no gradient is evaluated), so the audited release is "
+            "X's centre on both datasets")
     return {"record": {"n": n}, "checks": {}, "audits": {"sc_black_box": rec}}
 
 
@@ -449,18 +462,23 @@ def sc_bounds(inputs: SuiteInputs) -> dict[str, Any]:
     kw = _sc_kw()
     reps = max(3, _sizes(inputs)["reps"] // 10)
     x_star = MU * min(1.0, R_DOMAIN / float(np.linalg.norm(MU)))
-    ex, ok_disjoint, ok_count = [], True, True
+    ex, ok_disjoint, ok_count, counts = [], True, True, []
     for _ in range(reps):
         rel = sc_sco(_records(rng, n), MeanEstimationLoss(), rng=rng, **kw)
         ex.append(0.5 * float(np.sum((rel.output - MU) ** 2) - np.sum((x_star - MU) ** 2)))
         r = [e["records"] for e in rel.parameters["epoch_records"]]
         ok_disjoint &= all(a[1] <= b[0] for a, b in zip(r, r[1:]))
         ok_count &= rel.gradient_evaluations <= max(n * n, n ** 3 * RHO / 2)
+        counts.append(rel.gradient_evaluations)
+    cap = max(n * n, n ** 3 * RHO / 2)
+    # a copy doing twice the work still passes when 2·(largest count) ≤ the cap (checks.power)
+    count_power = (f"cannot detect a count of twice the schedule's: 2 × the largest count {max(counts)} ≤ the cap "
+                   f"max(n², n³ρ/d) = {cap:.4g}") if 2 * max(counts) <= cap else None
     shape = th.corollary_3_bound(3.0, 3.0, 2, 1.0, 2, n, RHO, DELTA_FAIL, C_sco=1.0)
     checks = {"cor3_disjoint": exact_check("Corollary 3: epochs on disjoint batches", "parallel composition premise",
                                       ok_disjoint, 1.0 if ok_disjoint else 0.0, 1.0),
-              "cor3_count": exact_check("Corollary 3: gradient count ≤ max(n², n³ρ/d)", "Corollary 3's count",
-                                   ok_count, 1.0 if ok_count else 0.0, 1.0)}
+              "cor3_count": {**exact_check("Corollary 3: gradient count ≤ max(n², n³ρ/d)", "Corollary 3's count",
+                                           ok_count, 1.0 if ok_count else 0.0, 1.0), **stated_reason(count_power)}}
     return {"record": {"n": n, "mean_excess": float(np.mean(ex)), "corollary_3_shape_C_sco_1": shape},
             "checks": checks, "audits": {}}
 
@@ -489,7 +507,9 @@ def highprob_bounds(inputs: SuiteInputs) -> dict[str, Any]:
               "thm5_proof_bound": {"name": "Theorem 5 (proof form): P(excess > Proposition 2 bound) ≤ δ",
                                    "statement": "Proposition 2 (corrected) with 3R_i ≤ Δ4^i/λ_i, w.p. ≥ 1 − δ",
                                    "p_value": float(stats.binom.sf(viol - 1, reps, DELTA_FAIL)) if viol else 1.0,
-                                   "verdict": None, "estimate": float(max(ex)), "bound": bound}}
+                                   "verdict": None, "estimate": float(max(ex)), "bound": bound,
+                                   **stated_reason(bound_above_range(bound,
+                                                                       2 * R_DOMAIN * float(np.linalg.norm(MU))))}}
     return {"record": {"n": n, "quantile_1_minus_delta": float(np.quantile(ex, 1 - DELTA_FAIL)),
                        "theorem_5_shape_C_sco_1": th.theorem_5_bound(G, 2 * R_DOMAIN, n, DELTA_FAIL, C_sco=1.0),
                        "J_scale": 0.1}, "checks": checks, "audits": {}}
@@ -513,7 +533,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         costs=_costs(SIZES["quick"]["wb"], SIZES["standard"]["wb"], SIZES["paper"]["wb"], white_box=True),
         planted_bugs=("clipped_dp_sgd_regulariser_clipped", "clipped_dp_sgd_noise_clipped",
                       "clipped_dp_sgd_sensitivity_c_over_n", "clipped_dp_sgd_sigma_from_fewer_steps",
-                      "clipped_dp_sgd_data_dependent_clip", "clipped_dp_sgd_draws_sigma_over_sqrt2"),
+                      "clipped_dp_sgd_data_dependent_clip", "clipped_dp_sgd_draws_sigma_over_sqrt2",
+                      "corollary_1_solver_one_step_too_many"),
         notes="Corollary 1's parameters; claim ρ from the noise actually used; white-box trace of every noisy gradient",
         audit_note="audited white-box (white_box_runs per side): every noisy gradient, of which the output is "
                    "post-processing",
@@ -528,7 +549,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         run=aggregate_erm,
         costs=_costs(SIZES["quick"]["wb"] // 2, SIZES["standard"]["wb"] // 2, SIZES["paper"]["wb"] // 2,
                      white_box=True),
-        planted_bugs=("clipped_dp_sgd_sensitivity_c_over_n", "aggregate_erm_draws_sigma_over_sqrt2"),
+        planted_bugs=("clipped_dp_sgd_sensitivity_c_over_n", "aggregate_erm_draws_sigma_over_sqrt2",
+                      "aggregate_erm_skips_last_block", "aggregate_erm_sigma_from_all_records"),
         notes="J disjoint blocks, full ρ each, Aggregate with a data-independent R",
         audit_note="audited white-box (white_box_runs per side): the noisy gradients of the block that holds the "
                    "canary (the other blocks do not see it)",
@@ -540,7 +562,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         name="alt24.ht_sco", title="HT-SCO", paper=PAPER, algorithm_ref="Algorithm 2 with Algorithm 3 (Theorem 1)",
         privacy_theorem="Theorem 1 (ρ-zCDP)", utility_theorem="Theorem 1, Proposition 2 (corrected)", run=ht_sco,
         costs=_costs(SIZES["quick"]["bb"], SIZES["standard"]["bb"], SIZES["paper"]["bb"]),
-        planted_bugs=("ht_sco_overlapping_blocks", "ht_sco_draws_sigma_over_sqrt2"),
+        planted_bugs=("ht_sco_overlapping_blocks", "ht_sco_draws_sigma_over_sqrt2", "ht_sco_skips_last_phase",
+                      "ht_sco_noise_dropped"),
         notes=f"J_scale = {J_SCALE} override of J = 400 log(I/δ) (utility deviation, recorded); C_rp = 46",
         suite=EntrySuite(tasks=(SuiteTask("audit", ht_audit, 1.0), SuiteTask("bounds", ht_bounds, 1.0),
                                 SuiteTask("rate", ht_rate, 2.0), SuiteTask("noise", ht_noise, 0.2)),
@@ -551,7 +574,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         algorithm_ref="Corollary 3 wrapper (epochs of HT-SCO)", privacy_theorem="Corollary 3 (ρ-zCDP)",
         utility_theorem="Corollary 3", run=sc_sco,
         costs=_costs(max(60, SIZES["quick"]["bb"] // 5), SIZES["standard"]["bb"] // 5, SIZES["paper"]["bb"] // 5),
-        planted_bugs=("ht_sco_overlapping_blocks", "sc_sco_draws_sigma_over_sqrt2"),
+        planted_bugs=("ht_sco_overlapping_blocks", "sc_sco_draws_sigma_over_sqrt2", "sc_sco_reuses_first_batch"),
         notes="C_sco = 1 for the epoch radii (explicit); epoch domains: smallest ball containing X ∩ B(Π_X(x_e), R_e)",
         suite=EntrySuite(tasks=(SuiteTask("audit", sc_audit, 1.0), SuiteTask("bounds", sc_bounds, 1.0),
                                 SuiteTask("noise", sc_noise, 0.3)),
@@ -561,7 +584,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         name="alt24.highprob_sco", title="HighProb-SCO (non-private)", paper=PAPER,
         algorithm_ref="Appendix A (Algorithm 2 + Lemma 15 + Aggregate)", privacy_theorem="none (non-private)",
         utility_theorem="Theorem 5", run=highprob_sco, costs=_costs(0, 0, 0),
-        planted_bugs=("ht_sco_overlapping_blocks",),
+        planted_bugs=("ht_sco_overlapping_blocks", "highprob_sco_skips_last_phase"),
         notes="not private: no audit", audit_note="Appendix A's procedure is not private",
         suite=EntrySuite(tasks=(SuiteTask("bounds", highprob_bounds, 1.0),),
                          description="query count ≤ n; Proposition 2's form of Theorem 5 w.p. 1 − δ")),
