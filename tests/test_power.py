@@ -127,3 +127,18 @@ def test_the_label_matches_what_the_check_can_see():
     assert uninformative_reason(mean_bound_check("x", np.zeros(20), bound, (0.0, 4.0), 1e-3).to_dict())
     assert uninformative_reason(mean_bound_check("x", np.zeros(40_000), bound, (0.0, 4.0), 1e-3).to_dict()) is None
     assert fails[40_000] >= 18 and fails[20] == 0
+
+
+def test_an_audit_is_relabelled_only_on_a_stated_reason_and_rederive_agrees():
+    audit = {"p_value": 1.0, "confidence": 0.95, "verdict": "not refuted", "epsilon_lower": 0.0,
+             "claim": {"epsilon": 1.0, "delta": 1e-5}, "uninformative_at_inputs": "the release is constant (0 steps)"}
+    refuted = {**audit, "p_value": 0.0, "verdict": "refuted", "epsilon_lower": 2.0}
+    plain = {k: v for k, v in audit.items() if k != "uninformative_at_inputs"}
+    assert label_uninformative([audit, refuted, plain], audits=True) == 1
+    assert audit["verdict"] == UNINFORMATIVE and refuted["verdict"] == "refuted" and plain["verdict"] == "not refuted"
+    results = {"records": [{"name": "e", "suite_audits": {"a": audit}}], "alpha_campaign": 1e-3,
+               "audit_confidence": 0.95, "verdict": "pass", "failed": [], "uninformative_audits": 1}
+    assert rederive_campaign(results, ()) == ("pass", [])
+    with pytest.raises(InconsistentRecordError, match="uninformative"):
+        rederive_campaign({**results, "records": [{"name": "e", "suite_audits": {
+            "a": {**audit, "verdict": "not refuted"}}}]}, ())

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterator
 
-from dpsco.verification.checks.power import UNINFORMATIVE, uninformative_reason
+from dpsco.verification.checks.power import UNINFORMATIVE, stated_reason, uninformative_reason
 
 __all__ = ["InconsistentRecordError", "check_audit_record", "check_phase_result", "rederive_campaign"]
 
@@ -181,15 +181,18 @@ def rederive_campaign(results: dict[str, Any], check_keys: tuple[str, ...]) -> t
             want = bad if r else ("pass" if bad == "fail" else "not refuted")
             if want == "pass" and uninformative_reason(v) is not None:
                 want = UNINFORMATIVE  # checks.power: recomputed from the record's own numbers
+            if want == "not refuted" and stated_reason(v) is not None:
+                want = UNINFORMATIVE  # an audit its task states cannot refute at its inputs
             if stored != want:
                 raise InconsistentRecordError(f"{n}: {k!r} says {stored!r} but its p-value "
                                               f"{v.get('p_value')!r} gives {want!r} (Holm over {len(live)})")
             if r:
                 failed.add(n)
-    stored_count = results.get("uninformative_checks")
-    count = sum(1 for _, _, v in checks if v.get("verdict") == UNINFORMATIVE)
-    if stored_count is not None and stored_count != count:
-        raise InconsistentRecordError(f"uninformative_checks says {stored_count!r}, the records {count}")
+    for field, family in (("uninformative_checks", checks), ("uninformative_audits", audits)):
+        stored_count = results.get(field)
+        count = sum(1 for _, _, v in family if v.get("verdict") == UNINFORMATIVE)
+        if stored_count is not None and stored_count != count:
+            raise InconsistentRecordError(f"{field} says {stored_count!r}, the records {count}")
     verdict = "fail" if failed else "pass"
     if results.get("verdict") != verdict or sorted(results.get("failed") or []) != sorted(failed):
         raise InconsistentRecordError(f"the top-level verdict {results.get('verdict')!r} (failed: "

@@ -310,7 +310,9 @@ def format_markdown(results: dict[str, Any]) -> str:
           f"**{results['verdict']}**.", "",
           *([f"Checks: {results['checks']}, of which **{results['uninformative_checks']} uninformative**: they "
              "passed, but at the runs used they could not fail, or could not detect a violation of their bound by "
-             "a factor of two, so their pass is no evidence (each says why).", ""]
+             "a factor of two, so their pass is no evidence (each says why)"
+             + (f"; {results['uninformative_audits']} audits uninformative (their task states why they cannot "
+                "refute at their inputs)" if results.get("uninformative_audits") else "") + ".", ""]
             if isinstance(results.get("uninformative_checks"), int) and isinstance(results.get("checks"), int)
             else []),
           f"Real data: {ds['description']} (n = {ds['n']}, d = {ds['d']}); ε = {results['epsilon']}, "

@@ -406,6 +406,7 @@ def _run_locked(*, budget: str, out: str, seed: int, only: str | None, quiet: bo
     audits = [a for rec in records for a in (rec.get("audit"), rec.get("white_box_audit")) if a is not None]
     audits += [a for rec in records for a in rec.get("suite_audits", {}).values()]
     apply_holm_to_audits(audits, 1.0 - confidence)  # all audits of the run: one family-wise α (Holm)
+    uninformative_audits = label_uninformative(audits, audits=True)
     failed = sorted({r["name"] for r in records for key_ in CHECK_KEYS
                      if (r.get(key_) or {}).get("verdict") == "fail"}
                     | {r["name"] for r in records for key_ in ("audit", "white_box_audit")
@@ -423,6 +424,7 @@ def _run_locked(*, budget: str, out: str, seed: int, only: str | None, quiet: bo
         "radius": RADIUS,
         "checks": len(all_checks),
         "uninformative_checks": uninformative,
+        "uninformative_audits": uninformative_audits,
         "alpha_campaign": alpha,
         "audit_confidence": confidence,
         "audit_family": {"audits": len(audits), "family_wise_alpha": 1.0 - confidence, "method": "holm",

@@ -16,7 +16,9 @@ claim by a factor of two at the runs it used:
 * a stability check (``theorem_checks.stability_check``, coupled differences, one-sided t-test): uninformative when
   its ``detectable_excess`` exceeds its bound, or when the bound is at least ``largest_difference`` (the largest
   loss difference the domain allows, 2·M·L, where the campaign knows it);
-* a suite check whose task states ``uninformative`` (a reason) — a check it knows cannot fail at its inputs.
+* a suite check whose task states ``uninformative`` (a reason) — a check it knows cannot fail at its inputs; and
+  a suite audit whose task states one (``uninformative_at_inputs``: e.g. a mechanism constant at its inputs),
+  whose "not refuted" is then labelled "uninformative".
 
 The label replaces only a "pass": an uninformative check that fails is a failure (a violation far beyond the
 bound is evidence whatever the power).  ``dpsco verify`` applies it after Holm's procedure
@@ -29,7 +31,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterable, Mapping, MutableMapping
 
-__all__ = ["UNINFORMATIVE", "label_uninformative", "uninformative_reason"]
+__all__ = ["UNINFORMATIVE", "label_uninformative", "stated_reason", "uninformative_reason"]
 
 #: the verdict of a check that passed without the power to fail on a violation of its claim by a factor of two
 UNINFORMATIVE = "uninformative"
@@ -90,14 +92,23 @@ def uninformative_reason(check: Mapping[str, Any]) -> str | None:
     return None
 
 
-def label_uninformative(checks: Iterable[MutableMapping[str, Any]]) -> int:
+def stated_reason(record: Mapping[str, Any]) -> str | None:
+    """The reason a suite task stated (``uninformative_at_inputs``) why its check or audit cannot fail at its
+    inputs, or None."""
+    stated = record.get("uninformative_at_inputs") if isinstance(record, Mapping) else None
+    return stated.strip() if isinstance(stated, str) and stated.strip() else None
+
+
+def label_uninformative(records: Iterable[MutableMapping[str, Any]], *, audits: bool = False) -> int:
     """After Holm's procedure: relabel every check whose verdict is "pass" and whose power cannot reach its claim
     (:func:`uninformative_reason`) "uninformative", storing the reason under ``uninformative``; returns how many.
-    A check that failed keeps its "fail"."""
+    A check that failed keeps its "fail".  ``audits=True``: the records are audits, relabelled from "not refuted"
+    only on a reason their task stated (:func:`stated_reason`, e.g. an audit of a mechanism that is constant at
+    its inputs); a refuted audit stays refuted."""
     count = 0
-    for c in checks:
-        if c.get("verdict") == "pass":
-            why = uninformative_reason(c)
+    for c in records:
+        if c.get("verdict") == ("not refuted" if audits else "pass"):
+            why = stated_reason(c) if audits else uninformative_reason(c)
             if why is not None:
                 c["verdict"] = UNINFORMATIVE
                 c["uninformative"] = why
