@@ -292,8 +292,8 @@ ALT24_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
     PaperTestBug(
         "bounded_laplace_doubled_parameters", ms.bounded_laplace_doubled_parameters, svt.bounded_laplace_mechanism,
         "alt24", "Lemma 9's mechanism drawing BLap(2R, 2τ) (Algorithm 6's query-noise parameters)",
-        "Lemma 9: BLap(R, τ); Lemma 11 needs |ξ| ≤ τ on every draw", "blap_envelope: 1,000 draws, ε = 0.5, δ = 1e-3",
-        "not less private; the envelope |ξ| ≤ τ fails with probability 0.0153 per draw",
+        "Lemma 9: BLap(R, τ); Lemma 11 needs ‖ξ‖ ≤ τ on every draw", "blap_envelope: 1,000 draws, ε = 0.5, δ = 1e-3",
+        "not less private; the envelope ‖ξ‖ ≤ τ fails with probability 0.0153 per draw",
         "the suite's envelope check blap_envelope (miss (1 − 0.0153)^1000 < 1e-6, exact)",
         (_R + "test_blap_envelope_fails_on_doubled_parameters",)),
     PaperTestBug(
