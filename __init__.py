@@ -1,17 +1,17 @@
 """dpsco: a reference implementation of differentially private stochastic convex optimisation (DP-SCO) and
 private ERM, with certified oracles, empirical privacy auditors and statistical checks of the papers' claims.
 
-This file is the package ``dpsco`` (the repository root is the package; see pyproject.toml).  Its
-subpackages:
+Subpackages:
 
-``dpsco.reference``     the papers' algorithms, one subpackage per paper, on a shared problem model
-                        (losses, domains, noise, privacy claims, certificates and solvers);
+``dpsco.reference``     the papers' algorithms, one subpackage per paper (also ``dpsco.accd22``,
+                        ``dpsco.alt24``, ``dpsco.bftt19``, ``dpsco.lr21``, ``dpsco.muabg23``), on a shared
+                        problem model (losses, domains, noise, privacy claims, certificates and solvers);
 ``dpsco.oracles``       certified exact answers: minimisers, population risks, privacy curves;
 ``dpsco.verification``  auditors, statistical checks, the catalogue of the papers' algorithms, the campaign
                         runner (``dpsco verify``) and the command line.
 
-The names below are the public API.  They are imported on first use, so ``import dpsco`` stays cheap and
-``import dpsco.reference`` does not load cvxpy or the auditors.
+The names listed below (``dpsco.__all__``) are the public API; they are imported on first use, so
+``import dpsco`` stays cheap.  Documentation: docs/index.md in the repository.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 # public name -> (module, attribute); attribute None means the module itself
-_PUBLIC: dict[str, tuple[str, str | None]] = {
+_PUBLIC = {  # dict[str, tuple[str, str | None]]
     # the algorithms, by paper
     "accd22": ("dpsco.reference.accd22", None),
     "alt24": ("dpsco.reference.alt24", None),
@@ -80,7 +80,11 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    # the public names and the module's standard attributes only: help(dpsco) and tab completion list no
+    # internals (the lazy-import machinery, typing helpers)
+    standard = {"__doc__", "__file__", "__loader__", "__name__", "__package__", "__path__", "__spec__",
+                "__version__"}
+    return sorted((set(globals()) & standard) | set(__all__))
 
 
 if TYPE_CHECKING:  # for type checkers and IDEs, which do not run __getattr__

@@ -268,13 +268,12 @@ def test_no_long_files_without_a_reason() -> None:
                      "thing:\n" + "\n".join(bad))
 
 
-def test_readme_layout_names_every_package() -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    layout = text.split("## Layout", 1)[1].split("\n## ", 1)[0]
+def test_docs_layout_names_every_package() -> None:
+    layout = (ROOT / "docs" / "layout.md").read_text(encoding="utf-8")
     for init in sorted(ROOT.glob("*/**/__init__.py")):
         folder = init.parent.relative_to(ROOT).as_posix()
         if folder.split("/")[0] in PACKAGES:
-            assert folder.split("/")[-1] + "/" in layout, f"README Layout does not show {folder}/"
+            assert folder.split("/")[-1] + "/" in layout, f"docs/layout.md does not show {folder}/"
 
 
 def _slug(heading: str) -> str:
