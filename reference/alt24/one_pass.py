@@ -301,3 +301,7 @@ def onepass_clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, domain: Ball, x0: Any,
     wb = {"phase_starts": np.array(starts), "phase_releases": np.array(releases)} if white_box else None
     return Release(output=out, claim=claim, gradient_evaluations=par["n_eff"] - 1, parameters=params,
                    algorithm=ALG8, diagnostics={"clipped_steps": clipped}, white_box=wb)
+
+
+#: the one-pass loop shared by Algorithms 5 and 8 (public for the planted copies in verification/mutants)
+onepass_loop = _onepass

@@ -444,3 +444,8 @@ def proximal_point(X: Any, subgradient: PerSampleSubgradient, w0: Any, rho: floa
         release.white_box = _trace(X, subgradient, steps_trace, n, sigma, L0, theorem_9_step_size(1, lt),
                                    "Algorithm 2 (Menart et al. 2023)")
     return release
+
+
+#: Algorithm 4's inner loop and its white-box transcript (public for the planted copies in verification/mutants)
+run_algorithm_4 = _run_algorithm_4
+algorithm_4_trace = _trace

@@ -15,7 +15,7 @@ from dpsco.reference.alt24 import MomentBounds
 from dpsco.reference.alt24.known_lipschitz import (a_lip_parameters, known_lip_reduction, phased_noisy_gd,
                                                    truncation_mask)
 from dpsco.reference.alt24.model import HeavyTailedLoss, check_records
-from dpsco.reference.alt24.one_pass import _onepass, onepass_clipped_dp_sgd, onepass_clipped_sgd, theorem_4_parameters
+from dpsco.reference.alt24.one_pass import onepass_clipped_dp_sgd, onepass_loop, onepass_clipped_sgd, theorem_4_parameters
 from dpsco.reference.alt24.primitives import project_ball
 from dpsco.reference.domains import Ball
 from dpsco.reference.privacy import Release
@@ -240,7 +240,7 @@ def onepass_dp_sgd_last_phase_takes_the_rest(S: Any, loss: HeavyTailedLoss, doma
     rng = check_rng(rng)
     for ph in phases:
         start = project_ball(x, np.zeros(d), R) if project else x
-        xbar, _, _ = _onepass(S_[ph["start"]:ph["stop"]], loss, ph["C_i"], ph["eta_i"], R, start, None)
+        xbar, _, _ = onepass_loop(S_[ph["start"]:ph["stop"]], loss, ph["C_i"], ph["eta_i"], R, start, None)
         x = xbar + ph["sigma_i"] * rng.standard_normal(d)
     out = project_ball(x, np.zeros(d), R) if project else x
     return Release(output=out, claim=ref.claim, gradient_evaluations=sum(p["stop"] - p["start"] for p in phases),

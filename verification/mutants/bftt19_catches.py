@@ -27,7 +27,7 @@ __all__ = ["BFTT19_ROWS", "CANNOT_FAIL_TEST", "LAST_RECORD_TEST"]
 CANNOT_FAIL_TEST = "tests/test_check_registry.py::test_campaign_inventory_is_committed_and_none_rows_hold"
 #: the test that runs the campaign's stability phase on the memorisation bug (mutants.utility.release_last_record)
 LAST_RECORD_TEST = "tests/test_common_catches.py::test_stability_check_refutes_the_released_last_record"
-_LAST_RECORD_NOTE = ("the campaign's stability phase (both orders of each pair) on the entry with its output replaced "
+LAST_RECORD_NOTE = ("the campaign's stability phase (both orders of each pair) on the entry with its output replaced "
                      "by M·x_n/‖x_n‖: on the antipodal neighbour of x_n the outputs are ±M·u and the loss at the probe "
                      "(−u, −y_n) differs by M = 2 against bounds ≤ 1.08 (p ≤ 1e-280, deterministic)")
 
@@ -59,7 +59,7 @@ BFTT19_ROWS: tuple[dict[str, Any], ...] = (
               "[0, 2]) and the largest loss difference 2ML = 4 (even release_last_record passes: "
               "tests/test_common_catches.py::test_stability_of_proxgd_cannot_fail)"),
     dict(entry=r"bftt19\.(nsgd|moreau_nsgd|objp|efficient_objp)", key="stability",
-         bug="bftt19_releases_last_record", test=LAST_RECORD_TEST, note=_LAST_RECORD_NOTE),
+         bug="bftt19_releases_last_record", test=LAST_RECORD_TEST, note=LAST_RECORD_NOTE),
     dict(entry=r"bftt19\..*", key="empirical|population|rate|rate_d|rate_eps", bug=None, test=CANNOT_FAIL_TEST,
          note="uninformative: at the quick budget the Hoeffding check cannot detect a mean of twice the bound "
               "(detectable excess 3.32/4.7 empirical, 1.66/2.35 population, 1.6–2.0 on the rate grids against bounds "

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dpsco.verification.mutants.bftt19_catches import CANNOT_FAIL_TEST, LAST_RECORD_TEST, _LAST_RECORD_NOTE
+from dpsco.verification.mutants.bftt19_catches import CANNOT_FAIL_TEST, LAST_RECORD_TEST, LAST_RECORD_NOTE
 
 __all__ = ["LR21_ROWS"]
 
@@ -51,7 +51,7 @@ LR21_ROWS: tuple[dict[str, Any], ...] = (
          test="tests/test_lr_algorithm_3.py::test_audit_refutes_algorithm_3_printed_alpha_term",
          note=_AUDIT + " (linear adversarial game, adversarial α-saddle solver; exact ε 2.38 at δ = 0)"),
     dict(entry=r"lr21\..*", key="stability", bug="lr21_releases_last_record", test=LAST_RECORD_TEST,
-         note=_LAST_RECORD_NOTE),
+         note=LAST_RECORD_NOTE),
     dict(entry=r"lr21\.alg1\.(subgradient|sgd|katyusha)", key="empirical|population|rate", bug=None,
          test=CANNOT_FAIL_TEST,
          note="uninformative: cannot fail — at the campaign's public inputs the bounds (18.7 empirical, 13.6 "

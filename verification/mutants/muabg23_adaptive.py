@@ -26,7 +26,7 @@ from dpsco.reference.muabg23.adaptive import (AdaptiveRule, PrivacyFilter, adapt
                                               adaptive_gd_release, check_rule_representable, clipped_mean_gradient,
                                               em_select, exact_rule)
 from dpsco.reference.muabg23.ledger import gaussian_zcdp, replace_one_sensitivity
-from dpsco.verification.papers.muabg23_lower_bound import ScaledNoiseGenerator
+from dpsco.verification.mutants.noise_scale import ScaledNoiseGenerator
 from dpsco.reference.privacy import Release
 from dpsco.reference.validation import check_bool, check_positive, check_rng
 from dpsco.verification.mutants.noise_scale import under_noised
@@ -189,7 +189,7 @@ def adaptive_gd_printed_claiming_rho(grad: Any, w0: Any, *, rho: float, beta: fl
                     delta=delta, white_box=white_box)
     if r.parameters["calibration"] != "printed":
         return r
-    claim = _adaptive._claim(float(rho), float(delta), r.claim.source + " [mutant: claims the printed ρ]",
+    claim = _adaptive.adaptive_claim(float(rho), float(delta), r.claim.source + " [mutant: claims the printed ρ]",
                              dict(r.claim.assumptions))                  # BUG: ρ, not 2ρ + 2√ρ/n
     r.claim = claim
     r.algorithm += " [mutant: printed noise claiming ρ]"
@@ -226,7 +226,7 @@ def adaptive_gd_em_noise_over_1e6(grad: Any, w0: Any, *, rho: float, beta: float
     eps = _adaptive.em_epsilon_bounded_range(rho_em)
     n = int(base.claim.assumptions["n"])
     t_star = em_select(base.diagnostics["exact_norms"], eps, replace_one_sensitivity(L0, n), rng)
-    claim = _adaptive._claim(base.claim.rho + rho_em, float(delta), "Menart et al. (2023), arXiv:2311.13447 v2, "
+    claim = _adaptive.adaptive_claim(base.claim.rho + rho_em, float(delta), "Menart et al. (2023), arXiv:2311.13447 v2, "
                              "Theorem 5 [mutant: Algorithm 3's noise / 10⁶]",
                              {**base.claim.assumptions, "rho_em": rho_em}, gaussian=False)
     release = Release(output=base.trajectory[t_star], claim=claim, gradient_evaluations=base.gradient_evaluations,

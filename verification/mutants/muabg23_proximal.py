@@ -151,12 +151,12 @@ def proximal_point_one_call_more(X: Any, subgradient: Any, w0: Any, rho: float, 
     w = np.tile(np.asarray(w0, dtype=np.float64), (1 if R is None else R, 1))
     steps: list[tuple[np.ndarray, np.ndarray]] | None = [] if kwargs.get("white_box") else None
     for _ in range(T + 1):                                        # BUG: T + 1 calls (Algorithm 2 makes T)
-        w, _clipped = proximal._run_algorithm_4(Xa, subgradient, w, L0, float(l1_tilde), T4, sigma, rng, steps)
+        w, _clipped = proximal.run_algorithm_4(Xa, subgradient, w, L0, float(l1_tilde), T4, sigma, rng, steps)
     release = dataclasses.replace(correct, output=w if R is not None else w[0],
                                   gradient_evaluations=(T + 1) * (T4 - 1) * n, white_box=None,
                                   algorithm=correct.algorithm + " [mutant: one call more]")
     if steps:
-        release.white_box = proximal._trace(Xa, subgradient, steps, n, sigma, L0,
+        release.white_box = proximal.algorithm_4_trace(Xa, subgradient, steps, n, sigma, L0,
                                             proximal.theorem_9_step_size(1, float(l1_tilde)),
                                             "Algorithm 2 (Menart et al. 2023) [mutant: one call more]")
     return release

@@ -82,6 +82,7 @@ from dpsco.reference.muabg23.proximal import noisy_regularised_gd, proximal_poin
 from dpsco.reference.muabg23.spider import kl_spider
 from dpsco.reference.validation import check_positive, check_positive_int
 from dpsco.verification.checks.stats import suite_check
+from dpsco.verification.mutants.noise_scale import ScaledNoiseGenerator  # re-exported (planted bugs live in mutants)
 from dpsco.verification.papers.registry import SuiteInputs
 
 __all__ = ["ALGORITHMS", "ALPHA", "INSTANCE", "SIZES", "ScaledNoiseGenerator", "Theorem8Loss", "group_budget",
@@ -102,28 +103,6 @@ INSTANCE: dict[str, float] = {"n": 200, "k": 10, "kappa": 2.0}
 SIZES: dict[str, dict[str, int]] = {"quick": {"reps": 200}, "standard": {"reps": 2000}, "paper": {"reps": 20000}}
 _BETA = 0.1
 _SOURCE = "Menart et al. (2023), arXiv:2311.13447 v2, Theorem 8 (App. C.3)"
-
-
-class ScaledNoiseGenerator(np.random.Generator):
-    """A numpy Generator whose Gaussian and Gumbel draws are multiplied by ``scale`` (0 removes the noise: the
-    Gumbel draws return their location).  A planted bug for the tests: the same algorithm with σ·scale.
-
-    Parameters: bit_generator (a numpy BitGenerator), scale ≥ 0.  Raises ValueError for scale < 0."""
-
-    def __init__(self, bit_generator: np.random.BitGenerator, scale: float) -> None:
-        super().__init__(bit_generator)
-        self.scale = check_positive(scale, "scale", allow_zero=True)
-
-    def standard_normal(self, size: Any = None, dtype: Any = np.float64, out: Any = None) -> Any:
-        return self.scale * super().standard_normal(size, dtype=dtype, out=out)
-
-    def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
-        return super().normal(loc, self.scale * np.asarray(scale, dtype=np.float64), size)
-
-    def gumbel(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
-        if self.scale == 0.0:
-            return np.broadcast_to(np.asarray(loc, dtype=np.float64), () if size is None else size).copy()
-        return super().gumbel(loc, self.scale * np.asarray(scale, dtype=np.float64), size)
 
 
 class Theorem8Loss:
