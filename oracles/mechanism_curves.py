@@ -29,8 +29,8 @@ from numbers import Real
 from typing import Any, Callable
 
 import numpy as np
-from scipy.special import log_ndtr, ndtri
 
+from dpsco.reference import conversions
 from dpsco.reference.validation import check_delta, check_positive
 
 __all__ = [
@@ -106,37 +106,9 @@ def smallest_feasible(
 # ---------------------------------------------------------------------------------------------------------
 # Gaussian mechanism and Gaussian DP
 # ---------------------------------------------------------------------------------------------------------
-def _log1mexp(x: np.ndarray) -> np.ndarray:
-    """log(1 − e^x) for x <= 0, accurately (Mächler 2012); −inf at x = 0."""
-    x = np.asarray(x, dtype=np.float64)
-    out = np.full_like(x, -np.inf)
-    neg = x < 0
-    small = neg & (x > -math.log(2.0))
-    big = neg & ~small
-    with np.errstate(divide="ignore"):
-        out[small] = np.log(-np.expm1(x[small]))
-        out[big] = np.log1p(-np.exp(x[big]))
-    return out
-
-
-def gaussian_log_delta(eps: np.ndarray, mu: float) -> np.ndarray:
-    """log δ(ε) of the μ-Gaussian pair N(μ, 1) vs N(0, 1); −inf where δ = 0 (or underflows)."""
-    eps = np.asarray(eps, dtype=np.float64)
-    if mu == 0.0:
-        return np.full_like(eps, -np.inf)
-    if math.isinf(mu):
-        return np.zeros_like(eps)  # disjoint supports: δ(ε) = 1 for every finite ε
-    out = np.full_like(eps, -np.inf)
-    fin = np.isfinite(eps)
-    e = eps[fin]
-    a = mu / 2.0 - e / mu
-    b = -mu / 2.0 - e / mu
-    la = log_ndtr(a)
-    lb = log_ndtr(b)
-    # δ = Φ(a) − e^ε Φ(b) = Φ(a)·(1 − exp(ε + log Φ(b) − log Φ(a))); the exponent is <= 0 mathematically.
-    x = np.minimum(e + lb - la, 0.0)
-    out[fin] = la + _log1mexp(x)
-    return out
+#: log δ(ε) of the μ-Gaussian pair N(μ, 1) vs N(0, 1), (ε, μ) → log δ, rounded up: the core function
+#: (dpsco.reference.conversions.gdp_log_delta; −∞ where δ = 0)
+gaussian_log_delta = conversions.gdp_log_delta
 
 
 def gaussian_delta(epsilon: Any, sensitivity: float, sigma: float) -> float | np.ndarray:
@@ -158,29 +130,29 @@ def gaussian_delta(epsilon: Any, sensitivity: float, sigma: float) -> float | np
     Returns
     -------
     float or ndarray of the shape of ``epsilon``, values in [0, 1].
-        Computed in log space (``scipy.special.log_ndtr``), so tiny δ (down to ~1e-300) keep full relative
-        accuracy and large ε does not overflow.
+        Computed in log space (``scipy.special.log_ndtr``), so tiny δ (down to ~1e-300) keep their accuracy and
+        large ε does not overflow; rounded UP past its floating-point error (the core
+        ``dpsco.reference.conversions.gdp_delta`` with μ = Δ/σ, of which this is the (ε, Δ, σ) form).
 
     Raises
     ------
     ValueError, TypeError
         ε < 0 or NaN; sensitivity < 0; σ <= 0; non-numeric input.
     """
-    eps, scalar = check_epsilon_array(epsilon)
+    eps, _ = check_epsilon_array(epsilon)
     delta_sens = check_positive(sensitivity, "sensitivity", allow_zero=True)
     s = check_positive(sigma, "sigma")
-    mu = delta_sens / s
     with np.errstate(over="ignore"):
-        out = np.exp(gaussian_log_delta(np.atleast_1d(eps), mu)).reshape(eps.shape)
-    return scalar_or_array(np.clip(out, 0.0, 1.0), scalar)
+        mu = delta_sens / s
+    return conversions.gdp_delta(mu, epsilon)
 
 
 def gaussian_epsilon(delta: float, sensitivity: float, sigma: float) -> float:
     """Smallest ε >= 0 with δ(ε) <= ``delta`` for the Gaussian mechanism (inverse of :func:`gaussian_delta`).
 
-    δ(ε) is continuous and strictly decreasing where positive, so the root is unique; it is bracketed and
-    bisected to relative width 1e-13 and the *upper* end of the bracket is returned, so
-    ``gaussian_delta(result, ...) <= delta`` always holds (conservative).
+    δ(ε) is continuous and strictly decreasing where positive, so the root is unique; the core
+    ``dpsco.reference.conversions.gdp_epsilon`` (μ = Δ/σ) brackets it, bisects until the ends are adjacent floats
+    and returns the *upper* end, so ``gaussian_delta(result, ...) <= delta`` always holds (conservative).
 
     Parameters
     ----------
@@ -208,22 +180,9 @@ def gaussian_epsilon(delta: float, sensitivity: float, sigma: float) -> float:
     d = check_delta(delta)
     delta_sens = check_positive(sensitivity, "sensitivity", allow_zero=True)
     s = check_positive(sigma, "sigma")
-    mu = delta_sens / s
-    if mu == 0.0:
-        return 0.0
-    if d == 0.0:
-        return math.inf
-    log_target = math.log(d)
-
-    def log_delta(e: float) -> float:
-        # feasible only where the public curve itself is <= d: exp of the log can round up by one ulp
-        # (a hypothesis draw: d = 1e-12, μ = 18.56 returned an ε with gaussian_delta = 1.000000000000001e-12)
-        ld = float(gaussian_log_delta(np.array([e]), mu)[0])
-        return ld if gaussian_delta(e, delta_sens, s) <= d else math.inf
-
-    # Upper bracket: δ(ε) <= Φ(μ/2 − ε/μ) <= d once ε >= μ²/2 + μ Φ⁻¹(1 − d).
-    hi = max(mu * mu / 2.0 - mu * float(ndtri(d)), 1e-6)
-    return smallest_feasible(log_delta, log_target, lo=0.0, hi=hi)
+    with np.errstate(over="ignore"):
+        mu = delta_sens / s
+    return conversions.gdp_epsilon(mu, d)
 
 
 def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
@@ -256,7 +215,7 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> fl
     log_target = math.log(d)
 
     def log_delta_of_sigma(s: float) -> float:
-        ld = float(gaussian_log_delta(np.array([e]), sens / s)[0])
+        ld = conversions.gdp_log_delta(e, sens / s)
         return ld if gaussian_delta(e, sens, s) <= d else math.inf  # the public curve itself, not only its log
 
     # δ is decreasing in σ; start from a small σ and double.
@@ -267,40 +226,16 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0) -> fl
 
 
 def gdp_epsilon_to_delta(epsilon: Any, mu: float) -> float | np.ndarray:
-    """δ(ε) of a μ-GDP mechanism: the Gaussian curve with sensitivity/σ = μ (Dong, Roth & Su 2022, Cor. 2.13).
-
-    Parameters
-    ----------
-    epsilon : float or array, >= 0
-    mu : float >= 0
-
-    Returns
-    -------
-    float or ndarray in [0, 1]
-    """
-    m = check_positive(mu, "mu", allow_zero=True)
-    return gaussian_delta(epsilon, m, 1.0)
+    """δ(ε) of a μ-GDP mechanism (Dong, Roth & Su 2022, Cor. 2.13), rounded up: ``conversions.gdp_delta(mu,
+    epsilon)`` with the arguments in this module's (ε, μ) order.  ε ≥ 0 (float or array), μ ≥ 0."""
+    return conversions.gdp_delta(mu, epsilon)
 
 
-def gdp_mu_to_epsilon(mu: float, delta: float) -> float:
-    """Smallest ε with a μ-GDP mechanism (ε, δ)-DP (inverse of :func:`gdp_epsilon_to_delta`, conservative).
-
-    Parameters
-    ----------
-    mu : float >= 0
-    delta : float in [0, 1)
-
-    Returns
-    -------
-    float >= 0 (``inf`` for δ = 0 and μ > 0)
-    """
-    m = check_positive(mu, "mu", allow_zero=True)
-    return gaussian_epsilon(delta, m, 1.0)
+#: the smallest ε with a μ-GDP mechanism (ε, δ)-DP (conservative: rounded up; ∞ at δ = 0 with μ > 0): the core
+#: ``conversions.gdp_epsilon``
+gdp_mu_to_epsilon = conversions.gdp_epsilon
 
 
-# ---------------------------------------------------------------------------------------------------------
-# Laplace and randomized response
-# ---------------------------------------------------------------------------------------------------------
 def laplace_epsilon(sensitivity: float, scale: float) -> float:
     """ε = Δ/b of the Laplace mechanism f(S) + Lap(b) with L1 sensitivity Δ (Dwork et al. 2006); pure DP.
 

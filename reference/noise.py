@@ -35,8 +35,9 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 import numpy as np
-from scipy.special import gammaln, log_ndtr
+from scipy.special import gammaln
 
+from dpsco.reference import conversions
 from dpsco.reference.validation import check_delta, check_epsilon, check_positive, check_positive_int, check_rng
 
 __all__ = [
@@ -117,14 +118,9 @@ def zhao_sigma(sensitivity: float, epsilon: float, delta: float, *, printed_alg2
     return k / 2.0 if printed_alg2 else k / math.sqrt(2.0)
 
 
-def gaussian_log_delta(eps: float, mu: float) -> float:
-    """log δ(ε) of the Gaussian mechanism with μ = Δ/σ (Balle & Wang 2018, Thm 8), in log space."""
-    a = log_ndtr(mu / 2.0 - eps / mu)
-    b = log_ndtr(-mu / 2.0 - eps / mu)
-    x = min(eps + b - a, 0.0)
-    if x == 0.0:
-        return -math.inf
-    return a + math.log(-math.expm1(x))
+#: log δ(ε) of the Gaussian mechanism with μ = Δ/σ (Balle & Wang 2018, Thm 8), (ε, μ) → log δ in log space,
+#: rounded up: the core ``dpsco.reference.conversions.gdp_log_delta``
+gaussian_log_delta = conversions.gdp_log_delta
 
 
 def analytic_gaussian_sigma(sensitivity: float, epsilon: float, delta: float) -> float:

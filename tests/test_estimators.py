@@ -64,8 +64,12 @@ def test_gdp_mu_golden() -> None:
         ref = gdp_mu_to_epsilon(expected, 1e-5) if expected > 0 else 0.0
         assert eps <= ref and eps == pytest.approx(ref, rel=1e-9)
     assert gdp_mu_lower_bound(0, 100, 50, 100, 0.95) == 0.0
-    with pytest.raises(ValueError, match="delta > 0"):
-        gdp_epsilon_lower_bound(60, 100, 40, 100, 0.0, 0.95)
+    # δ = 0 is a defined edge of the core conversion (dpsco.reference.conversions.gdp_epsilon), no longer a
+    # ValueError: a μ-GDP pair with μ > 0 is not (ε, 0)-DP for any finite ε, so the lower bound is ∞ (μ_lb > 0
+    # here) and 0 where μ_lb = 0; audit(estimator="gdp") still refuses δ = 0 up front (test_estimator_validation)
+    eps0, mu0 = gdp_epsilon_lower_bound(600, 1000, 400, 1000, 0.0, 0.95)
+    assert mu0 > 0.0 and eps0 == math.inf
+    assert gdp_epsilon_lower_bound(0, 100, 50, 100, 0.0, 0.95) == (0.0, 0.0)
 
 
 def test_hockey_stick_golden() -> None:

@@ -34,6 +34,7 @@ from typing import Any, Callable
 import numpy as np
 
 from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds, check_records, grads_at
+from dpsco.reference import conversions
 from dpsco.reference.alt24.primitives import project_ball, project_ball_intersection
 from dpsco.reference.clipping import enforce_norm_bound
 from dpsco.reference.privacy import PrivacyClaim, Release
@@ -121,14 +122,9 @@ def corollary_2_truncation_radius(moments: MomentBounds, lam: float) -> float:
     return 2.0 * moments.G_1 / check_positive(lam, "lam")
 
 
-def zcdp_epsilon(rho: float, delta: float) -> float:
-    """ε = ρ + 2√(ρ log(1/δ)): a ρ-zCDP mechanism is (ε, δ)-DP (Bun & Steinke 2016, Prop. 1.3; Lemma 1 part 2
-    of Asi, Liu & Tian minimised over α).  rho ≥ 0;  delta ∈ (0, 1)."""
-    rho = check_positive(rho, "rho", allow_zero=True)
-    delta = check_delta(delta)
-    if delta <= 0.0:
-        raise ValueError("delta must be in (0, 1) to report a zCDP claim as (epsilon, delta)")
-    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
+#: ε = ρ + 2√(ρ log(1/δ)) of a ρ-zCDP claim at δ (Bun & Steinke 2016, Prop. 1.3; Lemma 1 part 2 minimised over α):
+#: the core conversion, rounded up (dpsco.reference.conversions)
+zcdp_epsilon = conversions.zcdp_epsilon
 
 
 # ---- the shared loop ---------------------------------------------------------------------------------------
@@ -266,6 +262,8 @@ def clipped_dp_sgd(S: Any, loss: HeavyTailedLoss, *, C: float, lam: float, T: in
         if steps.shape != (T,) or not np.all(np.isfinite(steps)) or np.any(steps < 0):
             raise ValueError(f"eta must be a (T,) = ({T},) array of finite step sizes >= 0, got shape {steps.shape}")
     delta = check_delta(delta)
+    if delta == 0.0:  # a ρ-zCDP claim at δ = 0 has ε = ∞ (conversions.zcdp_epsilon): refused before any noise
+        raise ValueError(f"delta must be in (0, 1) for a zCDP claim stated as (epsilon, delta), got {delta!r}")
     rho = proposition_1_rho(n, T, C, sigma)
     clip_count = [0]
 

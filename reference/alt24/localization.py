@@ -98,6 +98,8 @@ def _claim(rho: float, delta: float, source: str, assumptions: dict[str, Any]) -
     √(2/ρ) (dp_accounting's replace-one sensitivity is 2 in noise-multiplier units)."""
     from dp_accounting import dp_event
 
+    if delta == 0.0:  # ε = ∞ at δ = 0 (conversions.zcdp_epsilon): no finite (ε, δ) statement exists
+        raise ValueError(f"delta must be in (0, 1) for a zCDP claim stated as (epsilon, delta), got {delta!r}")
     return PrivacyClaim(notion="zCDP", epsilon=zcdp_epsilon(rho, delta), delta=delta, neighbouring="replace-one",
                         source=source, assumptions=assumptions, rho=rho,
                         event=dp_event.GaussianDpEvent(math.sqrt(2.0 / rho)), event_neighbouring="REPLACE_ONE")

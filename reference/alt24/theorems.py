@@ -23,6 +23,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from dpsco.reference import conversions
 from dpsco.reference.validation import as_float_vector, check_bool, check_positive, check_positive_int
 
 __all__ = [
@@ -68,20 +69,11 @@ def _priv(d: Any, n: Any, rho: Any) -> float:
 # ---- conversions (Lemma 1; Bun & Steinke 2016) ------------------------------------------------------------
 
 
-def zcdp_to_dp(rho: float, delta: float) -> float:
-    """ε such that ρ-zCDP implies (ε, δ)-DP: ε = ρ + 2√(ρ log(1/δ)) (Lemma 1 (2) at the best Rényi order
-    α* = 1 + √(log(1/δ)/ρ); Bun & Steinke 2016, Prop. 1.3).  ρ ≥ 0, δ ∈ (0, 1)."""
-    rho = check_positive(rho, "rho", allow_zero=True)
-    return rho + 2.0 * math.sqrt(rho * _log_inv(delta))
-
-
-def dp_to_zcdp(epsilon: float, delta: float) -> float:
-    """The largest ρ with zcdp_to_dp(ρ, δ) ≤ ε: ρ = (√(log(1/δ) + ε) − √log(1/δ))² (the exact inverse of
-    :func:`zcdp_to_dp`).  ε > 0, δ ∈ (0, 1)."""
-    eps = check_positive(epsilon, "epsilon")
-    L = _log_inv(delta)
-    # (√(L+ε) − √L)² = ε² / (√(L+ε) + √L)², cancellation-free
-    return eps**2 / (math.sqrt(L + eps) + math.sqrt(L)) ** 2
+#: ε of ρ-zCDP at δ, ρ + 2√(ρ log(1/δ)) (Lemma 1 (2) at the best Rényi order α* = 1 + √(log(1/δ)/ρ); Bun &
+#: Steinke 2016, Prop. 1.3): the core conversion, rounded up (dpsco.reference.conversions)
+zcdp_to_dp = conversions.zcdp_epsilon
+#: the largest ρ with zcdp_to_dp(ρ, δ) ≤ ε, (√(log(1/δ) + ε) − √log(1/δ))², rounded down (the core inverse)
+dp_to_zcdp = conversions.zcdp_rho
 
 
 def gaussian_zcdp(sensitivity: float, sigma: float) -> float:

@@ -246,8 +246,10 @@ def _check_common(grad: Any, w0: Any, rho: Any, beta: Any, L0: Any, L1: Any, rng
     beta = check_positive(beta, "beta")
     if beta >= 1.0:
         raise ValueError(f"beta must be in (0, 1), got {beta}")
-    return (w, check_positive(rho, "rho"), beta, check_positive(L0, "L0"), check_positive(L1, "L1"),
-            check_delta(delta))
+    d = check_delta(delta)
+    if d == 0.0:  # the zCDP claim's ε is ∞ at δ = 0 (conversions.zcdp_epsilon): refused before any noise
+        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+    return (w, check_positive(rho, "rho"), beta, check_positive(L0, "L0"), check_positive(L1, "L1"), d)
 
 
 def clipped_mean_gradient(grad: GradientOracle, w: np.ndarray, L0: float) -> tuple[np.ndarray, int]:

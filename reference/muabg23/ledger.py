@@ -22,7 +22,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from dpsco.reference.validation import check_delta, check_epsilon, check_positive, check_positive_int
+from dpsco.reference import conversions
+from dpsco.reference.validation import check_positive, check_positive_int
 
 __all__ = ["GaussianRelease", "PrivacyLedger", "PrivacyBudgetExceeded", "gaussian_zcdp", "gaussian_gdp_mu",
            "replace_one_sensitivity", "printed_cost_unit_sensitivity", "exact_sum_add", "zcdp_to_gdp_mu", "gdp_mu_to_zcdp",
@@ -102,66 +103,19 @@ def printed_cost_unit_sensitivity(per_sample_bound: float, n: int, sigma: float)
     return r * r
 
 
-def zcdp_to_gdp_mu(rho: float) -> float:
-    """μ = √(2ρ): a composition of Gaussian mechanisms with total zCDP ρ is exactly μ-GDP (both equal
-    √(Σ (Δ_j/σ_j)²))."""
-    return math.sqrt(2.0 * check_positive(rho, "rho", allow_zero=True))
-
-
-def gdp_mu_to_zcdp(mu: float) -> float:
-    """ρ = μ²/2 (inverse of :func:`zcdp_to_gdp_mu`; μ-GDP implies μ²/2-zCDP)."""
-    m = check_positive(mu, "mu", allow_zero=True)
-    return m * m / 2.0
-
-
-def zcdp_epsilon(rho: float, delta: float) -> float:
-    """ε = ρ + 2√(ρ log(1/δ)): ρ-zCDP ⇒ (ε, δ)-DP for every δ ∈ (0, 1) (Bun & Steinke 2016, Prop. 1.3).
-
-    Raises ValueError naming ``rho`` or ``delta`` (δ must be in (0, 1))."""
-    r = check_positive(rho, "rho", allow_zero=True)
-    d = check_delta(delta)
-    if d <= 0.0:
-        raise ValueError(f"delta must be in (0, 1) for the zCDP conversion, got {delta!r}")
-    return r + 2.0 * math.sqrt(r * math.log(1.0 / d))
-
-
-def zcdp_rho_for_epsilon(epsilon: float, delta: float) -> float:
-    """The largest ρ with ρ + 2√(ρ log(1/δ)) ≤ ε: ρ = (√(log(1/δ) + ε) − √(log(1/δ)))² (exact inverse of
-    :func:`zcdp_epsilon`)."""
-    e = check_epsilon(epsilon)
-    d = check_delta(delta)
-    if d <= 0.0:
-        raise ValueError(f"delta must be in (0, 1) for the zCDP conversion, got {delta!r}")
-    a = math.log(1.0 / d)
-    return (math.sqrt(a + e) - math.sqrt(a)) ** 2
-
-
-def gdp_delta(mu: float, epsilon: float) -> float:
-    """δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2), the exact privacy curve of μ-GDP (Dong, Roth & Su 2022,
-    Corollary 2.13), from scipy.stats.norm (log-space for the second term)."""
-    from scipy.stats import norm
-
-    m = check_positive(mu, "mu")
-    e = check_positive(epsilon, "epsilon", allow_zero=True)
-    a = norm.logcdf(-e / m + m / 2.0)
-    b = e + norm.logcdf(-e / m - m / 2.0)
-    return float(math.exp(a) * -math.expm1(b - a)) if a > -math.inf else 0.0
-
-
-def gdp_epsilon(mu: float, delta: float) -> float:
-    """The smallest ε ≥ 0 with :func:`gdp_delta` (μ, ε) ≤ δ (scipy.optimize.brentq on the decreasing curve)."""
-    from scipy.optimize import brentq
-
-    m = check_positive(mu, "mu")
-    d = check_delta(delta)
-    if d <= 0.0:
-        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
-    if gdp_delta(m, 0.0) <= d:
-        return 0.0
-    hi = 1.0
-    while gdp_delta(m, hi) > d:
-        hi *= 2.0
-    return float(brentq(lambda e: gdp_delta(m, e) - d, 0.0, hi, xtol=1e-12, rtol=1e-12))
+# ---- conversions: the core objects of dpsco.reference.conversions (one copy; conservative rounding, defined edges)
+#: μ = √(2ρ) of a Gaussian composition with total zCDP ρ (rounded up)
+zcdp_to_gdp_mu = conversions.zcdp_to_gdp_mu
+#: ρ = μ²/2: μ-GDP implies μ²/2-zCDP (rounded up)
+gdp_mu_to_zcdp = conversions.gdp_mu_to_zcdp
+#: ε = ρ + 2√(ρ log(1/δ)): ρ-zCDP ⇒ (ε, δ)-DP (Bun & Steinke 2016, Prop. 1.3; rounded up; ∞ at δ = 0, ρ > 0)
+zcdp_epsilon = conversions.zcdp_epsilon
+#: the largest ρ with ρ + 2√(ρ log(1/δ)) ≤ ε (the inverse of zcdp_epsilon; rounded down; 0 at δ = 0)
+zcdp_rho_for_epsilon = conversions.zcdp_rho
+#: δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2), the exact μ-GDP curve (Dong, Roth & Su 2022, Cor. 2.13; rounded up)
+gdp_delta = conversions.gdp_delta
+#: the smallest ε with gdp_delta(μ, ε) ≤ δ (bisection, the conservative end; ∞ at δ = 0, μ > 0)
+gdp_epsilon = conversions.gdp_epsilon
 
 
 def composed_gdp_mu(ratios: Any) -> float:

@@ -299,6 +299,8 @@ def kl_spider(X: Any, loss: Any, rho: float, beta: float, F0: float, gamma: floa
     white_box = check_bool(white_box, "white_box")
     line17 = check_choice(line17, "line17", LINE17_INDICES)
     delta = check_delta(delta)
+    if delta == 0.0:  # the zCDP claim's ε is ∞ at δ = 0 (conversions.zcdp_epsilon): refused before any noise
+        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
     if not hasattr(loss, "grads"):
         raise TypeError("loss must have a grads(w, X) -> (n, d) method")
     if w0 is None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 
+from dpsco.reference import conversions
 from dpsco.reference.validation import check_choice, check_delta, check_positive, check_positive_int
 
 __all__ = [
@@ -76,35 +77,25 @@ def _kappa(kappa: float, low: float = 1.0, high: float = math.inf) -> float:
 # --------------------------------------------------------------------------------------------------------------
 # conversions
 # --------------------------------------------------------------------------------------------------------------
-def epsilon_from_zcdp(rho: float, delta: float) -> float:
-    """ε = ρ + 2√(ρ log(1/δ)): ρ-zCDP ⇒ (ε, δ)-DP (Bun & Steinke 2016, Prop. 1.3).  ρ ≥ 0, δ ∈ (0, 1)."""
-    rho = check_positive(rho, "rho", allow_zero=True)
-    delta = check_delta(delta)
-    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
-
-
-def zcdp_from_epsilon(epsilon: float, delta: float) -> float:
-    """The largest ρ with ρ + 2√(ρ log(1/δ)) ≤ ε: ρ = (√(log(1/δ) + ε) − √(log(1/δ)))² (exact inverse of
-    :func:`epsilon_from_zcdp`)."""
-    epsilon = check_positive(epsilon, "epsilon")
-    L = math.log(1.0 / check_delta(delta))
-    return (math.sqrt(L + epsilon) - math.sqrt(L)) ** 2
+#: ε = ρ + 2√(ρ log(1/δ)): ρ-zCDP ⇒ (ε, δ)-DP (Bun & Steinke 2016, Prop. 1.3): the core conversion (rounded up)
+epsilon_from_zcdp = conversions.zcdp_epsilon
+#: the largest ρ with ρ + 2√(ρ log(1/δ)) ≤ ε, the inverse of epsilon_from_zcdp (the core conversion, rounded down)
+zcdp_from_epsilon = conversions.zcdp_rho
 
 
 def zcdp_from_epsilon_sufficient(epsilon: float, delta: float) -> float:
     """ρ = ε²/(8 log(1/δ)), the paper's "ρ = O(ε²/log(1/δ))" with a constant that suffices for ε ≤ log(1/δ)
     (then ρ + 2√(ρ log(1/δ)) = ε²/(8 log(1/δ)) + ε/√2 ≤ ε/8 + ε/√2 < ε).  ValueError if ε > log(1/δ)."""
     epsilon = check_positive(epsilon, "epsilon")
-    L = math.log(1.0 / check_delta(delta))
+    d = check_delta(delta)
+    L = math.log(1.0 / d) if d > 0.0 else math.inf     # δ = 0: ρ = 0 (as the exact inverse zcdp_from_epsilon)
     if epsilon > L:
         raise ValueError(f"epsilon must be <= log(1/delta) = {L:.4g} for this conversion, got {epsilon}")
     return epsilon ** 2 / (8.0 * L)
 
 
-def pure_dp_to_zcdp(epsilon: float) -> float:
-    """ε-DP ⇒ (ε²/2)-zCDP (Lemma 14; Bun & Steinke 2016, Prop. 1.4)."""
-    e = check_positive(epsilon, "epsilon")
-    return e * e / 2.0                     # (a product: inf, not OverflowError, beyond double precision)
+#: ε-DP ⇒ (ε²/2)-zCDP (Lemma 14; Bun & Steinke 2016, Prop. 1.4): the core conversion (rounded up)
+pure_dp_to_zcdp = conversions.pure_dp_to_zcdp
 
 
 # --------------------------------------------------------------------------------------------------------------

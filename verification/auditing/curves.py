@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtr, ndtri
 
+from dpsco.reference import conversions
 from dpsco.reference.privacy import EVENT_RELATIONS, PrivacyClaim, event_to_dict
 
 __all__ = [
@@ -49,10 +50,8 @@ __all__ = [
 
 CURVE_NOTIONS: tuple[str, ...] = ("GDP", "zCDP", "approx-DP", "RDP", "event")
 
-#: orders of the zCDP conversion: dense geometric grid (any order gives a valid δ; a fixed grid keeps the
-#: computed δ(ε) monotone in ρ)
-ZCDP_ORDERS = np.unique(np.concatenate([np.geomspace(1.01, 1e6, 600), 1.0 + np.arange(1, 100) / 10.0,
-                                        np.arange(11.0, 64.0)]))
+#: orders of the zCDP conversion (the core's: dpsco.reference.conversions.ZCDP_ORDERS)
+ZCDP_ORDERS = conversions.ZCDP_ORDERS
 #: ε grid size of the supremum over (ε, δ(ε)) curves, and the δ below which larger ε are not needed
 N_EPSILON_GRID = 512
 #: the smaller grid of dp_accounting events (each PLD δ(ε) costs ~10 ms), and their PLD discretisation
@@ -121,38 +120,11 @@ def family_tradeoff(alpha: Any, epsilons: Any, deltas: Any) -> float | np.ndarra
     return _out(v.max(axis=-1))
 
 
-def rdp_delta(epsilon: Any, orders: Any, rdp: Any) -> float | np.ndarray:
-    """δ(ε) of an RDP curve (orders a_i >= 1, values r_i >= 0): the conversion of Canonne, Kamath & Steinke
-    2020 (Prop. 12), min over i of exp((a_i − 1)(r_i − ε + log(1 − 1/a_i)) − log a_i) for a_i > 1.01, and the
-    bound sqrt(1 − e^{−r_i}) (KL <= D_a, Bretagnolle–Huber); clipped at 1.  The formula of
-    ``dp_accounting.rdp.compute_delta``, vectorised over ε (arrays, >= 0)."""
-    o = np.asarray(orders, dtype=np.float64).reshape(-1)
-    r = np.asarray(rdp, dtype=np.float64).reshape(-1)
-    if o.shape != r.shape or o.size == 0:
-        raise ValueError("orders and rdp must be non-empty 1-D arrays of equal length")
-    if np.any(~(o >= 1.0)) or np.any(~(r >= 0.0)) or not np.all(np.isfinite(r)):
-        raise ValueError("orders must be >= 1 and rdp values finite and >= 0")
-    eps = np.asarray(epsilon, dtype=np.float64)
-    if np.any(~(eps >= 0)):
-        raise ValueError("epsilon must be >= 0")
-    pos = r > 0
-    kl = 0.5 * np.log1p(-np.exp(-r[pos])).min() if pos.all() else -np.inf
-    big = o > 1.01
-    ob, rb = o[big], r[big]
-    e = eps[..., None]
-    with np.errstate(over="ignore", invalid="ignore"):
-        log_d = ((ob - 1.0) * (rb - e + np.log1p(-1.0 / ob)) - np.log(ob)).min(axis=-1) if ob.size else \
-            np.full(eps.shape, np.inf)
-    return _out(np.minimum(np.exp(np.minimum(log_d, kl)), 1.0))
-
-
-def zcdp_delta(epsilon: Any, rho: float) -> float | np.ndarray:
-    """δ(ε) of ρ-zCDP (RDP a ↦ ρa) by :func:`rdp_delta` over :data:`ZCDP_ORDERS` (Canonne, Kamath & Steinke
-    2020, Prop. 12 / Cor. 13).  An upper bound on the optimal δ(ε); ε >= 0 (arrays), ρ >= 0."""
-    p = _nonneg(rho, "rho")
-    if p == 0.0:
-        return _out(np.zeros(np.shape(np.asarray(epsilon, dtype=np.float64))))
-    return rdp_delta(epsilon, ZCDP_ORDERS, p * ZCDP_ORDERS)
+#: δ(ε) of an RDP curve (Canonne, Kamath & Steinke 2020, Prop. 12; dp_accounting.rdp.compute_delta's formula),
+#: rounded up: the core ``dpsco.reference.conversions.rdp_delta``
+rdp_delta = conversions.rdp_delta
+#: δ(ε) of ρ-zCDP by rdp_delta over ZCDP_ORDERS, rounded up: the core ``dpsco.reference.conversions.zcdp_delta``
+zcdp_delta = conversions.zcdp_delta
 
 
 def _epsilon_grid(delta_of: Any, start: float = 1.0, size: int = N_EPSILON_GRID) -> np.ndarray:

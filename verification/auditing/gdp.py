@@ -9,7 +9,7 @@ and Q_hi >= Q(E) hold together with probability >= confidence (union bound).
 2022, Def. 2.4), every test with type-I error α = Q(E) has type-II error β = 1 − P(E) >= Φ(Φ⁻¹(1 − α) − μ),
 i.e. μ >= Φ⁻¹(P(E)) − Φ⁻¹(Q(E)); the right side is increasing in P(E) and decreasing in Q(E), so μ_lb <= μ
 with probability >= confidence.  **As a bound on μ this is assumption-free.**  The conversion
-ε_lb = ε_μ(μ_lb, δ) (Dong, Roth & Su 2022, Cor. 2.13; ``dpsco.oracles.privacy_curves.gdp_mu_to_epsilon``) is a
+ε_lb = ε_μ(μ_lb, δ) (Dong, Roth & Su 2022, Cor. 2.13; ``dpsco.reference.conversions.gdp_epsilon``) is a
 lower bound on the mechanism's ε at δ **only if the mechanism's trade-off curve is Gaussian** (G_μ* for its
 smallest μ*): then its exact ε(δ) = ε_μ(μ*, δ) >= ε_μ(μ_lb, δ).  True for the Gaussian mechanism, output
 perturbation with Gaussian noise and the last iterate of full-batch noisy GD on a linear canary; false in
@@ -34,8 +34,8 @@ import numpy as np
 from scipy.special import ndtri
 from scipy.stats import norm as _norm
 
-from dpsco.oracles.privacy_curves import gdp_mu_to_epsilon
-from dpsco.verification.auditing.clopper_pearson import check_delta, confidence_bounds
+from dpsco.reference import conversions
+from dpsco.verification.auditing.clopper_pearson import confidence_bounds
 
 __all__ = [
     "ASSUMPTIONS_STATABLE",
@@ -78,33 +78,20 @@ def gdp_mu_lower_bound(k_p: Any, n_p: Any, k_q: Any, n_q: Any, confidence: float
     return float(out) if out.ndim == 0 else out
 
 
-#: relative safety margin against the bisection tolerance of gdp_mu_to_epsilon (which returns the upper end
-#: of a 1e-13-relative bracket: conservative for an *upper* bound, so we step below it for a lower bound)
-_GDP_CONVERSION_MARGIN = 1e-10
-
-
 def gdp_epsilon_from_mu(mu: float, delta: float) -> float:
-    """ε_μ(μ, δ) rounded *down* (a lower-bound-safe μ → ε conversion at δ > 0).
-
-    Uses ``dpsco.oracles.privacy_curves.gdp_mu_to_epsilon`` (Dong, Roth & Su 2022, Cor. 2.13), whose result is the
-    upper end of a bisection bracket of relative width 1e-13; multiplying by 1 − 1e-10 makes the returned
-    value <= the exact ε_μ(μ, δ).
-    """
-    d = check_delta(delta)
-    if d == 0.0:
-        raise ValueError("the GDP route needs delta > 0: a mu-GDP mechanism with mu > 0 is not (eps, 0)-DP for any eps")
-    if mu <= 0.0:
-        return 0.0
-    if math.isinf(mu):
-        return math.inf
-    return gdp_mu_to_epsilon(float(mu), d) * (1.0 - _GDP_CONVERSION_MARGIN)
+    """ε_μ(μ, δ) rounded *down* (a lower-bound-safe μ → ε conversion): the core
+    ``dpsco.reference.conversions.gdp_epsilon(mu, delta, rounding="down")`` (Dong, Roth & Su 2022, Cor. 2.13), the
+    lower end of a bisection bracket on which the rounded-down curve exceeds δ, so the returned value is ≤ the
+    exact ε_μ(μ, δ).  μ ≥ 0 (``inf`` allowed), δ ∈ [0, 1); 0 at μ = 0 and ∞ at δ = 0 with μ > 0 (a μ-GDP
+    mechanism with μ > 0 is not (ε, 0)-DP for any finite ε)."""
+    return conversions.gdp_epsilon(mu, delta, rounding="down")
 
 
 def gdp_epsilon_lower_bound(k_p: int, n_p: int, k_q: int, n_q: int, delta: float, confidence: float) -> tuple[float, float]:
     """(ε_lb, μ_lb) of the Gaussian-DP route: μ_lb from :func:`gdp_mu_lower_bound`, ε_lb = ε_μ(μ_lb, δ).
 
     Valid as a lower bound on the mechanism's ε at δ only under the Gaussian trade-off assumption (module
-    docstring); μ_lb is valid without it.  Requires δ > 0.
+    docstring); μ_lb is valid without it.  At δ = 0, ε_lb = ∞ when μ_lb > 0 (:func:`gdp_epsilon_from_mu`).
     """
     mu = float(gdp_mu_lower_bound(k_p, n_p, k_q, n_q, confidence))
     return gdp_epsilon_from_mu(mu, delta), mu

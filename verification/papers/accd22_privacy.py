@@ -64,13 +64,12 @@ import time
 from typing import Any, Callable
 
 import numpy as np
-from scipy.optimize import brentq
 from scipy.special import ndtr
 
 from dpsco.reference.accd22 import algorithms as alg
 from dpsco.reference.accd22.algorithms import SOLVER_TOL, BallDomain, Transcript
 from dpsco.reference.accd22.extension import SquaredLoss
-from dpsco.reference.noise import gaussian_log_delta
+from dpsco.reference import conversions
 from dpsco.reference.validation import check_positive_int, check_rng
 from dpsco.verification.auditing.clopper_pearson import check_confidence, confidence_bounds, epsilon_lower_bound
 from dpsco.verification.auditing.family import p_value_of_counts
@@ -249,18 +248,9 @@ def _event(st: _Stats) -> np.ndarray:
 
 
 def gaussian_epsilon(mu: float, delta: float) -> float:
-    """ε at δ of the Gaussian mechanism with μ = Δ/σ (the exact curve, ``noise.gaussian_log_delta``): the
-    smallest ε ≥ 0 with δ(ε) ≤ δ.  mu ≥ 0, delta ∈ (0, 1)."""
-    if mu <= 0.0:
-        return 0.0
-    target = math.log(delta)
-    f = lambda e: gaussian_log_delta(e, mu) - target  # noqa: E731
-    if f(0.0) <= 0.0:
-        return 0.0
-    hi = 1.0
-    while f(hi) > 0.0:
-        hi *= 2.0
-    return float(brentq(f, 0.0, hi, xtol=1e-12))
+    """ε at δ of the Gaussian mechanism with μ = Δ/σ (the exact curve): the smallest ε ≥ 0 with δ(ε) ≤ δ, rounded
+    up (the core ``dpsco.reference.conversions.gdp_epsilon``).  mu ≥ 0, delta ∈ [0, 1)."""
+    return conversions.gdp_epsilon(mu, delta)
 
 
 def _run_side(algorithm_name: str, fn: Callable[..., Any], Z: np.ndarray, S: np.ndarray, S2: np.ndarray,

@@ -134,17 +134,14 @@ class PrivacyHarness:
 
 def gaussian_exact_privacy(mu: float, note: str = "") -> ExactPrivacy:
     """The exact curve of a μ-GDP Gaussian mechanism (or adaptive composition with Σ(Δ_t/σ_t)² = μ²):
-    δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) (Dong, Roth & Su 2022, Corollary 2.13), ρ = μ²/2."""
-    from scipy.special import log_ndtr
+    δ(ε) = Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2) (Dong, Roth & Su 2022, Corollary 2.13), ρ = μ²/2; the curve is the
+    core ``dpsco.reference.conversions.gdp_delta`` (rounded up, ε ≥ 0)."""
+    from dpsco.reference import conversions
 
     mu = float(mu)
 
     def delta(eps: float) -> float:
-        if mu == 0.0:
-            return 0.0
-        a = float(log_ndtr(-eps / mu + mu / 2.0))
-        b = float(eps + log_ndtr(-eps / mu - mu / 2.0))
-        return max(0.0, math.exp(a) - math.exp(b))
+        return conversions.gdp_delta(mu, eps)
 
     return ExactPrivacy(delta_of_epsilon=delta, mu=mu, rho=mu * mu / 2.0, note=note)
 
