@@ -319,9 +319,6 @@ CONVERSION_FORMULAS = (
 )
 #: files still holding a copy, each with the reason it is not (yet) the core's; a stale entry fails the test
 CONVERSION_COPIES_ALLOWED = {
-    # the planted-bug templates' own ε of μ-GDP (exact hockey stick via mutants.exact) and of ρ-zCDP: owned by the
-    # concurrent planted-bug work (issue 26 follow-up: alias them to the core once that work lands)
-    "verification/mutants/notions.py": "zcdp_epsilon copy in the planted-bug templates (follow-up)",
     # the hockey-stick divergence of N(μ, 1) vs N(0, 1) at any real argument (e < 0 inside products with a discrete
     # factor): not the (ε ≥ 0) privacy conversion the core holds
     "verification/papers/muabg23_noise.py": "real-argument Gaussian hockey stick (product with randomised response)",

@@ -30,7 +30,6 @@ Mechanisms (d = 1 canaries, replace-one; every claim's (ε, δ) fields hold an e
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +38,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 
 from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss
+from dpsco.reference.conversions import gdp_epsilon, zcdp_epsilon  # the one copy (rounded up); re-exported
 from dpsco.reference.noise import sample_gaussian, sample_l2_laplace
 from dpsco.reference.privacy import PrivacyClaim
 from dpsco.verification.auditing.clopper_pearson import clopper_pearson_lower, clopper_pearson_upper
@@ -79,18 +79,6 @@ class NotionRelease:
 
     output: np.ndarray
     claim: PrivacyClaim
-
-
-@functools.lru_cache(maxsize=64)
-def gdp_epsilon(mu: float, delta: float) -> float:
-    """Exact ε at δ of μ-GDP: the Gaussian shift μ's curve (Dong, Roth & Su 2022, Cor. 2.13), by the exact
-    half-line hockey-stick divergence of ``mutants.exact.release_epsilon`` (bisection, conservative end)."""
-    return release_epsilon(delta, [1.0], [float(mu)], [1.0], [0.0], 1.0)
-
-
-def zcdp_epsilon(rho: float, delta: float) -> float:
-    """ε = ρ + 2√(ρ log(1/δ)): ρ-zCDP implies (ε, δ)-DP (Bun & Steinke 2016, Prop. 1.3)."""
-    return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
 
 
 def laplace_rho(t: float) -> float:
