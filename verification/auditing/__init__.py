@@ -8,14 +8,17 @@ Modules, from the bottom up (each imports only modules above it in this list, ne
 ``samples``           drawing runs; the consistency check of a batched ``sample``
 ``statistics``        scalar statistics of the outputs (projection, norm, logistic, likelihood ratios)
 ``events``            threshold events and their selection on selection runs
-``results``           :class:`AuditResult` and what each estimator assumes
+``results``           :class:`AuditResultBase` (every audit route's result), :class:`AuditResult`, what each
+                      estimator assumes
 ``gdp``               the Gaussian-DP route (μ bound, ε conversion, shape check)
 ``hockey_stick``      the δ-side route
 ``one_run``           one-run audits with canaries (Steinke, Nasr & Jagielski 2023)
 ``power``             expected bounds of mechanism families, minimum detectable ε
 ``claim_events``      events placed from the claim
 ``estimator_choice``  the strongest sound estimator for a declared mechanism
-``audit``             :func:`audit`, the auditor
+``audit_steps``       the steps the auditor's routes share: validation, drawing, event selection, the record
+``audit_routes``      the estimator routes: :func:`threshold_audit`, :func:`gdp_audit`, :func:`hockey_stick_audit`
+``audit``             :func:`audit`, the auditor: a thin dispatcher to the routes
 ``curves``            trade-off curves implied by GDP, (ε, δ), zCDP, RDP claims and dp_accounting events
 ``curve_audit``       :func:`audit_curve`: refute a whole curve when the (FPR, FNR) box lies below it
 ``family``            audits of a searched family of pairs and statistics at one confidence
@@ -24,6 +27,7 @@ Modules, from the bottom up (each imports only modules above it in this list, ne
 ``neighbours``        neighbouring datasets at the extremes of a declared data domain (a ball or a box)
 ``pair_search``       candidate neighbouring pairs ranked on pilot runs, the best tested on fresh runs
 ``sequential``        anytime-valid sequential audits that stop as soon as the verdict is certain
+``white_box``         white-box audits of noisy-gradient methods (the adversary sees every noisy gradient)
 
 The names below are the public API.  Note that ``dpsco.verification.auditing.audit`` as an *attribute* of
 this package is the function :func:`audit`; import the module's other names with
@@ -42,8 +46,12 @@ from dpsco.verification.auditing.audit import (
     clopper_pearson_lower,
     clopper_pearson_upper,
     epsilon_lower_bound,
+    gdp_audit,
+    hockey_stick_audit,
     sampler_consistency,
+    threshold_audit,
 )
+from dpsco.verification.auditing.results import AuditResultBase
 from dpsco.verification.auditing.curve_audit import (
     CurveAuditResult,
     audit_curve,
@@ -138,9 +146,13 @@ from dpsco.verification.auditing.sequential import (
 )
 
 __all__ = [
-    # the auditor
+    # the auditor, its routes and the result type every audit route shares
     "audit",
+    "threshold_audit",
+    "gdp_audit",
+    "hockey_stick_audit",
     "AuditResult",
+    "AuditResultBase",
     "Event",
     "Mechanism",
     "SampleInconsistencyError",

@@ -52,7 +52,7 @@ from dpsco.verification.auditing.curves import CurveClaim
 from dpsco.verification.auditing.events import Event
 from dpsco.verification.auditing.gdp import gdp_mu_lower_bound
 from dpsco.verification.auditing.power import minimum_detectable_epsilon
-from dpsco.verification.auditing.results import AuditResult, ESTIMATOR_ASSUMPTIONS
+from dpsco.verification.auditing.results import AuditResult, AuditResultBase, ESTIMATOR_ASSUMPTIONS
 from dpsco.verification.auditing.samples import Mechanism
 
 __all__ = [
@@ -252,7 +252,7 @@ def as_curve_claim(claim: Any) -> CurveClaim:
 
 
 @dataclass
-class CurveAuditResult:
+class CurveAuditResult(AuditResultBase):
     """Outcome of :func:`audit_curve`.
 
     Attributes
@@ -263,12 +263,16 @@ class CurveAuditResult:
     confidence : float in (0, 1).  samples : runs per side.  n_test : test runs per side.
     alpha_upper, beta_upper : the Clopper–Pearson box corner (α_hi, β_hi) of the tested event.
     curve_at_alpha, curve_at_beta : f(α_hi), f(β_hi).
-    epsilon_lower : float or None — (ε, δ) claims: the largest ε refuted at the claim's δ.
+    epsilon_lower : float or None — (ε, δ) claims: the largest ε refuted at the claim's δ; None for μ-GDP,
+        ρ-zCDP, RDP and event claims (a whole-curve audit gives no ε at one δ: ``mu_lower``/``rho_lower``).
     mu_lower : float — the largest μ-GDP claim refuted (every notion: the same box).
     rho_lower : float or None — zCDP claims: the largest ρ-zCDP claim refuted.
     minimum_detectable : dict or None — the power figure: parameter name, value, statement.
     base : AuditResult — the run of :func:`audit` that drew the samples and chose the event.
-    assumptions : str.  seed_entropy : int or None.  details : dict (counts, bounds, event).
+    assumptions : str.  seed_entropy : int or None (also ``seed``: :class:`~dpsco.verification.auditing.
+    results.AuditResultBase`).  details : dict (counts, bounds, event).
+
+    ``summary()`` and ``to_dict()`` as for every audit result (:class:`AuditResultBase`).
     """
 
     claim: CurveClaim
@@ -289,10 +293,6 @@ class CurveAuditResult:
     assumptions: str
     seed_entropy: int | None
     details: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def refuted(self) -> bool:
-        return self.verdict == "refuted"
 
     def summary(self) -> str:
         d = self.details
@@ -324,7 +324,7 @@ class CurveAuditResult:
             "curve_at_alpha": self.curve_at_alpha, "curve_at_beta": self.curve_at_beta,
             "epsilon_lower": self.epsilon_lower, "mu_lower": self.mu_lower, "rho_lower": self.rho_lower,
             "minimum_detectable": self.minimum_detectable, "assumptions": self.assumptions,
-            "seed_entropy": self.seed_entropy, "statistic": self.base.statistic,
+            "seed_entropy": self.seed_entropy, "seed": self.seed, "statistic": self.base.statistic,
             "neighbouring_audited": self.base.neighbouring_audited,
             "sample_consistency": self.base.sample_consistency, "details": self.details,
         })

@@ -23,7 +23,7 @@ from dpsco.verification.auditing.clopper_pearson import check_confidence, epsilo
 from dpsco.verification.auditing.events import select_event
 from dpsco.verification.auditing.gdp import GAUSSIAN_TRADEOFF, gdp_epsilon_lower_bound, gdp_mu_lower_bound
 from dpsco.verification.auditing.inputs import as_claim, check_dataset, check_neighbouring_pair
-from dpsco.verification.auditing.results import AuditResult
+from dpsco.verification.auditing.results import AuditResult, AuditResultBase
 from dpsco.verification.auditing.samples import draw
 from dpsco.verification.auditing.statistics import parse_statistic, statistic_function
 
@@ -72,7 +72,7 @@ def p_value_of_counts(
 
 
 @dataclass
-class FamilyAuditResult:
+class FamilyAuditResult(AuditResultBase):
     """Outcome of :func:`audit_family`: one overall bound for a whole searched family of audits.
 
     Attributes
@@ -91,6 +91,11 @@ class FamilyAuditResult:
         Number of (pair, statistic) members; thresholds and directions are searched inside each member.
     multiplicity : str
         How the family was paid for.
+    claim : PrivacyClaim
+    seed_entropy : int or None
+        Recorded (or read from ``rng``); also ``seed``.  ``verdict``, ``epsilon_lower``, ``confidence``,
+        ``seed``, ``summary()`` and ``to_dict()`` as for every audit result
+        (:class:`~dpsco.verification.auditing.results.AuditResultBase`).
     """
 
     epsilon_lower: float
@@ -105,16 +110,12 @@ class FamilyAuditResult:
     seed_entropy: int | None
     details: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def refuted(self) -> bool:
-        return self.verdict == "refuted"
-
     def to_dict(self) -> dict[str, Any]:
         return to_jsonable({
             "epsilon_lower": self.epsilon_lower, "verdict": self.verdict, "confidence": self.confidence,
             "method": self.method, "members": self.members, "best": self.best.to_dict(), "n_family": self.n_family,
             "multiplicity": self.multiplicity, "claim": self.claim.to_dict(), "seed_entropy": self.seed_entropy,
-            "details": self.details,
+            "seed": self.seed, "details": self.details,
         })
 
     def summary(self) -> str:

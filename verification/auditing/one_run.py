@@ -29,7 +29,7 @@ from dpsco.reference.privacy import to_jsonable
 from dpsco.reference.validation import check_rng
 from dpsco.verification.auditing.clopper_pearson import check_confidence, check_delta
 from dpsco.verification.auditing.inputs import as_real_output
-from dpsco.verification.auditing.results import ESTIMATOR_ASSUMPTIONS
+from dpsco.verification.auditing.results import ESTIMATOR_ASSUMPTIONS, AuditResultBase
 
 __all__ = [
     "OneRunResult",
@@ -141,7 +141,7 @@ def one_run_saturation(m: int, epsilon: float, *, delta: float = 0.0, confidence
 
 
 @dataclass
-class OneRunResult:
+class OneRunResult(AuditResultBase):
     """Outcome of :func:`one_run_audit` (Steinke, Nasr & Jagielski 2023).
 
     Attributes
@@ -165,6 +165,8 @@ class OneRunResult:
         replace-one claim audited with add/remove canaries), see :func:`one_run_audit`.
     estimator, assumptions : str
     seed_entropy : int or None
+        Recorded (or read from ``rng``); also ``seed``, one of the fields every audit result has
+        (:class:`~dpsco.verification.auditing.results.AuditResultBase`, with ``summary()`` and ``to_dict()``).
     neighbouring_audited : "add/remove" | "replace-one"
         The relation the canary protocol varies (one canary's inclusion, or one canary's version).
     claim_neighbouring : str or None
@@ -192,12 +194,8 @@ class OneRunResult:
     verdict_basis: str = ""
     relation_conversion: dict[str, Any] | None = None
 
-    @property
-    def refuted(self) -> bool:
-        return self.verdict == "refuted"
-
     def to_dict(self) -> dict[str, Any]:
-        return to_jsonable(asdict(self))
+        return to_jsonable({**asdict(self), "seed": self.seed})
 
     def summary(self) -> str:
         return "\n".join([

@@ -37,7 +37,7 @@ from dpsco.verification.auditing.neighbours import (
     n_deterministic_extreme_points,
     replace_one_extreme,
 )
-from dpsco.verification.auditing.results import AuditResult
+from dpsco.verification.auditing.results import AuditResult, AuditResultBase
 from dpsco.verification.auditing.samples import draw
 from dpsco.verification.auditing.statistics import DEFAULT_STATISTIC, parse_statistic, select_statistic_and_event
 
@@ -289,7 +289,7 @@ def search_pairs(
 # the audit
 # ---------------------------------------------------------------------------------------------------------
 @dataclass
-class PairSearchResult:
+class PairSearchResult(AuditResultBase):
     """Outcome of :func:`pair_search_audit`.
 
     Attributes
@@ -310,6 +310,10 @@ class PairSearchResult:
     runs : dict
         Runs of the mechanism: ``pilot`` (2·n_pilot per candidate), ``test`` (2·n_test per tested candidate),
         ``total`` (the sampler-consistency check of a batched ``sample`` adds its own, recorded in each test).
+    seed_entropy : int or None
+        Recorded (or read from ``rng``); also ``seed``.  ``verdict``, ``epsilon_lower``, ``confidence``,
+        ``seed``, ``summary()`` and ``to_dict()`` as for every audit result
+        (:class:`~dpsco.verification.auditing.results.AuditResultBase`).
     """
 
     epsilon_lower: float
@@ -326,10 +330,6 @@ class PairSearchResult:
     details: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def refuted(self) -> bool:
-        return self.verdict == "refuted"
-
-    @property
     def best(self) -> AuditResult:
         """The test audit of the chosen candidate."""
         return self.tested[int(self.details["best_tested"])]
@@ -340,7 +340,7 @@ class PairSearchResult:
             "method": "pair-search", "chosen": self.chosen, "candidates": self.candidates,
             "n_candidates": len(self.candidates), "tested": [r.to_dict() for r in self.tested], "runs": self.runs,
             "claim": self.claim.to_dict(), "multiplicity": self.multiplicity, "seed_entropy": self.seed_entropy,
-            "details": self.details,
+            "seed": self.seed, "details": self.details,
         })
 
     def summary(self) -> str:

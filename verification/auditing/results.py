@@ -1,4 +1,5 @@
-"""The record of an audit (:class:`AuditResult`) and what each estimator's number assumes.
+"""The records of audits: :class:`AuditResultBase`, shared by every audit route, :class:`AuditResult` (the
+threshold auditor's), and what each estimator's number assumes.
 
 :data:`ESTIMATOR_ASSUMPTIONS` is copied into every result, so that a number is never separated from the
 assumptions under which it is a bound; the estimators themselves are described in
@@ -12,7 +13,7 @@ from typing import Any
 
 from dpsco.reference.privacy import PrivacyClaim, to_jsonable
 
-__all__ = ["AuditResult", "ESTIMATORS", "ESTIMATOR_ASSUMPTIONS"]
+__all__ = ["AuditResult", "AuditResultBase", "ESTIMATORS", "ESTIMATOR_ASSUMPTIONS"]
 
 ESTIMATORS: tuple[str, ...] = ("threshold", "gdp", "hockey-stick", "one-run")
 
@@ -42,9 +43,83 @@ ESTIMATOR_ASSUMPTIONS: dict[str, str] = {
 }
 
 
+class AuditResultBase:
+    """What the result of every audit route has, in the style of ``scipy.optimize.OptimizeResult`` and the
+    statsmodels results: four common fields, ``summary()`` and ``to_dict()``.
+
+    The subclasses are the results of :func:`~dpsco.verification.auditing.audit.audit` (:class:`AuditResult`),
+    ``audit_curve`` (``CurveAuditResult``), ``audit_family`` (``FamilyAuditResult``), ``one_run_audit``
+    (``OneRunResult``), ``pair_search_audit`` (``PairSearchResult``), ``sequential_audit``
+    (``SequentialAuditResult``) and ``white_box_audit`` (``WhiteBoxAuditResult``); each keeps its own fields
+    and ``to_dict()`` keys, and its ``to_dict()`` also carries the four common keys.
+
+    Common fields
+    -------------
+    verdict : str
+        "refuted" or "not refuted".  Under a true claim "refuted" happens with probability at most
+        1 − ``confidence`` (under the assumption the result states, if any); "not refuted" is not evidence of
+        privacy.  Only the one-run audit has two more values: "inconclusive" (a claim for a neighbouring
+        relation its canaries cannot refute) and "no claim" (nothing to compare with).
+    epsilon_lower : float >= 0 or None
+        The ε lower bound at the claim's δ, holding with probability >= ``confidence``.  None where the route
+        gives none: a curve audit of a μ-GDP, ρ-zCDP, RDP or dp_accounting-event claim refutes the whole curve
+        and reports ``mu_lower`` (and ``rho_lower`` for zCDP) instead; only its (ε, δ) claims give one.
+    confidence : float in (0, 1)
+        The overall confidence of the verdict and of ``epsilon_lower``.
+    seed : int or None
+        What regenerates the audit: the seed the caller passed (``seed_entropy=``), else the entropy of the
+        ``numpy.random.SeedSequence`` behind the caller's Generator (``np.random.default_rng(1234)`` records
+        1234); None when the caller passed a Generator whose bit generator has no SeedSequence with an integer
+        entropy.  The white-box audit records the entropy of the SeedSequence it draws from the caller's
+        Generator and spawns all its streams from, which regenerates its runs.  The same value as the
+        ``seed_entropy`` field of every result.
+
+    Methods
+    -------
+    summary() -> str
+        A few readable lines naming the verdict.
+    to_dict() -> dict
+        A JSON-ready record (non-finite floats as strings, ``dpsco.reference.privacy.to_jsonable``):
+        ``json.dumps(result.to_dict(), allow_nan=False)`` works.
+    """
+
+    #: the fields every audit result has (``common()`` returns them)
+    COMMON_FIELDS: tuple[str, ...] = ("verdict", "epsilon_lower", "confidence", "seed")
+
+    verdict: str
+    epsilon_lower: float | None
+    confidence: float
+    seed_entropy: int | None
+
+    @property
+    def seed(self) -> int | None:
+        """The seed that regenerates the audit (see the class docstring); ``seed_entropy`` under its common name."""
+        return self.seed_entropy
+
+    @property
+    def refuted(self) -> bool:
+        """True iff the verdict is "refuted" (``dpsco audit`` exit status 1)."""
+        return self.verdict == "refuted"
+
+    def common(self) -> dict[str, Any]:
+        """The four common fields as a dict (``COMMON_FIELDS``)."""
+        return {k: getattr(self, k) for k in self.COMMON_FIELDS}
+
+    def summary(self) -> str:  # pragma: no cover - every subclass defines its own
+        """A few readable lines naming the verdict."""
+        e = self.epsilon_lower
+        return (f"audit: verdict {self.verdict.upper()}; epsilon lower bound = "
+                f"{'none' if e is None else format(e, '.4f')} at confidence {self.confidence:g}; seed {self.seed}")
+
+    def to_dict(self) -> dict[str, Any]:  # pragma: no cover - every subclass defines its own
+        """A JSON-ready record of the common fields."""
+        return to_jsonable(self.common())
+
+
 @dataclass
-class AuditResult:
-    """Outcome of :func:`dpsco.verification.auditing.audit.audit`.
+class AuditResult(AuditResultBase):
+    """Outcome of :func:`dpsco.verification.auditing.audit.audit` (and of its routes ``threshold_audit``,
+    ``gdp_audit``, ``hockey_stick_audit``).
 
     Attributes
     ----------
@@ -65,7 +140,8 @@ class AuditResult:
     threshold : float
         τ of the tested event behind ``epsilon_lower``.
     seed_entropy : int or None
-        Entropy of the SeedSequence behind ``rng`` (enough to regenerate the audit bit for bit).
+        Entropy of the SeedSequence behind ``rng`` (enough to regenerate the audit bit for bit), or the
+        ``seed_entropy`` the caller passed; also ``seed`` (:class:`AuditResultBase`).
     details : dict
         Counts, Clopper–Pearson bounds, plug-in estimates, split sizes, timing.
     mu_lower : float or None
@@ -120,10 +196,6 @@ class AuditResult:
     sample_consistency: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)
     reproducible: bool | None = None
-
-    @property
-    def refuted(self) -> bool:
-        return self.verdict == "refuted"
 
     @property
     def tightness_ratio(self) -> float | None:
@@ -197,6 +269,7 @@ class AuditResult:
                 "direction": self.direction,
                 "assumptions": self.assumptions,
                 "seed_entropy": self.seed_entropy,
+                "seed": self.seed,
                 "estimator_kind": self.estimator_kind,
                 "mu_lower": self.mu_lower,
                 "epsilon_lower_assuming_gaussian_tradeoff": self.epsilon_lower_assuming_gaussian_tradeoff,

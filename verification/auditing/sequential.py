@@ -70,6 +70,7 @@ from dpsco.verification.auditing.events import (
     threshold_counts,
 )
 from dpsco.verification.auditing.inputs import as_claim, check_dataset, check_neighbouring_pair
+from dpsco.verification.auditing.results import AuditResultBase
 from dpsco.verification.auditing.samples import combine_checks, checked_draw, draw
 from dpsco.verification.auditing.statistics import (DEFAULT_STATISTIC, Statistic, family_members, parse_statistic,
                                                        statistic_function)
@@ -230,7 +231,7 @@ def projected_event(
 
 
 @dataclass
-class SequentialAuditResult:
+class SequentialAuditResult(AuditResultBase):
     """Outcome of :func:`sequential_audit`.
 
     Attributes
@@ -245,6 +246,10 @@ class SequentialAuditResult:
     trajectory : list of (test runs per side, ε_lb) after each batch.
     confidence_sequence : dict
         The method, per-side error α/2, the Beta priors, the final intervals.
+    seed_entropy : int or None
+        The entropy of the SeedSequence behind ``rng`` (None if it has none); also ``seed``.  ``verdict``,
+        ``epsilon_lower``, ``confidence``, ``seed``, ``summary()`` and ``to_dict()`` as for every audit result
+        (:class:`~dpsco.verification.auditing.results.AuditResultBase`).
     """
 
     epsilon_lower: float
@@ -276,16 +281,12 @@ class SequentialAuditResult:
     seconds: float = 0.0
     assumptions: str = ""
 
-    @property
-    def refuted(self) -> bool:
-        """True iff the verdict is "refuted" (``dpsco audit`` exit status 1)."""
-        return self.verdict == "refuted"
-
     def to_dict(self) -> dict[str, Any]:
-        """Strict-JSON-able dict of every field (the claim as its own dict), plus ``refuted``."""
+        """Strict-JSON-able dict of every field (the claim as its own dict), plus ``refuted`` and ``seed``."""
         out = {k: getattr(self, k) for k in self.__dataclass_fields__}
         out["claim"] = self.claim.to_dict()
         out["refuted"] = self.refuted
+        out["seed"] = self.seed
         return to_jsonable(out)
 
     def summary(self) -> str:

@@ -70,7 +70,7 @@ from typing import Any, Callable
 import numpy as np
 
 from dpsco.reference.accounting import pld_discretisation
-from dpsco.reference.privacy import PrivacyClaim
+from dpsco.reference.privacy import PrivacyClaim, to_jsonable
 from dpsco.reference.validation import check_positive_int, check_rng
 from dpsco.reference.white_box import NoisyGradientTrace
 from dpsco.verification.auditing.clopper_pearson import check_confidence, confidence_bounds, epsilon_lower_bound
@@ -78,6 +78,7 @@ from dpsco.verification.auditing.curve_audit import (as_curve_claim, curve_box, 
                                                      p_value_of_refutation, rho_lower_from_box)
 from dpsco.verification.auditing.family import p_value_of_counts
 from dpsco.verification.auditing.gdp import gdp_epsilon_lower_bound
+from dpsco.verification.auditing.results import AuditResultBase
 
 __all__ = [
     "ClaimedStep",
@@ -320,7 +321,7 @@ def place_event(step: ClaimedStep, shift_a: float, shift_b: float, n_samples: in
 
 
 @dataclass
-class WhiteBoxAuditResult:
+class WhiteBoxAuditResult(AuditResultBase):
     """Outcome of :func:`white_box_audit` (``to_dict`` for JSON).
 
     epsilon_lower : assumption-free ε lower bound at the claim's δ;  verdict : "refuted" iff epsilon_lower >
@@ -329,7 +330,12 @@ class WhiteBoxAuditResult:
     p_value : smallest 1 − confidence at which the same counts refute;
     epsilon_true : the accountant's ε at the claim's δ for the claimed mechanism (None if unknown);
     epsilon_lower_assuming_gaussian_tradeoff, mu_lower : the Gaussian-DP route (labelled: not a verdict);
-    counts (k_p of n_p on the numerator side, k_q of n_q), the placed event, the design, timings.
+    counts (k_p of n_p on the numerator side, k_q of n_q), the placed event, the design, timings;
+    seed_entropy : the entropy of the SeedSequence that the audit draws from ``rng`` and spawns its pilot, model
+    and test streams from (it regenerates the runs); also ``seed``.  ``verdict``, ``epsilon_lower``,
+    ``confidence``, ``seed``, ``summary()`` and ``to_dict()`` as for every audit result
+    (:class:`~dpsco.verification.auditing.results.AuditResultBase`; ``to_dict`` is strict JSON: a NaN Gaussian
+    figure at δ = 0 becomes "nan").
     """
 
     epsilon_lower: float
@@ -351,8 +357,28 @@ class WhiteBoxAuditResult:
     seed_entropy: int | None = None
     curve: dict[str, Any] | None = None
 
+    def summary(self) -> str:
+        """A few readable lines: the verdict, ε_lb against the claim, the counts, the design."""
+        c = self.counts
+        lines = [
+            f"white-box audit ({self.design}): claim ({self.claim_epsilon:g}, {self.claim_delta:g})",
+            f"  verdict: {self.verdict.upper()}   ε lower bound = {self.epsilon_lower:.4f} at confidence "
+            f"{self.confidence:g} (p-value {self.p_value:.3g})",
+            f"  test counts: {c.get('numerator')}/{c.get('n_numerator')} vs {c.get('denominator')}/"
+            f"{c.get('n_denominator')} (P_lo = {c.get('p_lower', float('nan')):.4g}, "
+            f"Q_hi = {c.get('q_upper', float('nan')):.4g}); {self.runs_per_side} runs per side, "
+            f"{self.pilot_runs_per_side} pilot",
+        ]
+        if self.curve is not None:
+            lines.append(f"  verdict on the {self.curve.get('notion')} curve (box below it); mu_lower = "
+                         f"{self.curve.get('mu_lower', float('nan')):.4f}")
+        if self.epsilon_true is not None:
+            lines.append(f"  accountant's ε of the claimed mechanism = {self.epsilon_true:.4f}")
+        lines.append(f"  seed entropy: {self.seed_entropy}")
+        return "\n".join(lines)
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        return to_jsonable({
             "mode": "white-box",
             "design": self.design,
             "verdict": self.verdict,
@@ -374,7 +400,8 @@ class WhiteBoxAuditResult:
             "parameters": dict(self.parameters),
             "seconds": self.seconds,
             "seed_entropy": self.seed_entropy,
-        }
+            "seed": self.seed,
+        })
 
 
 def _observations(run: WhiteBoxRun, data: dict[str, np.ndarray], design: Any, step: ClaimedStep, n_runs: int,
