@@ -289,3 +289,21 @@ def test_old_names_are_the_core_objects_or_fix_a_keyword():
     assert mc.gaussian_epsilon(1e-5, 2.6, 2.0) == C.gdp_epsilon(1.3, 1e-5)
     assert gdp.gdp_epsilon_from_mu(1.3, 1e-5) == C.gdp_epsilon(1.3, 1e-5, rounding="down")
     assert gdp.gdp_epsilon_from_mu(1.3, 0.0) == math.inf       # was ValueError: the defined δ = 0 edge
+
+
+def test_downward_gdp_bounds_hold_where_the_first_order_model_fails():
+    """Independent review's counterexamples (μ ≈ 1e18, ε ≈ 0.5μ²; ε = 1e8, μ = 2): the lower bound must stay
+    below the exact value (50+-digit mpmath), and an infinite order no longer escapes as NaN."""
+    import mpmath as mp
+
+    with mp.workdps(120):
+        for mu, eps in ((1.1740631032582582e18, 6.892120852162057e35), (2.0, 1e8)):
+            m, e = mp.mpf(mu), mp.mpf(eps)
+            exact = mp.log(mp.ncdf(m / 2 - e / m) - mp.exp(e) * mp.ncdf(-m / 2 - e / m))
+            assert C.gdp_log_delta(eps, mu, rounding="down") <= exact
+            assert C.gdp_log_delta(eps, mu, rounding="up") >= exact
+            assert C.gdp_delta(mu, eps, rounding="down") <= mp.exp(exact)
+    with pytest.raises(ValueError, match="orders"):
+        C.rdp_delta(0.5, [2.0, math.inf], [1.0, 1.0])
+    with pytest.raises(TypeError, match="booleans"):
+        C.rdp_delta(0.5, [True, 2.0], [1.0, 1.0])
