@@ -21,7 +21,7 @@ from dpsco.reference.alt24.clipped_sgd import corollary_1_parameters, corollary_
 from dpsco.reference.alt24.losses import LinearLoss
 from dpsco.reference.alt24.model import MomentBounds
 from dpsco.verification.auditing.white_box import OneSidedCanary, white_box_audit
-from dpsco.verification.mutants import alt24_clipped as mut
+from dpsco.verification.mutants.alt24 import clipped as mut
 
 N_REC, D, RHO, LAM = 10, 2, 0.5, 1.0
 MOMENTS = MomentBounds(2, (1.0, 1.0))

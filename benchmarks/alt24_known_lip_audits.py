@@ -32,7 +32,7 @@ from dpsco.reference.alt24.losses import LinearLoss
 from dpsco.reference.alt24.model import MomentBounds
 from dpsco.reference.alt24.one_pass import onepass_clipped_dp_sgd
 from dpsco.verification.auditing.audit import audit
-from dpsco.verification.mutants import alt24_known_lip as mut
+from dpsco.verification.mutants.alt24 import known_lip as mut
 
 B = MomentBounds(3, (1.0, 1.0, 2.0))
 BIG = MomentBounds(3, (1e3, 1e3, 1e3))   # A_Lip: η = D/(G_2√n) tiny, no projection active, μ unchanged

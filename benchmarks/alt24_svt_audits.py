@@ -4,7 +4,7 @@ variant on the audited pair (numbers quoted in docs/auditing.md).
 
 Run: python benchmarks/alt24_svt_audits.py [--audits A] [--runs N] [--confidence C] [--variants 0,1,...]
 
-Instances (``dpsco.verification.papers.alt24_svt``): Lemma 9 at ε = 0.5, δ = 1e-3 on S(D) = 0 vs S(D') = 1 with
+Instances (``dpsco.verification.papers.alt24.svt``): Lemma 9 at ε = 0.5, δ = 1e-3 on S(D) = 0 vs S(D') = 1 with
 the fixed event {output ≤ Δ − Δ log(4/δ)}; Algorithm 6 at ε = 0.9, δ = 0.01, c = 1, T = 3 on the streams
 (0, 1, 0) / (1, 0, 1) with the fixed event "⊥⊤".  Each audit: N runs per side, all test runs, one-sided
 Clopper–Pearson bounds at the given confidence.  Also prints the exact ε (at the claim's δ) of the correct
@@ -21,8 +21,8 @@ import numpy as np
 
 from dpsco.reference.alt24 import svt
 from dpsco.verification.auditing.events import Event
-from dpsco.verification.mutants import alt24_svt as mut
-from dpsco.verification.papers import alt24_svt as suite
+from dpsco.verification.mutants.alt24 import svt as mut
+from dpsco.verification.papers.alt24 import svt as suite
 from dpsco.verification.papers.registry import SuiteInputs
 
 

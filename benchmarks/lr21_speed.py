@@ -6,7 +6,7 @@ Usage::
 
 "Before" is ``dpsco.reference.lr21`` as it was at ``--baseline`` (read with ``git show`` into a temporary
 package; default: the commit before the replicate axis and the faster single runs), "after" is the working
-tree.  Both run the catalogue entries' options (``dpsco.verification.papers.lr21``: μ = 0.1, α = 10⁻³).
+tree.  Both run the catalogue entries' options (``dpsco.verification.papers.lr21.catalogue``: μ = 0.1, α = 10⁻³).
 
 1. One run (what every population and rate run of ``dpsco verify`` costs: each uses a fresh dataset) of
    ``lr21.alg1.subgradient``, ``lr21.alg1.sgd``, ``lr21.alg1.katyusha`` and ``lr21.alg3`` on the synthetic
@@ -40,7 +40,7 @@ from dpsco.reference import Ball, DataBounds, ERMProblem, get_loss  # noqa: E402
 
 BASELINE = "a60800d5ec44702acded80e6031327ddd4add4b7"  # HEAD before the replicate axis of the stochastic methods
 MODULES = ("__init__", "theorems", "objectives", "inner_solvers", "algorithms")
-OPTIONS = {"mu": 0.1, "alpha": 1e-3}  # the catalogue's (dpsco.verification.papers.lr21: MU_REAL, ALPHA_SUBGRADIENT)
+OPTIONS = {"mu": 0.1, "alpha": 1e-3}  # the catalogue's (dpsco.verification.papers.lr21.catalogue: MU_REAL, ALPHA_SUBGRADIENT)
 
 
 def load_baseline(commit: str, where: Path) -> object:

@@ -7,7 +7,7 @@ Usage::
                                          [--eff-single 6] [--eff-batched 600] [--eff-chunk 600]
                                          [--rounds 2] [--threads N]
 
-Instance: the catalogue's (``dpsco.verification.papers.bftt19``, entries ``bftt19.objp`` and
+Instance: the catalogue's (``dpsco.verification.papers.bftt19.catalogue``, entries ``bftt19.objp`` and
 ``bftt19.efficient_objp``): Fair (n = 6366, d = 9), logistic loss, W = B(0, 2), ε = 1, δ = 1/n²; A_ObjP is
 Bassily et al. (2019), Algorithm 2, efficient ObjP its Prox-SVRG variant (Sec. 5).  The single and batched timings
 alternate (single, batched, single, batched) so that a change in the shared machine's load hits both; the ratio

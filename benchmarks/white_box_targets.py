@@ -16,7 +16,7 @@ Prints, at confidence 0.95:
   accountant's ε_true at δ (``PrivacyClaim.event_epsilon``), their ratio (target ≥ 0.55), the ε the claimed
   model expected at these runs, and the Gaussian-DP route's figure (labelled: valid only under a Gaussian
   trade-off, which the subsampled mixture does not have);
-* the same audit of the σ/2 planted bug (``dpsco.verification.mutants.bftt19.nsgd_sensitivity_without_factor_2``)
+* the same audit of the σ/2 planted bug (``dpsco.verification.mutants.bftt19.bugs.nsgd_sensitivity_without_factor_2``)
   at ``--mutant-runs``: its verdict (target: refuted);
 * the black-box audit (``dpsco.verification.auditing.audit.audit``, split-sample threshold auditor) of the
   released averaged iterate at ``--black-box-runs`` runs per side.
@@ -43,7 +43,7 @@ import dpsco.reference.bftt19 as o  # noqa: E402
 from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss  # noqa: E402
 from dpsco.verification.auditing.audit import audit  # noqa: E402
 from dpsco.verification.auditing.white_box import OneSidedCanary, white_box_audit  # noqa: E402
-from dpsco.verification.mutants.bftt19 import nsgd_sensitivity_without_factor_2  # noqa: E402
+from dpsco.verification.mutants.bftt19.bugs import nsgd_sensitivity_without_factor_2  # noqa: E402
 
 N, EPS, DELTA = 1000, 1.0, 1e-6
 PROBLEM = ERMProblem(LinearLoss(), Ball(1.0), DataBounds(1.0, 1.0))

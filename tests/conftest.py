@@ -6,6 +6,10 @@ small products 100–700× slower (``docs/performance.md``).  Set before any tes
 """
 
 import os
+import sys
+
+# the papers' test folders (tests/<paper>/) import the shared helpers (_mechanisms, _problems, _fuzz) by name
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
              "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS"):

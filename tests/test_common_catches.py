@@ -23,8 +23,8 @@ from dpsco.verification.campaign import phases as ph
 from dpsco.verification.campaign.verify import BUDGETS, DEFAULT_SEED, _phase_budget
 from dpsco.verification.checks.power import uninformative_reason
 from dpsco.verification.mutants.catches import FAILS_UNDER_HOLM
-from dpsco.verification.mutants.bftt19 import bftt19_releases_last_record
-from dpsco.verification.mutants.lr21 import lr21_releases_last_record
+from dpsco.verification.mutants.bftt19.bugs import bftt19_releases_last_record
+from dpsco.verification.mutants.lr21.bugs import lr21_releases_last_record
 from dpsco.verification.papers.catalogue import CATALOGUE, get_entry
 
 QUICK = _phase_budget(BUDGETS["quick"])
@@ -115,7 +115,7 @@ def test_tight_rate_is_uninformative_at_the_quick_grid():
     p ≤ 1e-6 needs |slope + ½| > 0.1 + t₁₀(5e-7)·se > 1.5, i.e. 1 − w̄ changing by a factor 4^1.5 = 8 between
     n = 250 and n = 1000 at that precision."""
     entry = get_entry("bftt19.nsgd")
-    from dpsco.verification.papers.bftt19 import tight_rate_check
+    from dpsco.verification.papers.bftt19.catalogue import tight_rate_check
 
     ctx = _context(entry)
     spawned = len(QUICK.rate_grid) + (0 if ctx.has_population(ctx.synthetic()) else 1)
@@ -132,13 +132,13 @@ def test_tight_rate_is_uninformative_at_the_quick_grid():
 
 def test_audit_refutes_algorithm_2_sensitivity_without_alpha_term():
     """The threshold audit (``auditing.audit.audit``, the campaign's black-box audit) refutes Algorithm 2 with
-    its noise calibrated to Δ_λ alone, on the instance of tests/test_output_perturbation_audits.py (linear loss,
+    its noise calibrated to Δ_λ alone, on the instance of tests/lr21/test_output_perturbation_audits.py (linear loss,
     n = 10, λ = 1, α = 8, δ = 1e-3, an adversarial certified α-accurate inner optimiser): Δ_λ = 2(1 + 2)/10 = 0.6
     against a realised shift of 4 between the centres, so the mutant is the Gaussian mechanism at 6.7× its
     sensitivity — exact ε = 7.20 at δ = 1e-3 (the exact Gaussian curve at shift 4)."""
     from dpsco.oracles.privacy_curves import gaussian_epsilon
     from dpsco.verification.auditing.audit import audit
-    from dpsco.verification.mutants.lr21 import alg2_sensitivity_without_alpha_term
+    from dpsco.verification.mutants.lr21.bugs import alg2_sensitivity_without_alpha_term
     import test_output_perturbation_audits as opa
 
     import dpsco.reference.lr21 as lr
@@ -150,7 +150,7 @@ def test_audit_refutes_algorithm_2_sensitivity_without_alpha_term():
     assert gaussian_epsilon(opa.DELTA2, shift, m.parameters["noise_scale"]) == pytest.approx(7.196, abs=1e-3)
     # Fixed seed (deterministic outcome).  Power: the true ε = 7.20 at δ = 1e-3 (above) against the claim ε = 1; the
     # same audit at the same 40,000 runs per side refutes Algorithm 1's analogue (true ε 10.9) in
-    # tests/test_output_perturbation_audits.py, and its false refutation of a private release is ≤ 1e-6
+    # tests/lr21/test_output_perturbation_audits.py, and its false refutation of a private release is ≤ 1e-6
     # (confidence 1 − 1e-6)
     res = audit(opa.Mech(alg2_sensitivity_without_alpha_term, opa.DELTA2, **opa.OPTS2), opa.data(+1),
                 opa.data(-1), (opa.EPS, opa.DELTA2), opa.SAMPLES,

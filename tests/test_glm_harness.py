@@ -32,8 +32,8 @@ from dpsco.reference.clipping import row_norms
 from dpsco.verification.checks.noise import DEFAULT_ALPHA, measured_noise_check, miss_probability
 from dpsco.verification.mutants.corpus import CORPUS
 from dpsco.verification.mutants.noise_scale import SCALE
-from dpsco.verification.papers import bftt19_harness as bh
-from dpsco.verification.papers import lr21_harness as lh
+from dpsco.verification.papers.bftt19 import harness as bh
+from dpsco.verification.papers.lr21 import harness as lh
 from dpsco.verification.papers.catalogue import get_entry
 from dpsco.reference.lr21 import algorithm_3_from_problem, robust_erm_from_problem
 
@@ -60,8 +60,8 @@ BUG_ENTRIES = {"noisy_sgd_draws_sigma_over_sqrt2": "bftt19.nsgd",
 def test_measured_noise_catches_each_sigma_over_sqrt2_mutant(bug):
     """The corpus's planted copy (module-level mutants of mutants.bftt19 / mutants.lr21) reports the calibrated σ and
     draws σ/√2; the harness replays its noise and the χ² check refutes it."""
-    from dpsco.verification.mutants import bftt19 as mb
-    from dpsco.verification.mutants import lr21 as ml
+    from dpsco.verification.mutants.bftt19 import bugs as mb
+    from dpsco.verification.mutants.lr21 import bugs as ml
 
     mutants = {"noisy_sgd_draws_sigma_over_sqrt2": mb.noisy_sgd_draws_sigma_over_sqrt2,
                "moreau_noisy_sgd_draws_sigma_over_sqrt2": mb.moreau_noisy_sgd_draws_sigma_over_sqrt2,

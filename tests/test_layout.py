@@ -309,7 +309,7 @@ CONVERSION_NAMES = {
                                        "gdp_epsilon_to_delta", "gdp_mu_to_epsilon"),
     "dpsco.verification.auditing.gdp": ("gdp_epsilon_from_mu",),
     "dpsco.verification.auditing.curves": ("rdp_delta", "zcdp_delta"),
-    "dpsco.verification.papers.accd22_privacy": ("gaussian_epsilon",),
+    "dpsco.verification.papers.accd22.privacy": ("gaussian_epsilon",),
 }
 #: ρ + 2√(ρ log(1/δ)) written out, and the μ-GDP curve's log Φ(−ε/μ + μ/2) term
 CONVERSION_FORMULAS = (
@@ -321,8 +321,8 @@ CONVERSION_FORMULAS = (
 CONVERSION_COPIES_ALLOWED = {
     # the hockey-stick divergence of N(μ, 1) vs N(0, 1) at any real argument (e < 0 inside products with a discrete
     # factor): not the (ε ≥ 0) privacy conversion the core holds
-    "verification/papers/muabg23_noise.py": "real-argument Gaussian hockey stick (product with randomised response)",
-    "verification/papers/alt24_harness_svt.py": "real-argument Gaussian hockey stick (shifted by a discrete factor)",
+    "verification/papers/muabg23/noise.py": "real-argument Gaussian hockey stick (product with randomised response)",
+    "verification/papers/alt24/harness_svt.py": "real-argument Gaussian hockey stick (shifted by a discrete factor)",
 }
 
 
@@ -358,3 +358,64 @@ def test_one_copy_of_each_privacy_conversion() -> None:
         f"a privacy conversion written out outside reference/conversions.py: {sorted(found - set(CONVERSION_COPIES_ALLOWED))}"
     assert set(CONVERSION_COPIES_ALLOWED) <= found, \
         f"stale allowance (the copy is gone; drop it): {sorted(set(CONVERSION_COPIES_ALLOWED) - found)}"
+
+
+# -- the same rooms for every paper (issue 26) ------------------------------------------------------------------
+ROOMS = {  # layer folder -> the modules every paper's room holds there (glob patterns; None: the folder only)
+    "reference": ("algorithms*.py", "theorems.py"),
+    "verification/papers": ("catalogue.py",),
+    "verification/mutants": None,
+    "tests": None,
+}
+
+
+def _papers() -> tuple[str, ...]:
+    tree = ast.parse((ROOT / "verification" / "papers" / "catalogue.py").read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", None) == "PAPERS":
+            return tuple(ast.literal_eval(node.value))
+    raise AssertionError("verification/papers/catalogue.py declares no PAPERS")
+
+
+def test_every_paper_has_the_same_rooms() -> None:
+    papers = _papers()
+    assert papers == REFERENCE_PAPERS or set(papers) == set(REFERENCE_PAPERS), (papers, REFERENCE_PAPERS)
+    for paper in papers:
+        for folder, patterns in ROOMS.items():
+            room = ROOT / folder / paper
+            assert room.is_dir() and any(room.glob("*.py")), f"{paper} has no room {folder}/{paper}/"
+            for pattern in patterns or ():
+                assert list(room.glob(pattern)), f"{folder}/{paper}/ has no {pattern}"
+
+
+def test_no_paper_module_outside_its_room() -> None:
+    """A module named after a paper (``alt24.py``, ``alt24_svt.py``, ``test_alt24_x.py``) lives in that paper's room,
+    never in a shared folder; a shared folder's modules serve two or more papers."""
+    papers = _papers()
+    shared = [ROOT / "oracles", ROOT / "verification" / "papers", ROOT / "verification" / "mutants",
+              ROOT / "verification" / "campaign", ROOT / "reference", ROOT / "tests"]
+    bad = []
+    for folder in shared:
+        for path in folder.glob("*.py"):
+            stem = path.stem.removeprefix("test_")
+            if any(stem == p or stem.startswith(p + "_") for p in papers):
+                bad.append(str(path.relative_to(ROOT)))
+    assert not bad, f"paper modules outside their rooms: {bad}"
+
+
+def test_rooms_do_not_import_each_other() -> None:
+    """A paper's room imports shared modules and its own room, never another paper's room (shared code is what two
+    or more papers use, and lives outside the rooms)."""
+    papers = _papers()
+    bad = []
+    for name, path in MODULES.items():
+        parts = name.split(".")
+        mine = next((p for p in papers if p in parts[1:4]), None)
+        if mine is None:
+            continue
+        for target, _attr, line in _imports(name, path):
+            tparts = target.split(".")
+            other = next((p for p in papers if p in tparts[1:4]), None)
+            if other is not None and other != mine:
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {target}")
+    assert not bad, "rooms importing another paper's room:\n" + "\n".join(bad)

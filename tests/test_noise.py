@@ -1,5 +1,5 @@
 """Tests of dpsco.reference.noise: calibration formulas (golden values), exact samplers (distribution tests),
-exact privacy of the mechanisms (dpsco.oracles.output_perturbation) and the printed Algorithm 2 σ erratum.
+exact privacy of the mechanisms (dpsco.oracles.lr21.output_perturbation) and the printed Algorithm 2 σ erratum.
 
 False-failure budget.  Distribution tests use fixed seeds; each states its false-failure probability as the
 p-value threshold of a test whose null is exactly true for a correct sampler (KS / chi-square are exact or
@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from dpsco.oracles.output_perturbation import (gaussian_exact_delta, l2_laplace_epsilon, printed_alg2_exact_epsilon,
+from dpsco.oracles.lr21.output_perturbation import (gaussian_exact_delta, l2_laplace_epsilon, printed_alg2_exact_epsilon,
                                          zhao_exact_epsilon)
 from dpsco.oracles.privacy_curves import gaussian_delta
 from dpsco.reference import noise
@@ -126,7 +126,7 @@ def test_erratum_alg2_printed_sigma_is_not_private():
 
 def test_l2_laplace_exact_privacy_loss_is_attained():
     """Exact ε = t/b: the empirical log density ratio along the ray beyond a reaches t/b (hand derivation in
-    dpsco.oracles.output_perturbation), never exceeds it anywhere (random points)."""
+    dpsco.oracles.lr21.output_perturbation), never exceeds it anywhere (random points)."""
     rng = np.random.default_rng(3)
     a, a2, b = np.array([0.3, -0.2, 0.1]), np.array([-0.4, 0.5, 0.0]), 0.9
     t = float(np.linalg.norm(a - a2))

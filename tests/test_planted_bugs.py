@@ -30,14 +30,22 @@ from dpsco.oracles.privacy_curves import gaussian_epsilon, nsgd_one_step_canary_
 import dpsco.reference.bftt19 as o
 from dpsco.reference.accounting import nsgd_worst_pair_delta
 from dpsco.reference.solvers import certified_minimize
-from dpsco.verification.mutants import alt24_clipped, alt24_known_lip, alt24_localized, alt24_svt, alt24_white_box
-from dpsco.verification.mutants import accd22 as accd22_mutants
-from dpsco.verification.mutants import (accd22_corpus, alt24_corpus, muabg23_adaptive, muabg23_corpus, muabg23_proximal,
-                                        muabg23_spider)
-from dpsco.verification.mutants import bftt19 as mu
+from dpsco.verification.mutants.alt24 import clipped as alt24_clipped
+from dpsco.verification.mutants.alt24 import known_lip as alt24_known_lip
+from dpsco.verification.mutants.alt24 import localized as alt24_localized
+from dpsco.verification.mutants.alt24 import svt as alt24_svt
+from dpsco.verification.mutants.alt24 import white_box as alt24_white_box
+from dpsco.verification.mutants.accd22 import bugs as accd22_mutants
+from dpsco.verification.mutants.accd22 import corpus as accd22_corpus
+from dpsco.verification.mutants.alt24 import corpus as alt24_corpus
+from dpsco.verification.mutants.muabg23 import adaptive as muabg23_adaptive
+from dpsco.verification.mutants.muabg23 import corpus as muabg23_corpus
+from dpsco.verification.mutants.muabg23 import proximal as muabg23_proximal
+from dpsco.verification.mutants.muabg23 import spider as muabg23_spider
+from dpsco.verification.mutants.bftt19 import bugs as mu
 from dpsco.verification.mutants import corpus as pb
-from dpsco.verification.mutants import lr21 as mlr
-from dpsco.verification.mutants import lr21_applications as mlr_app
+from dpsco.verification.mutants.lr21 import bugs as mlr
+from dpsco.verification.mutants.lr21 import applications as mlr_app
 from dpsco.verification.mutants import notions as nt
 from dpsco.verification.auditing.audit import audit, clopper_pearson_upper
 from dpsco.verification.auditing.curve_audit import audit_curve, curve_box, curve_refutes

@@ -26,7 +26,7 @@ import dpsco.reference.bftt19 as o
 from dpsco.reference import Ball, DataBounds, ERMProblem, HingeLoss, LinearLoss, NoisyGradientTrace
 from dpsco.verification.auditing.white_box import (DiracCanary, OneSidedCanary, PlacedEvent, claimed_step,
                                                    llr_statistic, white_box_audit)
-from dpsco.verification.mutants.bftt19 import nsgd_sensitivity_without_factor_2
+from dpsco.verification.mutants.bftt19.bugs import nsgd_sensitivity_without_factor_2
 from dpsco.verification.mutants.exact import fixed_event_refutation_probability
 
 N16, EPS, DELTA16 = 16, 1.0, 1.0 / 256

@@ -39,7 +39,7 @@ Domains are Euclidean balls (public centre and radius).  Privacy-relevant quanti
 solver's step count, every radius and Lipschitz constant) come from public inputs only; the declared smoothness
 H is checked against the records (a ValueError, before any noise is drawn).  A run is made of fixed parts
 (:class:`Parts`: the gradient oracle, the phase solver, Algorithm 5's batches); the public functions always use
-the paper's (:data:`REFERENCE_PARTS`) — planted bugs live in ``dpsco.verification.mutants.accd22``, never here.
+the paper's (:data:`REFERENCE_PARTS`) — planted bugs live in ``dpsco.verification.mutants.accd22.bugs``, never here.
 The paper's utility constants (256, 128, c_κ, Theorem 2's m) are the defaults; ``constant=``, ``m=``, ``T=`` and
 ``T5=`` are explicit, recorded *utility* overrides.  The privacy calibration has no override.
 """
@@ -484,7 +484,7 @@ _RUNNERS: dict[str, Callable[..., Release]] = {"algorithm_1": _run_algorithm_1, 
 def run_with_parts(algorithm: str, parts: Parts, *args: Any, **kwargs: Any) -> Release:
     """Algorithm ``algorithm`` ("algorithm_1" … "algorithm_6") with the arguments of its public function, run with
     ``parts`` instead of :data:`REFERENCE_PARTS`.  For the verification code only (a planted bug swaps one part:
-    ``dpsco.verification.mutants.accd22``); the public functions always run the paper's parts.  Raises
+    ``dpsco.verification.mutants.accd22.bugs``); the public functions always run the paper's parts.  Raises
     ValueError for an unknown name or if ``parts`` is not a :class:`Parts`."""
     if not isinstance(parts, Parts):
         raise TypeError(f"parts must be a Parts, got {type(parts).__name__}")

@@ -189,7 +189,7 @@ def _stated_grad_rtol(loss: ConvexLoss) -> float:
 @dataclass(frozen=True)
 class Parts:
     """The parts a run of Algorithms 1–6 is made of.  The public functions always run :data:`REFERENCE_PARTS` (the
-    paper's); the verification code swaps one part to plant a bug (``dpsco.verification.mutants.accd22``).
+    paper's); the verification code swaps one part to plant a bug (``dpsco.verification.mutants.accd22.bugs``).
 
     oracle : loss -> GradFn, the per-record gradient oracle (:func:`extension_oracle`).  solve : the phase solver
     with :func:`solve_phase`'s signature.  batch : Algorithm 5's batch of epoch i.  solver : the solver's label in

@@ -14,7 +14,7 @@ and Lemma 12's four conditions, which :func:`check_lemma_12` verifies before any
 is either a point or ⊥; ⊥ is an outcome of the mechanism (``LocalizedRelease.halted``), never retried:
 :func:`audit_outcome` turns a release into the vector an auditor compares ([1, 0, …] for ⊥, [0, x] else).
 
-Deviations from the printed text (ERRATA.md; each tested in tests/test_alt24_localized.py):
+Deviations from the printed text (ERRATA.md; each tested in tests/alt24/test_alt24_localized.py):
 * the signature Localized-Clipped-DP-SGD(D, x_0, η, c, ε, δ) omits C and ω (listed in Line 1) and β (Line 4
   reads it, Line 1 does not list it): all three are arguments here;
 * Line 8 takes the (Σ_{i'∈[i]} n_{i'} + j)-th record, which makes phase i reuse the last n_i records (every
@@ -35,7 +35,7 @@ claim, every phase's parameters (all I phases, computed before any record is rea
 ``gradient_evaluations`` = 2^I − 1, the count the schedule prescribes.  The count actually performed (fewer on
 ⊥: it reveals at which clip the count reached ĉ_i) and the phase that halted are data-dependent and never
 published: they are ``nonprivate_internals["gradient_evaluations_performed"]`` and ``["halted_phase"]``
-(ERRATA.md; publishing the count gave δ ≥ ½(1 − e^{−ε/3}) on the ⊥ pair, tests/test_alt24_published_records.py).
+(ERRATA.md; publishing the count gave δ ≥ ½(1 − e^{−ε/3}) on the ⊥ pair, tests/alt24/test_alt24_published_records.py).
 
 Floating point.  After the up-front checks (Lemma 12 on public inputs, finite records within the loss's declared
 range, β) every run returns ⊥ or a finite point: ‖∇f‖ is computed overflow-safe (a NaN norm counts as inf, so

@@ -3,7 +3,7 @@
 Every function evaluates one printed result (Fact, Lemma, Proposition, Corollary, Theorem) at public inputs;
 the algorithms' tests and ``dpsco verify`` check measured errors against them.  Where the printed statement
 is wrong the corrected form is the default and ``printed=True`` gives the printed one (ERRATA.md has the
-evidence; ``tests/test_alt24_theorems.py`` the counter-examples).  Universal constants the paper leaves
+evidence; ``tests/alt24/test_alt24_theorems.py`` the counter-examples).  Universal constants the paper leaves
 unspecified (C_sco, C_HT, C_Lip, C_smooth) are explicit arguments; the two the paper's pipeline needs as
 numbers (C_erm of Corollary 1, C_reg-pop of Corollary 2) have derived defaults (docs/derivations.md).
 
@@ -96,7 +96,7 @@ def fact_1_tail_mean_bound(G: float, k: float, C: float, *, printed: bool = Fals
     """Fact 1's middle quantity E[‖X‖𝕀_{‖X‖≥C}] ≤ G^k/C^{k−1} (Markov: ‖X‖ ≤ ‖X‖^k/C^{k−1} on the event).
 
     The paper prints ≤ G^k/((k−1)C^{k−1}) (``printed=True``), false for k ≥ 3: Pareto(α = 10, x_m = 1),
-    C = 1, k = 3 has E[X𝕀_{X≥1}] = 10/9 > (10/7)/2 (ERRATA.md, tests/test_alt24_theorems.py)."""
+    C = 1, k = 3 has E[X𝕀_{X≥1}] = 10/9 > (10/7)/2 (ERRATA.md, tests/alt24/test_alt24_theorems.py)."""
     k = _k(k)
     G = check_positive(G, "G", allow_zero=True)
     C = check_positive(C, "C")

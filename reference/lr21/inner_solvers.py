@@ -195,7 +195,7 @@ def _katyusha_constants(n: int, sigma: float, Lsm: float) -> tuple[int, float, f
 # Row r of each function below is the single-run function above called with ``rngs[r]``: the same index
 # stream (each run draws its indices from its own generator exactly as the single run does), the same steps
 # on (k, d) iterates, equal up to floating-point rounding (⟨w, x_i⟩ is summed row-wise rather than by a dot
-# product).  tests/test_lr21_replicates.py checks it.  Runs are processed REPLICATE_BLOCK at a time so the
+# product).  tests/lr21/test_lr21_replicates.py checks it.  Runs are processed REPLICATE_BLOCK at a time so the
 # index arrays stay small.
 
 REPLICATE_BLOCK = 256  # runs per block of the replicate axis (memory: block × T indices)

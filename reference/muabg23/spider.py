@@ -19,7 +19,7 @@ The seed text lacks the box of Algorithm 1; the lines cited below are the *recon
         w_{k+1,0} = w_{k,t}                                                                     (line 17)
     return w̄ = w_{K+1,0}
 
-Two items of the reconstruction differ from the printed box (ERRATA.md MU3, MU4; tests/test_muabg23_spider.py).
+Two items of the reconstruction differ from the printed box (ERRATA.md MU3, MU4; tests/muabg23/test_muabg23_spider.py).
 The printed box has the loop guard ``t ≤ T_k`` and line 17 w_{k+1,0} = w_{k,t−1}.  A full round then makes
 T_k + 1 updates and difference releases and returns w_{k,T_k}.  Its last release is never read — not by an
 update, a stopping test, the output or the next round (with either line 17) — so what the box publishes depends
@@ -41,7 +41,7 @@ exactly √(2ρ)-GDP.  The exact calibration also replaces the concentration fac
 ψ = √d + √(2 log(1/β')) (a valid Gaussian-norm tail bound for every d), the floor constant 32 by 24 (from
 error ≤ ψ(σ̂ + √T_k σ_k) ≤ 3ψL_0√K/(n√ρ), T_k ≤ 2(F_0/Φ̂_k)^{(2−κ)/κ}), and takes β' so that
 β'·Σ_k(T_k + 1) ≤ β (the paper's union bound counts Σ_k T_k un-ceiled events; a round has T_k + 1).
-(Derived here; the exact ρ and the golden schedules are checked in tests/test_muabg23_spider.py.)
+(Derived here; the exact ρ and the golden schedules are checked in tests/muabg23/test_muabg23_spider.py.)
 
 Privacy of the data-dependent stopping: the schedule (K, Φ̂_k, T_k, σ_k, s_k) is computed from public inputs
 only, before the data is read (:func:`kl_spider_schedule`); the guard reads only the noisy ∇_{k,t}; every

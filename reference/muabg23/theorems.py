@@ -318,7 +318,7 @@ def theorem8_lower_bound(n: int, epsilon: float, kappa: float) -> float:
 
 
 def theorem8_pair_lower_bound(n: int, k: int, kappa: float) -> float:
-    """¼ r^κ with r = k/n, for the pair of :class:`dpsco.oracles.kl_instances.Theorem8Pair` with k differing
+    """¼ r^κ with r = k/n, for the pair of :class:`dpsco.oracles.muabg23.kl_instances.Theorem8Pair` with k differing
     records: max(E_S, E_S')[excess] ≥ ¼ r^κ for every (ε, δ)-DP algorithm with kε ≤ 1 (the group distance of
     the proof; kε = 1 gives :func:`theorem8_lower_bound`).  The proof's chain is (2a)^τ/4 with 2a = r^{κ−1},
     τ = κ/(κ−1), so (2a)^τ = r^κ (reconstructed; the seed lacks the displayed chain).  A result below it

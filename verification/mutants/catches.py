@@ -36,11 +36,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from dpsco.verification.mutants.accd22_catches import ACCD22_ROWS
-from dpsco.verification.mutants.alt24_catches import ALT24_ROWS
-from dpsco.verification.mutants.bftt19_catches import BFTT19_ROWS
-from dpsco.verification.mutants.lr21_catches import LR21_ROWS
-from dpsco.verification.mutants.muabg23_catches import MUABG23_ROWS
+from dpsco.verification.mutants.accd22.catches import ACCD22_ROWS
+from dpsco.verification.mutants.alt24.catches import ALT24_ROWS
+from dpsco.verification.mutants.bftt19.catches import BFTT19_ROWS
+from dpsco.verification.mutants.lr21.catches import LR21_ROWS
+from dpsco.verification.mutants.muabg23.catches import MUABG23_ROWS
 
 __all__ = ["CATCHES", "COMMON_KEYS", "FAILS_UNDER_HOLM", "INVENTORY_PATH", "NONE_KINDS", "CheckCatch", "catch_for", "check_records",
            "inventory", "load_inventory", "none_kind", "none_rows_markdown", "write_inventory"]

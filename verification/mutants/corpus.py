@@ -56,19 +56,19 @@ from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss
 import dpsco.reference.bftt19 as o
 from dpsco.reference.losses import LogisticLoss
 import dpsco.reference.lr21 as lr
-from dpsco.verification.mutants import bftt19 as mu
-from dpsco.verification.mutants import lr21 as mlr
-from dpsco.verification.mutants import lr21_applications as mlr_app
+from dpsco.verification.mutants.bftt19 import bugs as mu
+from dpsco.verification.mutants.lr21 import bugs as mlr
+from dpsco.verification.mutants.lr21 import applications as mlr_app
 from dpsco.verification.auditing.audit import audit, clopper_pearson_lower, clopper_pearson_upper
 from dpsco.verification.auditing.curve_audit import audit_curve, epsilon_lower_from_box
 from dpsco.verification.auditing.curves import CurveClaim
 from dpsco.verification.auditing.neighbours import canary_pair
 from dpsco.verification.mutants.exact import (DEFAULT_CONFIDENCE, fixed_event_refutation_probability, release_delta,
                                               release_epsilon)
-from dpsco.verification.mutants.accd22_corpus import ACCD22_BUGS
-from dpsco.verification.mutants.alt24_corpus import ALT24_BUGS
+from dpsco.verification.mutants.accd22.corpus import ACCD22_BUGS
+from dpsco.verification.mutants.alt24.corpus import ALT24_BUGS
 from dpsco.verification.mutants.glm_noise_corpus import GLM_NOISE_BUGS
-from dpsco.verification.mutants.muabg23_corpus import MUABG23_BUGS
+from dpsco.verification.mutants.muabg23.corpus import MUABG23_BUGS
 from dpsco.verification.mutants.planted import (CANARY_AUDIT_TESTS, DEFAULT_SAMPLES, Dataset, Mechanism, PaperTestBug,
                                                 PlantedBug)
 from dpsco.verification.mutants.notions import NOTION_AUDITED
@@ -363,9 +363,9 @@ CANARY_AUDITED: dict[str, PlantedBug] = {b.name: b for b in [
 ]}
 
 
-_OP = "tests/test_output_perturbation_audits.py::"
-_ALG3 = "tests/test_lr_algorithm_3.py::"
-_APP = "tests/test_lr_application_audits.py::"
+_OP = "tests/lr21/test_output_perturbation_audits.py::"
+_ALG3 = "tests/lr21/test_lr_algorithm_3.py::"
+_APP = "tests/lr21/test_lr_application_audits.py::"
 _ALG1_INSTANCE = ("Algorithm 1, linear loss, n = 10, d = 1, μ = 1, W = B(0, 2), α = 0.5, tight sensitivity mode, an "
                   "adversarial but certified α-accurate inner optimiser; x_n = +1 vs −1")
 _AUDIT_40K = ("black-box privacy audit (split-sample Clopper–Pearson, 40,000 runs per side, confidence 1 − 1e-6) "

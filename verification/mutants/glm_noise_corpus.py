@@ -4,7 +4,7 @@ entries (``dpsco.verification.mutants.corpus`` merges :data:`GLM_NOISE_BUGS` int
 Each mutant is ``dpsco.verification.mutants.noise_scale.under_noised`` applied to the entry's algorithm
 (``mutants.bftt19``, ``mutants.lr21``): σ is computed from public inputs as it should be and reported in the
 parameters, the claim and the white-box trace, and σ/√2 is drawn.  A check that recomputes ε from the reported σ
-passes it; the measured-noise check of the entry's privacy harness (``verification/papers/bftt19_harness.py``,
+passes it; the measured-noise check of the entry's privacy harness (``verification/papers/bftt19/harness.py``,
 ``lr21_harness.py``) replays the noise from the white-box transcript — the noisy gradients minus the step function
 at the run's iterates (Algorithm 1's family), the perturbation G recovered from the released minimiser by
 Algorithm 2's optimality condition (A_ObjP), the released point minus the unperturbed centre (output perturbation)
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import dpsco.reference.bftt19 as o
 import dpsco.reference.lr21 as lr
-from dpsco.verification.mutants import bftt19 as mb
-from dpsco.verification.mutants import lr21 as ml
+from dpsco.verification.mutants.bftt19 import bugs as mb
+from dpsco.verification.mutants.lr21 import bugs as ml
 from dpsco.verification.mutants.planted import PaperTestBug
 
 __all__ = ["GLM_NOISE_BUGS"]

@@ -1,7 +1,7 @@
 """The catalogue: every implemented algorithm, tied to its paper, Algorithm number and theorems.
 
-Each paper declares its entries in its own module of this package (``bftt19``, ``lr21``, ``alt24``,
-``muabg23``, ``accd22``); this module registers them in the catalogue's fixed order (Bassily et al., then Lowy &
+Each paper declares its entries in its own room of this package (``bftt19/catalogue.py``, ``lr21/…``,
+``alt24/…``, ``muabg23/…``, ``accd22/…``; :data:`PAPERS`); this module registers them in the catalogue's fixed order (Bassily et al., then Lowy &
 Razaviyayn, then Asi, Liu & Tian, then Menart et al., then Asi, Chadha, Cheng & Duchi; within a paper, its ``ENTRIES`` order) — ``dpsco verify`` spawns one random stream per entry in this order.  Each entry knows how
 to run the algorithm (``run``), the theorem's bound on the *expected excess empirical* and *population* risk
 at given public inputs (``empirical_bound``, ``population_bound``: functions of the release and a
@@ -15,18 +15,35 @@ This module is the public ``dpsco.catalogue``.
 
 from __future__ import annotations
 
-from dpsco.verification.papers import accd22, alt24, bftt19, lr21, muabg23
+import importlib
+
 from dpsco.verification.papers.registry import (BUDGET_NAMES, BudgetCost, CatalogueEntry, EntrySuite,
                                                 ExtraCheckInputs, ExtraChecks, PublicInputs, Registry, SuiteInputs,
                                                 SuiteTask, extra_check_labels, get_entry, list_entries, register,
                                                 run_outputs)
 
-__all__ = ["BUDGET_NAMES", "CATALOGUE", "BudgetCost", "CatalogueEntry", "EntrySuite", "ExtraCheckInputs",
+__all__ = ["BUDGET_NAMES", "CATALOGUE", "PAPERS", "paper_entries", "BudgetCost", "CatalogueEntry", "EntrySuite", "ExtraCheckInputs",
            "ExtraChecks", "PublicInputs", "Registry", "SuiteInputs", "SuiteTask", "extra_check_labels", "get_entry",
            "list_entries", "register", "run_outputs"]
 
-for _entry in bftt19.ENTRIES + lr21.ENTRIES + alt24.ENTRIES + muabg23.ENTRIES + accd22.ENTRIES:  # the catalogue's order
-    register(_entry)
+#: the papers, in the catalogue's order (Bassily et al., Lowy & Razaviyayn, Asi, Liu & Tian, Menart et al., Asi,
+#: Chadha, Cheng & Duchi): each is a room ``dpsco.verification.papers.<paper>`` whose ``catalogue`` module declares
+#: its ``ENTRIES``.  A new paper adds its name here — the one shared line — and the registry finds the rest
+PAPERS: tuple[str, ...] = ("bftt19", "lr21", "alt24", "muabg23", "accd22")
+
+
+def paper_entries(paper: str, package: str = "dpsco.verification.papers") -> tuple[CatalogueEntry, ...]:
+    """The ``ENTRIES`` of ``<package>.<paper>.catalogue`` (a paper's room).  ImportError if the room has no
+    catalogue module; TypeError if its ENTRIES is not a tuple of CatalogueEntry."""
+    entries = importlib.import_module(f"{package}.{paper}.catalogue").ENTRIES
+    if not isinstance(entries, tuple) or not all(isinstance(e, CatalogueEntry) for e in entries):
+        raise TypeError(f"{package}.{paper}.catalogue.ENTRIES must be a tuple of CatalogueEntry")
+    return entries
+
+
+for _paper in PAPERS:  # the catalogue's order
+    for _entry in paper_entries(_paper):
+        register(_entry)
 
 #: every registered entry, in the catalogue's order (a snapshot taken when the catalogue is assembled)
 CATALOGUE: tuple[CatalogueEntry, ...] = list_entries()

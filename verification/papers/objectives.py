@@ -114,7 +114,7 @@ RIDGE_LOGISTIC = ObjectiveSpec(
 
 
 def _newton_min(obj: Any) -> OracleValue:
-    from dpsco.oracles.output_perturbation import newton_certified_minimizer
+    from dpsco.oracles.lr21.output_perturbation import newton_certified_minimizer
 
     w, cert = newton_certified_minimizer(obj, tol=1e-9)
     return OracleValue(obj.value(w), cert.gap_bound, w, f"damped Newton ({cert.method})")
@@ -164,7 +164,7 @@ class _GameObjective:
 
 
 def _game_min(obj: _GameObjective) -> OracleValue:
-    from dpsco.oracles.output_perturbation import linear_game_minimizer
+    from dpsco.oracles.lr21.output_perturbation import linear_game_minimizer
 
     g = obj.game
     w = strictly_inside(linear_game_minimizer(g), g.radius)

@@ -1,0 +1,1 @@
+"""oracles.accd22: one paper's room (see docs/layout.md)."""

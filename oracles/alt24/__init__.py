@@ -1,0 +1,1 @@
+"""oracles.alt24: one paper's room (see docs/layout.md)."""

@@ -1,0 +1,1 @@
+"""oracles.lr21: one paper's room (see docs/layout.md)."""

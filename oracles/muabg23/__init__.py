@@ -1,0 +1,1 @@
+"""oracles.muabg23: one paper's room (see docs/layout.md)."""

@@ -1,0 +1,1 @@
+"""verification.mutants.accd22: one paper's room (see docs/layout.md)."""

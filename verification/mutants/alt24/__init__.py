@@ -1,0 +1,1 @@
+"""verification.mutants.alt24: one paper's room (see docs/layout.md)."""

@@ -1,0 +1,1 @@
+"""verification.mutants.bftt19: one paper's room (see docs/layout.md)."""

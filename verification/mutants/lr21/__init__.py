@@ -1,0 +1,1 @@
+"""verification.mutants.lr21: one paper's room (see docs/layout.md)."""

@@ -1,0 +1,1 @@
+"""verification.mutants.muabg23: one paper's room (see docs/layout.md)."""

@@ -1,0 +1,1 @@
+"""verification.papers.accd22: one paper's room (see docs/layout.md)."""

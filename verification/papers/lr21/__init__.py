@@ -1,0 +1,1 @@
+"""verification.papers.lr21: one paper's room (see docs/layout.md)."""

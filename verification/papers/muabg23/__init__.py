@@ -1,0 +1,1 @@
+"""verification.papers.muabg23: one paper's room (see docs/layout.md)."""
