@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from dpsco.reference.alt24.clipped_sgd import corollary_1_parameters, corollary_1_solver
+from dpsco.reference.alt24.algorithms_clipped_sgd import corollary_1_parameters, corollary_1_solver
 from dpsco.reference.alt24.losses import LinearLoss
 from dpsco.reference.alt24.model import MomentBounds
 from dpsco.verification.auditing.white_box import OneSidedCanary, white_box_audit

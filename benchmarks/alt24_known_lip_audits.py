@@ -27,10 +27,10 @@ import numpy as np
 from scipy import stats
 
 from dpsco.reference import Ball
-from dpsco.reference.alt24.known_lipschitz import known_lip_reduction
+from dpsco.reference.alt24.algorithms_known_lipschitz import known_lip_reduction
 from dpsco.reference.alt24.losses import LinearLoss
 from dpsco.reference.alt24.model import MomentBounds
-from dpsco.reference.alt24.one_pass import onepass_clipped_dp_sgd
+from dpsco.reference.alt24.algorithms_one_pass import onepass_clipped_dp_sgd
 from dpsco.verification.auditing.audit import audit
 from dpsco.verification.mutants.alt24 import known_lip as mut
 

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from dpsco.reference.alt24 import svt
+from dpsco.reference.alt24 import algorithms_svt as svt
 from dpsco.verification.auditing.events import Event
 from dpsco.verification.mutants.alt24 import svt as mut
 from dpsco.verification.papers.alt24 import svt as suite

@@ -67,6 +67,7 @@ from dpsco.reference.problem import DataBounds
 from dpsco.reference.validation import as_float_matrix, as_float_vector, check_positive, check_positive_int, check_rng
 
 __all__ = [
+    "uniform_sphere",
     "FiniteSupportBinary",
     "LinearMean",
     "PopulationMinimum",
@@ -147,13 +148,19 @@ class SyntheticDistribution(ABC):
                 "dim": self.dim, "bounds": self.bounds.to_dict()}
 
 
-def _uniform_sphere(n: int, d: int, radius: float, rng: np.random.Generator) -> np.ndarray:
+def uniform_sphere(n: int, d: int, rng: np.random.Generator, radius: float | None = None) -> np.ndarray:
+    """(n, d) points uniform on the sphere of the given radius (normalised Gaussians, one standard-normal draw of
+    shape (n, d), redrawn rows of norm 0).  ``radius`` None: the unit directions g/‖g‖ as computed (Asi, Liu &
+    Tian's and Asi, Chadha, Cheng & Duchi's instances draw these); a number: radius·g/‖g‖ with ‖x‖ ≤ radius
+    guaranteed in float64 (a row that rounds above it is scaled back).  The one sphere sampler of the oracles."""
     g = rng.standard_normal((n, d))
     nrm = np.linalg.norm(g, axis=1, keepdims=True)
     while np.any(nrm == 0):  # probability zero; keep the map well defined
         bad = nrm[:, 0] == 0
         g[bad] = rng.standard_normal((int(bad.sum()), d))
         nrm = np.linalg.norm(g, axis=1, keepdims=True)
+    if radius is None:
+        return g / nrm
     x = radius * g / nrm
     # guard the declared bound against rounding: ‖x‖ ≤ radius exactly in float64
     over = np.linalg.norm(x, axis=1) > radius
@@ -287,7 +294,7 @@ def _logistic_model(loss: GLMLoss, d: int, K: int, x_max: float, radius: float,
     x_max = check_positive(x_max, "x_max")
     radius = check_positive(radius, "radius")
     rng = check_rng(rng)
-    atoms = _uniform_sphere(K, d, x_max, rng)
+    atoms = uniform_sphere(K, d, rng, x_max)
     if w_star is None:
         u = rng.standard_normal(d)
         ws = 0.5 * radius * u / np.linalg.norm(u)
@@ -403,7 +410,7 @@ class SphereRegression(SyntheticDistribution):
     def sample(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         n = check_positive_int(n, "n")
         rng = check_rng(rng)
-        X = _uniform_sphere(n, self.dim, self.x_max, rng)
+        X = uniform_sphere(n, self.dim, rng, self.x_max)
         xi = rng.uniform(-self.noise, self.noise, size=n)
         y = X @ self.w0 + xi
         ymax = self.bounds.y_max
@@ -560,7 +567,7 @@ class LinearMean(SyntheticDistribution):
     def sample(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         n = check_positive_int(n, "n")
         rng = check_rng(rng)
-        X = self.mean + _uniform_sphere(n, self.dim, 1.0, rng) * self.spread
+        X = self.mean + uniform_sphere(n, self.dim, rng, 1.0) * self.spread
         return X, np.zeros(n)
 
     def population_loss(self, w: Any) -> float:

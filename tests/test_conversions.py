@@ -269,7 +269,8 @@ def test_old_names_are_the_core_objects_or_fix_a_keyword():
     from dpsco.oracles import mechanism_curves as mc
     from dpsco.oracles import privacy_curves as pc
     from dpsco.reference import noise
-    from dpsco.reference.alt24 import clipped_sgd, theorems as a_th
+    from dpsco.reference.alt24 import theorems as a_th
+    from dpsco.reference.alt24 import algorithms_clipped_sgd as clipped_sgd
     from dpsco.reference.muabg23 import ledger, theorems as m_th
     from dpsco.verification.auditing import curves, gdp
 

@@ -32,12 +32,13 @@ from dpsco.reference.clipping import row_norms
 from dpsco.verification.checks.noise import DEFAULT_ALPHA, measured_noise_check, miss_probability
 from dpsco.verification.mutants.corpus import CORPUS
 from dpsco.verification.mutants.noise_scale import SCALE
-from dpsco.verification.papers.bftt19 import harness as bh
+from dpsco.verification.papers import glm_harness as bh
+from dpsco.verification.papers.bftt19 import harness as bfh
 from dpsco.verification.papers.lr21 import harness as lh
 from dpsco.verification.papers.catalogue import get_entry
 from dpsco.reference.lr21 import algorithm_3_from_problem, robust_erm_from_problem
 
-HARNESSES = {**bh.HARNESSES, **lh.HARNESSES}
+HARNESSES = {**bfh.HARNESSES, **lh.HARNESSES}
 
 
 def _records(x: tuple[float, ...], y: float, n: int = 40) -> np.ndarray:
@@ -118,7 +119,7 @@ def test_exact_objp_density_is_a_probability_law():
     sigma = math.sqrt(o.algorithm_2_noise_variance(1.0, 1.0, 1.0 / n**2))
     grid = np.linspace(-M, M, 40001)[1:-1]
     for a in (np.full(n, 1.0), np.r_[-1.0, np.zeros(n - 1)], np.r_[0.0, np.full(n - 1, -1.0)]):
-        dens, top, bottom = bh._objp_density_1d(a, lam, sigma, n, M, grid)
+        dens, top, bottom = bfh._objp_density_1d(a, lam, sigma, n, M, grid)
         assert abs(float(np.trapezoid(dens, grid)) + top + bottom - 1.0) <= 1e-6
 
 

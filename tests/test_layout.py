@@ -300,7 +300,7 @@ def test_every_derivation_cited_exists() -> None:
 #: reference/conversions.py or a function whose body calls ``conversions.<core>`` (a wrapper fixing an argument)
 CONVERSION_NAMES = {
     "dpsco.reference.alt24.theorems": ("zcdp_to_dp", "dp_to_zcdp"),
-    "dpsco.reference.alt24.clipped_sgd": ("zcdp_epsilon",),
+    "dpsco.reference.alt24.algorithms_clipped_sgd": ("zcdp_epsilon",),
     "dpsco.reference.muabg23.ledger": ("zcdp_to_gdp_mu", "gdp_mu_to_zcdp", "zcdp_epsilon", "zcdp_rho_for_epsilon",
                                        "gdp_delta", "gdp_epsilon"),
     "dpsco.reference.muabg23.theorems": ("epsilon_from_zcdp", "zcdp_from_epsilon", "pure_dp_to_zcdp"),

@@ -33,7 +33,7 @@ def test_verify_quick_end_to_end(quick_run, capsys):
     assert [r["name"] for r in results["records"]] == [e.name for e in CATALOGUE]  # every algorithm variant
     for r in results["records"]:
         if "suite" in r:  # an entry verified by its own suite: every audit stands and every check passes
-            assert all(a["verdict"] == "not refuted" for a in r["suite_audits"].values()), r["name"]
+            assert all(a["verdict"] in ("not refuted", "uninformative") for a in r["suite_audits"].values()), r["name"]
             assert r["suite_checks"] and all(c["verdict"] in ("pass", "uninformative")
                                              for c in r["suite_checks"].values()), r["name"]
             continue

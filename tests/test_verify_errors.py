@@ -82,9 +82,23 @@ def full_results(campaign: Path) -> dict[str, Any]:
         "suite_audits": {"pair": {"epsilon_lower": 0.1, "claim": {"epsilon": 1.0}, "p_value": 1.0,
                                   "confidence": 0.95, "verdict": "not refuted"}}})
     res["records"] = [base, sweeps, bare, suite]
+    from dpsco.verification.checks.power import uninformative_reason
+
+    # an uninformative sweep and stability check (as A_NSGD's tight rate and A_ProxGD's stability are)
+    sweeps["tight_rate"]["uninformative_at_inputs"] = "its slope is -1/2 for every release independent of n"
+    sweeps["stability"]["largest_difference"] = sweeps["stability"]["bound"]
+    for c in (sweeps["tight_rate"], sweeps["stability"]):
+        c["verdict"], c["uninformative"] = "uninformative", uninformative_reason(c)
+    for r in res["records"]:  # the edited copies carry their source's labels: recompute them from their numbers
+        for c in [v for v in r.values() if isinstance(v, dict) and "p_value" in v] + list(r.get("suite_checks", {}).values()):
+            if c.get("verdict") == "uninformative" and uninformative_reason(c) is None:
+                c["verdict"] = "pass"
+                c.pop("uninformative", None)
     res["uninformative_checks"] = sum(1 for r in res["records"] for c in [*(v for v in r.values() if isinstance(v, dict)),
                                                                          *r.get("suite_checks", {}).values()]
                                       if c.get("verdict") == "uninformative")
+    res["uninformative_audits"] = sum(1 for r in res["records"] for a in r.get("suite_audits", {}).values()
+                                      if a.get("verdict") == "uninformative")
     report.check_results(res)
     return res
 

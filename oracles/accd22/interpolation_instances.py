@@ -70,7 +70,7 @@ from typing import Any
 import numpy as np
 from scipy.special import gammaln
 
-from dpsco.oracles.alt24.heavy_tail_instances import uniform_sphere as _ht_uniform_sphere
+from dpsco.oracles.population import uniform_sphere as _shared_uniform_sphere
 from dpsco.reference.accd22 import theorems as th
 from dpsco.reference.validation import (as_float_matrix, as_float_vector, check_delta, check_epsilon, check_positive,
                                         check_positive_int, check_rng)
@@ -130,7 +130,7 @@ def uniform_sphere(n: Any, d: Any, rng: np.random.Generator) -> np.ndarray:
     Raises ValueError/TypeError naming ``n``, ``d`` or ``rng``."""
     n = check_positive_int(n, "n")
     d = check_positive_int(d, "d")
-    return _ht_uniform_sphere(n, d, check_rng(rng))
+    return _shared_uniform_sphere(n, d, check_rng(rng))
 
 
 def _as_points(x: Any, d: int, name: str = "x") -> tuple[np.ndarray, bool]:

@@ -46,6 +46,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from dpsco.oracles.population import uniform_sphere  # the shared sampler (re-exported)
 from scipy import integrate, stats
 from scipy.special import betaln, expit
 
@@ -66,17 +68,6 @@ def _project_ball(x: np.ndarray, R: float) -> np.ndarray:
     """Π_{B(0, R)}(x)."""
     nx = float(np.linalg.norm(x))
     return x.copy() if nx <= R else x * (R / nx)
-
-
-def uniform_sphere(n: int, d: int, rng: np.random.Generator) -> np.ndarray:
-    """(n, d) directions uniform on the unit sphere S^{d−1} (normalised Gaussians)."""
-    g = rng.standard_normal((n, d))
-    nrm = np.linalg.norm(g, axis=1, keepdims=True)
-    while np.any(nrm == 0):  # probability zero; keeps the map defined
-        bad = nrm[:, 0] == 0
-        g[bad] = rng.standard_normal((int(bad.sum()), d))
-        nrm = np.linalg.norm(g, axis=1, keepdims=True)
-    return g / nrm
 
 
 def _monotone(G: list[float]) -> tuple[float, ...]:

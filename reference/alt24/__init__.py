@@ -40,30 +40,30 @@ from dpsco.reference.alt24.theorems import (
     theorem_4_bound, theorem_5_bound, lower_bound_shape, lemma_14_clipped_step, lemma_16_counterexample,
     lemma_18_drift_bounds,
 )
-from dpsco.reference.alt24.clipped_sgd import (
+from dpsco.reference.alt24.algorithms_clipped_sgd import (
     Corollary1Parameters, clipped_dp_sgd, clipped_dp_sgd_claim, clipped_sgd_core, corollary_1_parameters,
     corollary_1_solver, corollary_2_truncation_radius, corollary_2_solver, grads_at, proposition_1_rho,
     proposition_1_step_sizes, two_ball_projector, zcdp_epsilon,
 )
-from dpsco.reference.alt24.localization import (
+from dpsco.reference.alt24.algorithms_localization import (
     C_RP_DERIVED, Theorem1Parameters, Theorem5Parameters, aggregate_erm, corollary_3_epochs,
     corollary_3_radius, enclosing_ball_of_intersection, highprob_sco, ht_sco, lemma_15_solver,
     population_localize, proposition_2_schedule, sc_sco, theorem_1_blocks, theorem_1_parameters, theorem_1_J,
     theorem_1_claim, theorem_1_gradient_count, theorem_5_parameters,
 )
-from dpsco.reference.alt24.known_lipschitz import (
+from dpsco.reference.alt24.algorithms_known_lipschitz import (
     a_lip_parameters, known_lip_reduction, lipschitz_dpsco, phased_noisy_gd, theorem_2_clip,
     theorem_2_parameters, truncation_mask, BlockGradients,
 )
-from dpsco.reference.alt24.one_pass import (
+from dpsco.reference.alt24.algorithms_one_pass import (
     onepass_clipped_sgd, onepass_clipped_dp_sgd, theorem_4_parameters, lemma_8_terms,
 )
-from dpsco.reference.alt24.svt import (
+from dpsco.reference.alt24.algorithms_svt import (
     bounded_laplace_cdf, bounded_laplace_delta, bounded_laplace_epsilon, bounded_laplace_mechanism,
     discrete_delta, discrete_epsilon, lemma_9_tau, lemma_10_parameters, private_sparse_vector, sparse_vector,
     sparse_vector_answer_law, svt_delta, svt_epsilon, svt_output_distribution,
 )
-from dpsco.reference.alt24.localized import (
+from dpsco.reference.alt24.algorithms_localized import (
     LocalizedRelease, Theorem3Parameters, audit_outcome, check_lemma_12, lemma_12_conditions,
     lemma_13_conditions, localized_clipped_dp_sgd, phase_parameters, phase_record_ranges, schedule_gradient_count,
     theorem_3_parameters, theorem_3_proof_bound,

@@ -13,15 +13,21 @@ Modules:
 ``adaptive``   Algorithm 3 (adaptive noisy GD under a fully adaptive privacy filter) and its Theorem 5 variant
 
 The algorithms, the problem model and the ledger are re-exported here; the parameter functions live in their
-modules (``dpsco.reference.muabg23.spider.kl_spider_schedule``, ``...proximal.theorem_9_steps``, …).
+modules (``dpsco.reference.muabg23.algorithms_spider.kl_spider_schedule``, ``...proximal.theorem_9_steps``, …).
 """
 
-from dpsco.reference.muabg23 import adaptive, ledger, model, proximal, spider, spider_schedule, theorems
-from dpsco.reference.muabg23.adaptive import PrivacyFilter, adaptive_gd, adaptive_gd_em, loss_oracle
+from dpsco.reference.muabg23 import ledger, model, spider_schedule, theorems
+
+from dpsco.reference.muabg23 import algorithms_adaptive as adaptive
+
+from dpsco.reference.muabg23 import algorithms_proximal as proximal
+
+from dpsco.reference.muabg23 import algorithms_spider as spider
+from dpsco.reference.muabg23.algorithms_adaptive import PrivacyFilter, adaptive_gd, adaptive_gd_em, loss_oracle
 from dpsco.reference.muabg23.ledger import PrivacyBudgetExceeded, PrivacyLedger, gaussian_zcdp
 from dpsco.reference.muabg23.model import KLConstants, LinearLoss, NonconvexLoss
-from dpsco.reference.muabg23.proximal import noisy_regularised_gd, proximal_point
-from dpsco.reference.muabg23.spider import SpiderSchedule, kl_spider, kl_spider_schedule
+from dpsco.reference.muabg23.algorithms_proximal import noisy_regularised_gd, proximal_point
+from dpsco.reference.muabg23.algorithms_spider import SpiderSchedule, kl_spider, kl_spider_schedule
 
 __all__ = [
     "KLConstants", "LinearLoss", "NonconvexLoss", "PrivacyBudgetExceeded", "PrivacyFilter", "PrivacyLedger",

@@ -1,7 +1,7 @@
 """Menart et al. (2023), arXiv:2311.13447 v2, Algorithm 1 ("KL Spider"): its schedule — lines 2-7, 10, 11 of the
-reconstructed box (``dpsco.reference.muabg23.spider``'s module text) — as plain functions of the public inputs,
+reconstructed box (``dpsco.reference.muabg23.algorithms_spider``'s module text) — as plain functions of the public inputs,
 computed before the data is read, and the refusal of public inputs at which a run could leave double precision.
-Re-exported by ``dpsco.reference.muabg23.spider``.
+Re-exported by ``dpsco.reference.muabg23.algorithms_spider``.
 
 Every formula is computed scale-free (independent review D1, D5): sums of logarithms for K, β′ and the floor,
 Φ̂_k^{1/κ}/γ before any other factor, the costs as ½(Δ/σ)² (``ledger.gaussian_zcdp``), so that extreme public

@@ -144,7 +144,7 @@ def test_sc_black_box_audits_a_constant_release_at_the_campaigns_inputs():
     """``sc_audit``'s pair (n = 48: 4 epochs of 12 records < 2·J(1), HT-SCO's trivial regime I = 0 in each) makes
     no gradient call: the release is X's centre on both datasets for every seed, so no copy that keeps that
     regime can be refuted; the record says so (``uninformative_at_inputs``).  Deterministic."""
-    from dpsco.reference.alt24.localization import sc_sco
+    from dpsco.reference.alt24.algorithms_localization import sc_sco
     from dpsco.reference.alt24.losses import MeanEstimationLoss
 
     D, Dp = L._pair(48, 50.0, index=0)
@@ -245,7 +245,7 @@ def test_lemma_12_and_bottom_rate_cannot_fail_at_the_campaigns_inputs():
     Both records say so (``uninformative_at_inputs``).  Deterministic."""
     import dataclasses
 
-    from dpsco.reference.alt24.localized import localized_clipped_dp_sgd, theorem_3_parameters
+    from dpsco.reference.alt24.algorithms_localized import localized_clipped_dp_sgd, theorem_3_parameters
     from dpsco.reference.alt24.losses import LinearLoss
     from dpsco.verification.papers.alt24 import localized as LZ
 
@@ -358,7 +358,7 @@ def test_proof_bounds_cannot_fail_at_the_campaigns_inputs():
     import math
 
     from dpsco.reference.alt24 import theorems as th
-    from dpsco.reference.alt24.localization import theorem_5_parameters
+    from dpsco.reference.alt24.algorithms_localization import theorem_5_parameters
 
     top = 2 * L.R_DOMAIN * float(np.linalg.norm(L.MU))
     m = L._moments(3)

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from dpsco.reference.alt24.clipped_sgd import (clipped_dp_sgd, corollary_1_parameters, corollary_1_solver,
+from dpsco.reference.alt24.algorithms_clipped_sgd import (clipped_dp_sgd, corollary_1_parameters, corollary_1_solver,
                                                corollary_2_truncation_radius, corollary_2_solver, proposition_1_step_sizes,
                                                two_ball_projector)
 from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds

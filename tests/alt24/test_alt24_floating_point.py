@@ -25,11 +25,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpsco.reference.alt24.clipped_sgd import clipped_dp_sgd
-from dpsco.reference.alt24.localization import highprob_sco, lemma_15_solver
-from dpsco.reference.alt24.localized import localized_clipped_dp_sgd
+from dpsco.reference.alt24.algorithms_clipped_sgd import clipped_dp_sgd
+from dpsco.reference.alt24.algorithms_localization import highprob_sco, lemma_15_solver
+from dpsco.reference.alt24.algorithms_localized import localized_clipped_dp_sgd
 from dpsco.reference.alt24.losses import LADLoss, LeastSquaresLoss, LinearLoss, TiltedQuadraticLoss
-from dpsco.reference.alt24.one_pass import onepass_clipped_dp_sgd, onepass_clipped_sgd
+from dpsco.reference.alt24.algorithms_one_pass import onepass_clipped_dp_sgd, onepass_clipped_sgd
 from dpsco.reference.alt24.model import MomentBounds
 from dpsco.reference.alt24.primitives import clip, project_ball, vector_norm
 from dpsco.reference.clipping import row_norms

@@ -13,7 +13,7 @@ from scipy import stats
 
 from dpsco.reference import Ball
 from dpsco.reference.alt24 import HeavyTailedLoss, MomentBounds
-from dpsco.reference.alt24.known_lipschitz import (a_lip_parameters, known_lip_reduction, lipschitz_dpsco,
+from dpsco.reference.alt24.algorithms_known_lipschitz import (a_lip_parameters, known_lip_reduction, lipschitz_dpsco,
                                                    theorem_2_clip, theorem_2_parameters, truncation_mask)
 from dpsco.verification.auditing.audit import audit
 from dpsco.verification.mutants.alt24.known_lip import (known_lip_calibrate_with_c, known_lip_data_dependent_clip,

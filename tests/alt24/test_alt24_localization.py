@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from dpsco.reference.alt24.clipped_sgd import corollary_1_parameters
-from dpsco.reference.alt24.localization import (aggregate_erm, corollary_3_epochs, enclosing_ball_of_intersection,
+from dpsco.reference.alt24.algorithms_clipped_sgd import corollary_1_parameters
+from dpsco.reference.alt24.algorithms_localization import (aggregate_erm, corollary_3_epochs, enclosing_ball_of_intersection,
                                                 highprob_sco, ht_sco, lemma_15_solver, population_localize, sc_sco,
                                                 theorem_1_blocks, theorem_1_gradient_count, theorem_1_parameters,
                                                 theorem_5_parameters)

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from dpsco.reference.alt24.localized import (LocalizedRelease, audit_outcome, check_lemma_12, lemma_12_conditions,
+from dpsco.reference.alt24.algorithms_localized import (LocalizedRelease, audit_outcome, check_lemma_12, lemma_12_conditions,
                                              lemma_13_conditions, localized_clipped_dp_sgd, phase_record_ranges,
                                              theorem_3_parameters, theorem_3_proof_bound)
 from dpsco.reference.alt24.losses import LinearLoss, MeanEstimationLoss, TiltedQuadraticLoss

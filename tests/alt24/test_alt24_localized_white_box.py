@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from dpsco.reference.alt24.localized import localized_clipped_dp_sgd
+from dpsco.reference.alt24.algorithms_localized import localized_clipped_dp_sgd
 from dpsco.reference.alt24.losses import LinearLoss
 from dpsco.verification.auditing.clopper_pearson import epsilon_lower_bound
 from dpsco.verification.mutants.alt24.localized import localized_dp_sgd_sigma_over_100

@@ -17,7 +17,7 @@ import math
 import numpy as np
 import pytest
 
-from dpsco.reference.alt24.clipped_sgd import clipped_dp_sgd
+from dpsco.reference.alt24.algorithms_clipped_sgd import clipped_dp_sgd
 from dpsco.verification.checks.noise import DEFAULT_ALPHA, measured_noise_check, miss_probability
 from dpsco.verification.mutants.alt24 import clipped as mc
 from dpsco.verification.mutants.alt24 import known_lip as mk

@@ -15,7 +15,7 @@ from scipy.special import expit
 
 from dpsco.reference import Ball
 from dpsco.reference.alt24 import HeavyTailedLoss, MomentBounds
-from dpsco.reference.alt24.one_pass import (lemma_8_terms, onepass_clipped_dp_sgd, onepass_clipped_sgd,
+from dpsco.reference.alt24.algorithms_one_pass import (lemma_8_terms, onepass_clipped_dp_sgd, onepass_clipped_sgd,
                                             theorem_4_parameters)
 from dpsco.verification.mutants.alt24.known_lip import onepass_dp_sgd_half_sigma
 

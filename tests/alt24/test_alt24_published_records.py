@@ -20,7 +20,7 @@ import math
 import numpy as np
 import pytest
 
-from dpsco.reference.alt24.localized import LocalizedRelease, localized_clipped_dp_sgd, theorem_3_parameters
+from dpsco.reference.alt24.algorithms_localized import LocalizedRelease, localized_clipped_dp_sgd, theorem_3_parameters
 from dpsco.reference.alt24.losses import LinearLoss
 from dpsco.reference.alt24.model import MomentBounds
 from dpsco.reference.alt24.primitives import sample_bounded_laplace
@@ -132,7 +132,7 @@ def test_publishing_the_performed_count_is_refuted() -> None:
     law, ``suite.cutoff_survival``; D′ halts only at counts ≤ c, in the first c steps) — so its δ(ε) ≥ 0.131 > δ
     = 0.1 at every ε.  The reference publishes 127 on both; its audit vector (``audit_outcome``: ⊥, point, count)
     carries the constant count, so an audit of it sees only ⊥ and the point."""
-    from dpsco.reference.alt24.localized import audit_outcome
+    from dpsco.reference.alt24.algorithms_localized import audit_outcome
     from dpsco.verification.mutants.alt24.localized import localized_dp_sgd_publishes_performed_count as leaky_alg
 
     eps, c = SET["epsilon"], SET["c"]

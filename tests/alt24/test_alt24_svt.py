@@ -14,7 +14,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy import integrate, stats
 
-from dpsco.reference.alt24 import svt
+from dpsco.reference.alt24 import algorithms_svt as svt
 from dpsco.verification.auditing.family import p_value_of_counts
 from dpsco.verification.mutants.alt24 import svt as mut
 from dpsco.verification.papers.alt24 import svt as suite

@@ -17,7 +17,7 @@ import pytest
 from scipy import stats
 
 from dpsco.reference.alt24.losses import LinearLoss
-from dpsco.reference.alt24.one_pass import onepass_clipped_dp_sgd, theorem_4_parameters
+from dpsco.reference.alt24.algorithms_one_pass import onepass_clipped_dp_sgd, theorem_4_parameters
 from dpsco.reference.domains import Ball
 from dpsco.verification.auditing.curve_audit import curve_box, curve_refutes
 from dpsco.verification.auditing.curves import CurveClaim

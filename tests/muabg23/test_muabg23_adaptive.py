@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from dpsco.reference.muabg23.adaptive import (FilterOverflow, PrivacyFilter, adaptive_gd, adaptive_gd_em,
+from dpsco.reference.muabg23.algorithms_adaptive import (FilterOverflow, PrivacyFilter, adaptive_gd, adaptive_gd_em,
                                               em_epsilon_bounded_range, em_log_probabilities, exact_rule,
                                               gaussian_renyi_divergence, iteration_cap_theorem3, printed_rule)
 from dpsco.reference.muabg23.ledger import replace_one_sensitivity
@@ -74,7 +74,7 @@ def test_bad_input_names_the_parameter(kwargs, name):
 
 def test_runs_on_the_model_losses():
     # the muabg23 model's LinearLoss (radius 1) on its worst pair: the exact gaps are Δ = 2/n, as in _worst_pair
-    from dpsco.reference.muabg23.adaptive import loss_oracle
+    from dpsco.reference.muabg23.algorithms_adaptive import loss_oracle
     from dpsco.reference.muabg23.model import LinearLoss
 
     loss = LinearLoss(1.0)

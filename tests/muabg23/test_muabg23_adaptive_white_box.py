@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from scipy.stats import binom, norm
 
-from dpsco.reference.muabg23.adaptive import adaptive_gd, exact_rule
+from dpsco.reference.muabg23.algorithms_adaptive import adaptive_gd, exact_rule
 from dpsco.verification.auditing.curve_audit import curve_box, curve_refutes
 from dpsco.verification.auditing.curves import CurveClaim
 from dpsco.verification.mutants.muabg23.adaptive import adaptive_gd_paper_units

@@ -22,9 +22,9 @@ import pytest
 from scipy import stats
 
 from dpsco.oracles.muabg23.kl_instances import Theorem8Pair
-from dpsco.reference.muabg23.adaptive import em_log_probabilities, exact_rule, printed_rule
-from dpsco.reference.muabg23.proximal import algorithm_2_outer_steps, theorem_2_bound
-from dpsco.reference.muabg23.spider import kl_spider_schedule, theorem_1_bound
+from dpsco.reference.muabg23.algorithms_adaptive import em_log_probabilities, exact_rule, printed_rule
+from dpsco.reference.muabg23.algorithms_proximal import algorithm_2_outer_steps, theorem_2_bound
+from dpsco.reference.muabg23.algorithms_spider import kl_spider_schedule, theorem_1_bound
 from dpsco.verification.checks.power import uninformative_reason
 from dpsco.verification.mutants.catches import FAILS_UNDER_HOLM
 from dpsco.verification.mutants.muabg23.adaptive import (adaptive_gd_em_noise_over_1e6, adaptive_gd_noise_free,

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from dpsco.reference.muabg23.adaptive import adaptive_gd, adaptive_gd_em, em_log_probabilities
+from dpsco.reference.muabg23.algorithms_adaptive import adaptive_gd, adaptive_gd_em, em_log_probabilities
 from dpsco.reference.muabg23.ledger import zcdp_epsilon
 from dpsco.verification.mutants.muabg23.adaptive import (adaptive_gd_em_draws_sigma_over_sqrt2,
                                                          adaptive_gd_em_temperature_without_2)

@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from dpsco.reference.muabg23.adaptive import adaptive_gd, adaptive_gd_em
-from dpsco.reference.muabg23.proximal import noisy_regularised_gd, proximal_point
-from dpsco.reference.muabg23.spider import kl_spider
+from dpsco.reference.muabg23.algorithms_adaptive import adaptive_gd, adaptive_gd_em
+from dpsco.reference.muabg23.algorithms_proximal import noisy_regularised_gd, proximal_point
+from dpsco.reference.muabg23.algorithms_spider import kl_spider
 
 BIG = 1e300
 

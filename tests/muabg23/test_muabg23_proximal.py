@@ -1,4 +1,4 @@
-"""Menart et al. (2023), arXiv:2311.13447 v2, Algorithms 2 and 4 (``dpsco.reference.muabg23.proximal``):
+"""Menart et al. (2023), arXiv:2311.13447 v2, Algorithms 2 and 4 (``dpsco.reference.muabg23.algorithms_proximal``):
 exact privacy of the implemented mechanism on the worst-case replace-one pair against the claim, planted bugs
 refuted by the same checks, Theorem 9's rate on a strongly convex instance with a closed-form minimiser, inputs.
 
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from dpsco.reference.muabg23.ledger import gdp_epsilon
-from dpsco.reference.muabg23.proximal import (algorithm_2_outer_steps, noisy_regularised_gd, proximal_point,
+from dpsco.reference.muabg23.algorithms_proximal import (algorithm_2_outer_steps, noisy_regularised_gd, proximal_point,
                                               theorem_2_bound, theorem_9_bound, theorem_9_sigma_exact,
                                               theorem_9_sigma_printed, theorem_9_steps)
 from dpsco.verification.mutants.muabg23.proximal import (noisy_gd_one_step_more, noisy_gd_paper_accounting,

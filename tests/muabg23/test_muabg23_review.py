@@ -29,13 +29,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dpsco.reference.muabg23 import adaptive, proximal
-from dpsco.reference.muabg23.adaptive import (AdaptiveRule, adaptive_gd, adaptive_gd_em, iteration_cap_theorem3,
+from dpsco.reference.muabg23 import algorithms_adaptive as adaptive
+
+from dpsco.reference.muabg23 import algorithms_proximal as proximal
+from dpsco.reference.muabg23.algorithms_adaptive import (AdaptiveRule, adaptive_gd, adaptive_gd_em, iteration_cap_theorem3,
                                               loss_oracle)
 from dpsco.reference.muabg23.ledger import gaussian_zcdp, printed_cost_unit_sensitivity
 from dpsco.reference.muabg23.model import LinearLoss
-from dpsco.reference.muabg23.proximal import noisy_regularised_gd, proximal_point
-from dpsco.reference.muabg23.spider import kl_spider, kl_spider_schedule
+from dpsco.reference.muabg23.algorithms_proximal import noisy_regularised_gd, proximal_point
+from dpsco.reference.muabg23.algorithms_spider import kl_spider, kl_spider_schedule
 
 N, D = 20, 2
 E1 = np.eye(D)[0]

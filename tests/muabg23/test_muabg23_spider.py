@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from dpsco.reference.muabg23.ledger import (PrivacyBudgetExceeded, PrivacyLedger, gaussian_zcdp, gdp_delta,
                                             gdp_epsilon, printed_cost_unit_sensitivity, replace_one_sensitivity,
                                             zcdp_epsilon, zcdp_rho_for_epsilon, zcdp_to_gdp_mu)
-from dpsco.reference.muabg23.spider import (kl_spider, kl_spider_schedule, lemma_8_printed_rho, theorem_1_bound)
+from dpsco.reference.muabg23.algorithms_spider import (kl_spider, kl_spider_schedule, lemma_8_printed_rho, theorem_1_bound)
 from dpsco.verification.mutants.muabg23.spider import (SignedCurvatureLoss, kl_spider_data_dependent_f0,
                                                        kl_spider_extra_difference_step,
                                                        kl_spider_printed_noise_claiming_rho)
@@ -421,7 +421,7 @@ def test_concentration_factor_exact_vs_printed():
     # (d = 100, β' = 0.9: P(‖Z‖ > 6.49) ≈ 1 > 0.9)
     from scipy.stats import chi
 
-    from dpsco.reference.muabg23.spider import kl_spider_concentration
+    from dpsco.reference.muabg23.algorithms_spider import kl_spider_concentration
 
     for d in (1, 2, 5, 20, 100):
         for b in (0.9, 0.5, 1e-1, 1e-3, 1e-8):

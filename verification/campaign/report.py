@@ -83,16 +83,17 @@ def _record_kind(r: dict[str, Any], path: str) -> None:
 
 
 _BOUND_CHECK = {"mean": "num", "bound": "num", "lcb": "num", "ucb": "num", "verdict": "any", "replicates": "any",
-                "ratio": "fmt", "p_value": "fmt", "detectable_excess": "fmt",
+                "ratio": "fmt", "p_value": "fmt", "detectable_excess": "fmt", "uninformative": _Opt("str"),
                 "reference_bounds": _Opt([{"label": "any", "bound": "fmt", "ratio": "fmt", "p_value": "fmt",
                                            "exceeded": "any"}], none_ok=False)}
 _RATE = {"slope": "num", "exponent": "num", "intercept": "num", "verdict": "any", "theorem": "any",
          "n_grid": ["num"], "mean_excess": ["num"], "replicates": "any", "p_value": "fmt", "ci_low": "fmt",
-         "ci_high": "fmt", "detectable_bound_excess": _Opt("fmt"),
+         "ci_high": "fmt", "detectable_bound_excess": _Opt("fmt"), "uninformative": _Opt("str"),
          "extra": _Opt({"quantity": _Opt("str", none_ok=False), "bounds": _Opt(["num"])}, none_ok=False),
          "__check__": _same_length_as_n_grid}
 _SWEEP = {"kind": "any", "theorem": "any", "slope": "fmt", "ci_low": "fmt", "ci_high": "fmt", "n_grid": "any",
-          "variable": _Opt("any"), "exponent": "any", "tolerance": "any", "p_value": "fmt", "verdict": "any"}
+          "variable": _Opt("any"), "exponent": "any", "tolerance": "any", "p_value": "fmt", "verdict": "any",
+          "uninformative": _Opt("str")}
 _RECORD = {
     "name": "any", "title": "str", "paper": "any", "algorithm": "any", "privacy_theorem": "any", "options": "any",
     "claim": _Opt({"notion": "any", "epsilon": "num", "delta": "real", "neighbouring": "any", "source": "any"}),
@@ -111,7 +112,8 @@ _RECORD = {
     # the entries' own checks (CatalogueEntry.extra_checks: rate checks on their own grids)
     **{key: _Opt(_SWEEP) for key, _ in extra_check_labels()},
     "stability": _Opt({"estimate": "fmt", "bound": "fmt", "bound_printed": "fmt", "verdict": "any",
-                       "theorem": "any", "pairs": "any", "replicates": "any", "detectable_excess": "fmt"}),
+                       "theorem": "any", "pairs": "any", "replicates": "any", "detectable_excess": "fmt",
+                       "uninformative": _Opt("str")}),
     "gradient_evaluations": _Opt({"counted": "real", "ratio": "fmt", "paper_formula": "any"}),
     # an entry verified by its own suite (CatalogueEntry.suite) has these instead of claim, empirical, counts
     "suite": _Opt({"description": _Opt("any"), "tasks": _Opt("any")}), "suite_records": _Opt("any"), "suite_checks": _Opt("any"), "suite_audits": _Opt("any"),
@@ -121,6 +123,7 @@ _SCHEMA = {
     "records": [_RECORD], "budget": "str", "seed_entropy": "any", "verdict": "str",
     "dataset": {"description": "any", "n": "any", "d": "any"}, "epsilon": "any", "delta": "real", "radius": "any",
     "audit_confidence": "any", "checks": "any", "alpha_campaign": "any", "provenance": "any",
+    "uninformative_checks": _Opt("any"), "uninformative_audits": _Opt("any"),
 }
 
 
@@ -245,7 +248,8 @@ def format_table(records: list[dict[str, Any]]) -> str:
 
 def _why(c: dict[str, Any]) -> str:
     """" (why)" after an uninformative verdict (checks.power), else ""."""
-    return f" ({c['uninformative']})" if c.get("verdict") == "uninformative" and c.get("uninformative") else ""
+    why = c.get("uninformative")
+    return f" ({why})" if why and c.get("verdict") == "uninformative" else ""
 
 
 def _suite_check_line(key: str, c: dict[str, Any]) -> str:

@@ -46,3 +46,14 @@ def release_last_record(X: Any, y: Any, problem: Any, epsilon: float, delta: flo
     width = out.shape[-1]
     u = u[:width] if u.size >= width else np.pad(u, (0, width - u.size))
     return dataclasses.replace(rel, output=np.broadcast_to(float(problem.radius) * u, out.shape).copy())
+
+
+# -- the registry rows these bugs serve (mutants.bftt19.catches and mutants.lr21.catches share them) -------------
+#: the campaign test that reads the quick campaign's records and checks that each "uninformative" row's check is
+#: labelled "uninformative" there (its bounds against the range of the checked quantity, its detectable excess)
+CANNOT_FAIL_TEST = "tests/test_check_registry.py::test_campaign_inventory_is_committed_and_none_rows_hold"
+#: the test that runs the campaign's stability phase on the memorisation bug (mutants.utility.release_last_record)
+LAST_RECORD_TEST = "tests/test_common_catches.py::test_stability_check_refutes_the_released_last_record"
+LAST_RECORD_NOTE = ("the campaign's stability phase (both orders of each pair) on the entry with its output replaced "
+                     "by M·x_n/‖x_n‖: on the antipodal neighbour of x_n the outputs are ±M·u and the loss at the probe "
+                     "(−u, −y_n) differs by M = 2 against bounds ≤ 1.08 (p ≤ 1e-280, deterministic)")

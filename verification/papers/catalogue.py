@@ -22,7 +22,7 @@ from dpsco.verification.papers.registry import (BUDGET_NAMES, BudgetCost, Catalo
                                                 SuiteTask, extra_check_labels, get_entry, list_entries, register,
                                                 run_outputs)
 
-__all__ = ["BUDGET_NAMES", "CATALOGUE", "PAPERS", "paper_entries", "BudgetCost", "CatalogueEntry", "EntrySuite", "ExtraCheckInputs",
+__all__ = ["BUDGET_NAMES", "CATALOGUE", "PAPERS", "build_catalogue", "paper_entries", "BudgetCost", "CatalogueEntry", "EntrySuite", "ExtraCheckInputs",
            "ExtraChecks", "PublicInputs", "Registry", "SuiteInputs", "SuiteTask", "extra_check_labels", "get_entry",
            "list_entries", "register", "run_outputs"]
 
@@ -41,9 +41,20 @@ def paper_entries(paper: str, package: str = "dpsco.verification.papers") -> tup
     return entries
 
 
-for _paper in PAPERS:  # the catalogue's order
-    for _entry in paper_entries(_paper):
-        register(_entry)
+def build_catalogue(papers: tuple[str, ...] = PAPERS, registry: Registry | None = None,
+                    package: str = "dpsco.verification.papers") -> tuple[CatalogueEntry, ...]:
+    """Register every entry of ``papers`` (their rooms' ``catalogue.ENTRIES``, in that order) in ``registry``
+    (default: the catalogue's own, :func:`register`) and return the registered entries.  This is all a new paper
+    needs: its name in :data:`PAPERS` and a room with a ``catalogue`` module.  ValueError from the registry for a
+    duplicate or malformed entry."""
+    add = register if registry is None else registry.register
+    for paper in papers:  # the catalogue's order
+        for entry in paper_entries(paper, package):
+            add(entry)
+    return list_entries() if registry is None else registry.entries()
+
+
+build_catalogue()
 
 #: every registered entry, in the catalogue's order (a snapshot taken when the catalogue is assembled)
 CATALOGUE: tuple[CatalogueEntry, ...] = list_entries()

@@ -1,7 +1,7 @@
 """Privacy harnesses: how the privacy contract runs every private catalogue entry on neighbouring datasets.
 
 A privacy label is only as good as the worst input it was checked on.  For every catalogue entry that releases
-a private output, its paper's module ``verification/papers/<paper>_harness.py`` declares a
+a private output, its paper's room's ``verification/papers/<paper>/harness.py`` declares a
 :class:`PrivacyHarness` (in a dict ``HARNESSES`` keyed by entry name), which tells the contract tests
 (``tests/test_privacy_contract.py``) and ``dpsco verify``:
 
@@ -159,15 +159,20 @@ def laplace_exact_privacy(epsilon: float, note: str = "") -> ExactPrivacy:
 
 
 def harness_registry() -> Mapping[str, PrivacyHarness]:
-    """Every paper's harnesses by entry name (imports ``verification/papers/<paper>_harness.py`` lazily)."""
+    """Every paper's harnesses by entry name: each room's ``verification/papers/<paper>/harness.py`` (the papers of
+    ``catalogue.PAPERS``), imported lazily.  A room without a harness module is left out, and the privacy contract
+    (``tests/test_privacy_contract.py``) fails on its entries."""
     import importlib
 
+    from dpsco.verification.papers.catalogue import PAPERS
+
     out: dict[str, PrivacyHarness] = {}
-    for paper in ("bftt19", "lr21", "alt24", "muabg23", "accd22"):
+    for paper in PAPERS:
+        name = f"dpsco.verification.papers.{paper}.harness"
         try:
-            module = importlib.import_module(f"dpsco.verification.papers.{paper}_harness")
+            module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
-            if exc.name != f"dpsco.verification.papers.{paper}_harness":
+            if exc.name != name:
                 raise
             continue
         out.update(module.HARNESSES)

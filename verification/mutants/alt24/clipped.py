@@ -1,6 +1,6 @@
 """Planted bugs in Algorithm 1 (Clipped-DP-SGD) of Asi, Liu & Tian (2024) and its Corollary 1 calibration.
 
-Each function is a copy of the correct algorithm (``dpsco.reference.alt24.clipped_sgd``) with ONE deliberate
+Each function is a copy of the correct algorithm (``dpsco.reference.alt24.algorithms_clipped_sgd``) with ONE deliberate
 privacy bug and the correct algorithm's claim (ρ-zCDP, replace-one): the claim is now false.  Each docstring
 names the bug and the check that refutes it (``tests/alt24/test_alt24_clipped_sgd.py``; the campaign's suite in
 ``dpsco.verification.papers.alt24.localization``; the exact arguments: docs/derivations.md#exact-privacy-of-clipped-dp-sgds-noisy-gradients).
@@ -16,8 +16,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from dpsco.reference.alt24 import clipped_sgd as cs
-from dpsco.reference.alt24 import localization as loc
+from dpsco.reference.alt24 import algorithms_clipped_sgd as cs
+from dpsco.reference.alt24 import algorithms_localization as loc
 from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds, check_records
 from dpsco.reference.alt24.primitives import aggregate, clip
 from dpsco.reference.privacy import PrivacyClaim, Release

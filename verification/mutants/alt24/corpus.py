@@ -12,13 +12,13 @@ miss probability stated in its entry.
 
 from __future__ import annotations
 
-import dpsco.reference.alt24.clipped_sgd as clipped
-import dpsco.reference.alt24.known_lipschitz as known_lip
-import dpsco.reference.alt24.localization as localization
-import dpsco.reference.alt24.localized as localized
-import dpsco.reference.alt24.one_pass as one_pass
-import dpsco.reference.alt24.svt as svt
-from dpsco.reference.alt24.localized import theorem_3_parameters
+import dpsco.reference.alt24.algorithms_clipped_sgd as clipped
+import dpsco.reference.alt24.algorithms_known_lipschitz as known_lip
+import dpsco.reference.alt24.algorithms_localization as localization
+import dpsco.reference.alt24.algorithms_localized as localized
+import dpsco.reference.alt24.algorithms_one_pass as one_pass
+import dpsco.reference.alt24.algorithms_svt as svt
+from dpsco.reference.alt24.algorithms_localized import theorem_3_parameters
 from dpsco.verification.mutants.alt24 import clipped as mc
 from dpsco.verification.mutants.alt24 import known_lip as mk
 from dpsco.verification.mutants.alt24 import localized as ml

@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 
 from dpsco.reference.alt24 import MomentBounds
-from dpsco.reference.alt24.known_lipschitz import (a_lip_parameters, known_lip_reduction, phased_noisy_gd,
+from dpsco.reference.alt24.algorithms_known_lipschitz import (a_lip_parameters, known_lip_reduction, phased_noisy_gd,
                                                    truncation_mask)
 from dpsco.reference.alt24.model import HeavyTailedLoss, check_records
-from dpsco.reference.alt24.one_pass import onepass_clipped_dp_sgd, onepass_loop, onepass_clipped_sgd, theorem_4_parameters
+from dpsco.reference.alt24.algorithms_one_pass import onepass_clipped_dp_sgd, onepass_loop, onepass_clipped_sgd, theorem_4_parameters
 from dpsco.reference.alt24.primitives import project_ball
 from dpsco.reference.domains import Ball
 from dpsco.reference.privacy import Release

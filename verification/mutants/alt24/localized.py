@@ -1,5 +1,5 @@
 """Planted bugs for Asi, Liu & Tian's Localized-Clipped-DP-SGD (Algorithm 7,
-``dpsco.reference.alt24.localized``).
+``dpsco.reference.alt24.algorithms_localized``).
 
 Each mutant has the algorithm's signature, one realistic bug, and the correct algorithm's claim (now false or
 unsupported).  **Never use these for anything but testing auditors.**  Which check refutes each one is in its
@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from dpsco.reference.alt24.localized import (LocalizedRelease, check_lemma_12, localized_clipped_dp_sgd,
+from dpsco.reference.alt24.algorithms_localized import (LocalizedRelease, check_lemma_12, localized_clipped_dp_sgd,
                                              phase_record_ranges, schedule_gradient_count)
 from dpsco.reference.alt24.primitives import project_ball, sample_bounded_laplace, vector_norm
 from dpsco.reference.clipping import enforce_norm_bound
@@ -41,7 +41,7 @@ def mutant_loop(S: Any, loss: Any, x0: Any, *, eta: float, C: float, c: float, o
                 fixed_cutoff: bool = False, trace: bool = False, sigma_factor: float = 1.0,
                 passes: int = 1) -> LocalizedRelease:
     """Algorithm 7 (disjoint phases, projected) re-written for the mutants, with the same draws in the same order
-    as :func:`~dpsco.reference.alt24.localized.localized_clipped_dp_sgd`.  ``plain_laplace``: Ĉ and ν drawn from
+    as :func:`~dpsco.reference.alt24.algorithms_localized.localized_clipped_dp_sgd`.  ``plain_laplace``: Ĉ and ν drawn from
     Lap(ω_i), Lap(2ω_i) (τ = inf); ``fixed_cutoff``: ĉ_i = c (the BLap draw is still made and discarded, so that
     the other draws stay aligned).  ``trace`` records the Ĉ values and ν draws per phase in
     ``extra_trace`` of the diagnostics (max |Ĉ − C|, max |ν|) and each phase's noisy output in
@@ -251,6 +251,6 @@ def theorem_3_parameters_printed_clip(n: int, d: int, epsilon: float, delta: flo
     factor 2^{1+1/k}).  BUG: at η = η_2, n(2G_k/C)^k = c/2 > c/4, so Lemma 13's condition fails and the
     no-⊥ guarantee behind Theorem 3's utility is lost (privacy is unaffected: Lemma 12 is free of C at β = 0).
     Caught by the suite's exact check ``lemma_13_conditions`` (``alt24_localized.task_bounds``)."""
-    from dpsco.reference.alt24.localized import theorem_3_parameters
+    from dpsco.reference.alt24.algorithms_localized import theorem_3_parameters
 
     return theorem_3_parameters(n, d, epsilon, delta, moments, D, printed=True)

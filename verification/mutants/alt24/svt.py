@@ -1,5 +1,5 @@
 """Planted bugs for Asi, Liu & Tian's bounded Laplace mechanism (Lemma 9) and SVT with bounded Laplace noise
-(Algorithm 6, Lemma 10), ``dpsco.reference.alt24.svt``.
+(Algorithm 6, Lemma 10), ``dpsco.reference.alt24.algorithms_svt``.
 
 Each mutant has the algorithm's signature, one bug, and the correct algorithm's claim.  **Never use these for
 anything but testing auditors.**  Which check refutes each one is in its docstring; all are exercised in
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from dpsco.reference.alt24.primitives import sample_bounded_laplace
-from dpsco.reference.alt24.svt import lemma_9_tau, lemma_10_parameters, sparse_vector_answer_law
+from dpsco.reference.alt24.algorithms_svt import lemma_9_tau, lemma_10_parameters, sparse_vector_answer_law
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import as_float_vector, check_positive, check_positive_int, check_rng
 
@@ -171,7 +171,7 @@ def sparse_vector_halts_one_top_late(answers: Any, sensitivity: float, c: int, L
 def without_query_noise_law(answers: Any, c: int, L: float, R: float, tau: float) -> dict[tuple[int, ...], float]:
     """The exact answer law of :func:`sparse_vector_without_query_noise` at threshold noise BLap(R, τ) (the
     sparse-vector loop with no query noise: ``sparse_vector_answer_law`` with query scale 0); compare two with
-    ``dpsco.reference.alt24.svt.discrete_delta``.  The analysis of this planted bug lives here, beside it (the
+    ``dpsco.reference.alt24.algorithms_svt.discrete_delta``.  The analysis of this planted bug lives here, beside it (the
     reference computes Algorithm 6's own law only)."""
     return sparse_vector_answer_law(answers, c, L, R, tau, 0.0, 0.0)
 

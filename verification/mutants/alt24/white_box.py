@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from dpsco.reference.alt24 import MomentBounds
-from dpsco.reference.alt24.one_pass import onepass_clipped_dp_sgd, onepass_clipped_sgd, theorem_4_parameters
+from dpsco.reference.alt24.algorithms_one_pass import onepass_clipped_dp_sgd, onepass_clipped_sgd, theorem_4_parameters
 from dpsco.reference.domains import Ball
 from dpsco.reference.privacy import Release
 

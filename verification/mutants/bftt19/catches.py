@@ -20,17 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["BFTT19_ROWS", "CANNOT_FAIL_TEST", "LAST_RECORD_TEST"]
+from dpsco.verification.mutants.utility import CANNOT_FAIL_TEST, LAST_RECORD_NOTE, LAST_RECORD_TEST
 
-#: the campaign test that reads the quick campaign's records and checks that each "uninformative" row's check is
-#: labelled "uninformative" there (its bounds against the range of the checked quantity, its detectable excess)
-CANNOT_FAIL_TEST = "tests/test_check_registry.py::test_campaign_inventory_is_committed_and_none_rows_hold"
-#: the test that runs the campaign's stability phase on the memorisation bug (mutants.utility.release_last_record)
-LAST_RECORD_TEST = "tests/test_common_catches.py::test_stability_check_refutes_the_released_last_record"
-LAST_RECORD_NOTE = ("the campaign's stability phase (both orders of each pair) on the entry with its output replaced "
-                     "by M·x_n/‖x_n‖: on the antipodal neighbour of x_n the outputs are ±M·u and the loss at the probe "
-                     "(−u, −y_n) differs by M = 2 against bounds ≤ 1.08 (p ≤ 1e-280, deterministic)")
-
+__all__ = ["BFTT19_ROWS"]
 
 BFTT19_ROWS: tuple[dict[str, Any], ...] = (
     dict(entry=r"bftt19\.nsgd", key="audit", bug="nsgd_noise_divided_by_batch",

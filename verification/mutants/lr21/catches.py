@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dpsco.verification.mutants.bftt19.catches import CANNOT_FAIL_TEST, LAST_RECORD_TEST, LAST_RECORD_NOTE
+from dpsco.verification.mutants.utility import CANNOT_FAIL_TEST, LAST_RECORD_NOTE, LAST_RECORD_TEST
 
 __all__ = ["LR21_ROWS"]
 

@@ -5,7 +5,7 @@ breaks, one deliberate privacy bug, and the original claim; its docstring names 
 
 The reference keeps no hook for them (independent review D3: ``adaptive_gd`` lost its ``rule=`` keyword, and
 line 4's σ_t no longer receives the exact gradient norm).  The four Algorithm 3 bugs run :func:`_planted_loop`,
-a **copy** of the loop of ``dpsco.reference.muabg23.adaptive.adaptive_gd_run`` whose σ̂, σ_t and charged cost
+a **copy** of the loop of ``dpsco.reference.muabg23.algorithms_adaptive.adaptive_gd_run`` whose σ̂, σ_t and charged cost
 are the bug's; around it they reuse the public building blocks of the reference: ``exact_rule`` (the public
 parameters), ``check_rule_representable``, ``PrivacyFilter``, ``clipped_mean_gradient`` and
 ``adaptive_gd_release`` (the correct algorithm's claim and published fields for the transcript).
@@ -20,9 +20,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-import dpsco.reference.muabg23.adaptive as _adaptive
+import dpsco.reference.muabg23.algorithms_adaptive as _adaptive
 from dpsco.reference.clipping import row_norms
-from dpsco.reference.muabg23.adaptive import (AdaptiveRule, PrivacyFilter, adaptive_gd, adaptive_gd_em,
+from dpsco.reference.muabg23.algorithms_adaptive import (AdaptiveRule, PrivacyFilter, adaptive_gd, adaptive_gd_em,
                                               adaptive_gd_release, check_rule_representable, clipped_mean_gradient,
                                               em_select, exact_rule)
 from dpsco.reference.muabg23.ledger import gaussian_zcdp, replace_one_sensitivity
@@ -138,7 +138,7 @@ def adaptive_gd_noise_over_1e6(grad: Any, w0: Any, *, rho: float, beta: float, L
 
 
 def em_log_probabilities_without_2(norms: Any, epsilon: float, sensitivity: float) -> np.ndarray:
-    """Planted bug of ``dpsco.reference.muabg23.adaptive.em_log_probabilities`` (Theorem 5's exponential mechanism):
+    """Planted bug of ``dpsco.reference.muabg23.algorithms_adaptive.em_log_probabilities`` (Theorem 5's exponential mechanism):
     log P(t) for P(t) ∝ exp(−ε‖∇F(w_t)‖/Δ), the factor 2 of the exponential mechanism's ε/(2Δ) dropped — the
     scores of ``em_log_probabilities(norms, 2ε, Δ)``, bit for bit (2ε·x/2 = ε·x in floating point), so its
     log-ratio range on the extremal score pair is 2ε (4× the claimed ε²/8-zCDP).  Same arguments and return.

@@ -12,9 +12,9 @@ white-box audits.
 
 from __future__ import annotations
 
-import dpsco.reference.muabg23.adaptive as adaptive
-import dpsco.reference.muabg23.proximal as proximal
-import dpsco.reference.muabg23.spider as spider
+import dpsco.reference.muabg23.algorithms_adaptive as adaptive
+import dpsco.reference.muabg23.algorithms_proximal as proximal
+import dpsco.reference.muabg23.algorithms_spider as spider
 from dpsco.verification.mutants.muabg23 import adaptive as ma
 from dpsco.verification.mutants.muabg23 import proximal as mp
 from dpsco.verification.mutants.muabg23 import spider as msp

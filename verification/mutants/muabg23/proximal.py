@@ -1,5 +1,5 @@
 """Planted bugs of Menart et al. (2023), arXiv:2311.13447 v2, Algorithms 2 and 4
-(``dpsco.reference.muabg23.proximal``).  Each keeps the correct algorithm's claim and has one realistic bug:
+(``dpsco.reference.muabg23.algorithms_proximal``).  Each keeps the correct algorithm's claim and has one realistic bug:
 
 * :func:`noisy_gd_paper_accounting` — σ calibrated with the paper's per-release charge (L_0/(nσ))² (the
   add/remove-style sensitivity L_0/n with a Δ²/σ² convention) instead of the exact replace-one (2L_0/n)²/(2σ²):
@@ -27,9 +27,9 @@ from typing import Any
 
 import numpy as np
 
-import dpsco.reference.muabg23.proximal as proximal
+import dpsco.reference.muabg23.algorithms_proximal as proximal
 from dpsco.reference.muabg23.ledger import zcdp_epsilon
-from dpsco.reference.muabg23.proximal import (algorithm_2_outer_steps, noisy_regularised_gd, proximal_point,
+from dpsco.reference.muabg23.algorithms_proximal import (algorithm_2_outer_steps, noisy_regularised_gd, proximal_point,
                                               theorem_9_steps)
 from dpsco.reference.privacy import Release
 from dpsco.verification.mutants.noise_scale import under_noised

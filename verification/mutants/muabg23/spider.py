@@ -1,7 +1,7 @@
 """Planted bugs in Algorithm 1 (KL Spider) of Menart et al. (2023), arXiv:2311.13447 v2, and the worst-case loss
 its privacy checks use.
 
-Each mutant is the correct algorithm (``dpsco.reference.muabg23.spider.kl_spider``, exact calibration) with ONE
+Each mutant is the correct algorithm (``dpsco.reference.muabg23.algorithms_spider.kl_spider``, exact calibration) with ONE
 deliberate privacy bug and the correct algorithm's claim (ρ-zCDP, replace-one): the claim is now false.  Each
 docstring names the check that refutes it (``tests/muabg23/test_muabg23_spider.py``; the suite in
 ``dpsco.verification.papers.muabg23.spider``).
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from dpsco.reference.muabg23.ledger import zcdp_epsilon
-from dpsco.reference.muabg23.spider import kl_spider, kl_spider_schedule
+from dpsco.reference.muabg23.algorithms_spider import kl_spider, kl_spider_schedule
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import check_positive
 from dpsco.verification.mutants.noise_scale import under_noised

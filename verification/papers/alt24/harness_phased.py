@@ -29,11 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from dpsco.reference.alt24.known_lipschitz import known_lip_reduction, theorem_2_parameters, truncation_mask
-from dpsco.reference.alt24.localization import highprob_sco
+from dpsco.reference.alt24.algorithms_known_lipschitz import known_lip_reduction, theorem_2_parameters, truncation_mask
+from dpsco.reference.alt24.algorithms_localization import highprob_sco
 from dpsco.reference.alt24.losses import LeastSquaresLoss, LinearLoss
 from dpsco.reference.alt24.model import MomentBounds
-from dpsco.reference.alt24.one_pass import onepass_clipped_dp_sgd, onepass_clipped_sgd, theorem_4_parameters
+from dpsco.reference.alt24.algorithms_one_pass import onepass_clipped_dp_sgd, onepass_clipped_sgd, theorem_4_parameters
 from dpsco.reference.clipping import row_norms
 from dpsco.reference.domains import Ball
 from dpsco.verification.papers.alt24.harness_common import extreme_vector

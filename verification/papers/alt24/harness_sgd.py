@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from dpsco.reference.alt24.clipped_sgd import clipped_dp_sgd, corollary_1_parameters
-from dpsco.reference.alt24.localization import aggregate_erm, ht_sco, sc_sco
+from dpsco.reference.alt24.algorithms_clipped_sgd import clipped_dp_sgd, corollary_1_parameters
+from dpsco.reference.alt24.algorithms_localization import aggregate_erm, ht_sco, sc_sco
 from dpsco.reference.alt24.losses import LeastSquaresLoss, TiltedQuadraticLoss
 from dpsco.reference.alt24.model import MomentBounds
 from dpsco.verification.papers.alt24.harness_common import (extreme_vector, gaussian_steps_exact, trace_probes,

@@ -31,10 +31,10 @@ from typing import Any
 import numpy as np
 from scipy.special import log_ndtr
 
-from dpsco.reference.alt24.localized import localized_clipped_dp_sgd, phase_parameters, phase_record_ranges
+from dpsco.reference.alt24.algorithms_localized import localized_clipped_dp_sgd, phase_parameters, phase_record_ranges
 from dpsco.reference.alt24.losses import LinearLoss
 from dpsco.reference.alt24.primitives import project_ball, vector_norm
-from dpsco.reference.alt24.svt import (bounded_laplace_delta, bounded_laplace_mechanism, lemma_9_tau,
+from dpsco.reference.alt24.algorithms_svt import (bounded_laplace_delta, bounded_laplace_mechanism, lemma_9_tau,
                                        lemma_10_parameters, private_sparse_vector, svt_delta)
 from dpsco.reference.clipping import row_norms
 from dpsco.verification.papers.alt24.harness_common import cutoff_survival, extreme_vector

@@ -41,10 +41,10 @@ from scipy import stats
 
 from dpsco.oracles.alt24.heavy_tail_instances import LinearInstance
 from dpsco.oracles.alt24.heavy_tails import ParetoRadius, RadialVector
-from dpsco.reference.alt24.known_lipschitz import known_lip_reduction, theorem_2_clip
+from dpsco.reference.alt24.algorithms_known_lipschitz import known_lip_reduction, theorem_2_clip
 from dpsco.reference.alt24.losses import LinearLoss, LogisticGLMLoss
 from dpsco.reference.alt24.model import MomentBounds
-from dpsco.reference.alt24.one_pass import (lemma_8_terms, onepass_clipped_dp_sgd, onepass_clipped_sgd,
+from dpsco.reference.alt24.algorithms_one_pass import (lemma_8_terms, onepass_clipped_dp_sgd, onepass_clipped_sgd,
                                             theorem_4_parameters)
 from dpsco.reference.alt24.theorems import theorem_4_bound
 from dpsco.reference.domains import Ball

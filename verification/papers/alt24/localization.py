@@ -30,9 +30,9 @@ import numpy as np
 from scipy import stats
 
 from dpsco.reference.alt24 import theorems as th
-from dpsco.reference.alt24.clipped_sgd import (clipped_dp_sgd, clipped_dp_sgd_claim, corollary_1_parameters,
+from dpsco.reference.alt24.algorithms_clipped_sgd import (clipped_dp_sgd, clipped_dp_sgd_claim, corollary_1_parameters,
                                                corollary_1_solver, corollary_2_solver)
-from dpsco.reference.alt24.localization import (aggregate_erm, highprob_sco, ht_sco, sc_sco,
+from dpsco.reference.alt24.algorithms_localization import (aggregate_erm, highprob_sco, ht_sco, sc_sco,
                                                 theorem_1_gradient_count, theorem_1_parameters, theorem_5_parameters)
 from dpsco.reference.alt24.losses import LinearLoss, MeanEstimationLoss
 from dpsco.reference.alt24.model import MomentBounds

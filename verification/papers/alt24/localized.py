@@ -4,7 +4,7 @@
 What the suite checks, and how:
 
 * **audit** — black-box audits (``dpsco.verification.auditing.audit.audit``) of the (ε, δ) claim on the whole
-  published record (:func:`~dpsco.reference.alt24.localized.audit_outcome`: ⊥, the point and the published
+  published record (:func:`~dpsco.reference.alt24.algorithms_localized.audit_outcome`: ⊥, the point and the published
   gradient count together, so a data-dependent count would be audited too): (i) the output-shift pair (linear
   loss, β = 0, the differing record first in phase 1: M·e_1 against 0, all other records 0; statistic
   :class:`RecordNorm`); (ii) the ⊥ pair (phase 1 full of heavy records so that count ≈ c; the neighbour replaces
@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from dpsco.reference.alt24.localized import (audit_outcome, lemma_12_conditions, lemma_13_conditions,
+from dpsco.reference.alt24.algorithms_localized import (audit_outcome, lemma_12_conditions, lemma_13_conditions,
                                              localized_clipped_dp_sgd, theorem_3_parameters, theorem_3_proof_bound)
 from dpsco.reference.alt24.losses import LinearLoss
 from dpsco.reference.alt24.model import MomentBounds
@@ -384,7 +384,7 @@ def _excess(n: int, rng: np.random.Generator) -> tuple[float, dict[str, Any]]:
 
 
 def _theorem_3_bound(n: int) -> tuple[float, dict[str, Any]]:
-    """The proof of Theorem 3's bound (:func:`~dpsco.reference.alt24.localized.theorem_3_proof_bound`) at the
+    """The proof of Theorem 3's bound (:func:`~dpsco.reference.alt24.algorithms_localized.theorem_3_proof_bound`) at the
     parameters the runs use (Theorem 3's, with the corrected C)."""
     R, eps, dl, d = UTILITY["radius"], UTILITY["epsilon"], UTILITY["delta"], UTILITY["d"]
     _, _, mb = heavy_tailed_linear_instance(2, np.random.default_rng(0), d=d)  # the public moments only

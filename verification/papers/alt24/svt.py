@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from dpsco.reference.alt24.svt import (bounded_laplace_delta, bounded_laplace_epsilon, bounded_laplace_mechanism,
+from dpsco.reference.alt24.algorithms_svt import (bounded_laplace_delta, bounded_laplace_epsilon, bounded_laplace_mechanism,
                                        discrete_delta, discrete_epsilon, lemma_9_tau, lemma_10_parameters,
                                        private_sparse_vector, sparse_vector_answer_law,
                                        svt_output_distribution)

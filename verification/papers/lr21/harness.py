@@ -40,9 +40,9 @@ from dpsco.reference.clipping import row_norms
 from dpsco.reference.noise import calibrate
 from dpsco.reference.privacy import Release
 from dpsco.reference.problem import ERMProblem
-from dpsco.verification.papers.bftt19.harness import (D, EPS, RADIUS, alternating_records, benign_records, call_entry,
-                                                      entry_options, extreme_features, extreme_logistic_record,
-                                                      harness_problem)
+from dpsco.verification.papers.glm_harness import (D, EPS, RADIUS, alternating_records, benign_records, call_entry,
+                                                 entry_options, extreme_features, extreme_logistic_record,
+                                                 harness_problem)
 from dpsco.verification.papers.harness import (ExactPrivacy, NoiseSample, PrivacyHarness, SensitivityProbe,
                                                gaussian_exact_privacy)
 

@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from dpsco.reference.muabg23.adaptive import (adaptive_gd, adaptive_gd_em, em_epsilon_bounded_range,
+from dpsco.reference.muabg23.algorithms_adaptive import (adaptive_gd, adaptive_gd_em, em_epsilon_bounded_range,
                                               em_log_probabilities, exact_rule, printed_rule)
 from dpsco.reference.muabg23.ledger import replace_one_sensitivity
 from dpsco.verification.auditing.curve_audit import audit_curve, curve_p_value

@@ -31,10 +31,10 @@ from typing import Any, Callable
 import numpy as np
 
 from dpsco.reference.clipping import clip_rows, enforce_norm_bound, row_norms
-from dpsco.reference.muabg23.adaptive import adaptive_gd, adaptive_gd_em, em_epsilon_bounded_range, exact_rule
-from dpsco.reference.muabg23.proximal import (algorithm_2_outer_steps, noisy_regularised_gd, proximal_point,
+from dpsco.reference.muabg23.algorithms_adaptive import adaptive_gd, adaptive_gd_em, em_epsilon_bounded_range, exact_rule
+from dpsco.reference.muabg23.algorithms_proximal import (algorithm_2_outer_steps, noisy_regularised_gd, proximal_point,
                                               theorem_9_steps)
-from dpsco.reference.muabg23.spider import kl_spider, kl_spider_schedule
+from dpsco.reference.muabg23.algorithms_spider import kl_spider, kl_spider_schedule
 from dpsco.reference.privacy import Release
 from dpsco.verification.mutants.muabg23.spider import SignedCurvatureLoss
 from dpsco.verification.papers.muabg23 import noise as noise

@@ -77,9 +77,9 @@ import numpy as np
 
 from dpsco.oracles.muabg23.kl_instances import Theorem8Pair
 from dpsco.reference.muabg23 import theorems
-from dpsco.reference.muabg23.adaptive import adaptive_gd, adaptive_gd_em
-from dpsco.reference.muabg23.proximal import noisy_regularised_gd, proximal_point
-from dpsco.reference.muabg23.spider import kl_spider
+from dpsco.reference.muabg23.algorithms_adaptive import adaptive_gd, adaptive_gd_em
+from dpsco.reference.muabg23.algorithms_proximal import noisy_regularised_gd, proximal_point
+from dpsco.reference.muabg23.algorithms_spider import kl_spider
 from dpsco.reference.validation import check_positive, check_positive_int
 from dpsco.verification.checks.stats import suite_check
 from dpsco.verification.mutants.noise_scale import ScaledNoiseGenerator  # re-exported (planted bugs live in mutants)

@@ -38,9 +38,9 @@ from scipy import optimize
 from scipy.special import log_ndtr
 
 from dpsco.reference.clipping import clip_rows, enforce_norm_bound, row_norms
-from dpsco.reference.muabg23.adaptive import exact_rule, printed_rule
-from dpsco.reference.muabg23.proximal import theorem_9_sigma, theorem_9_steps
-from dpsco.reference.muabg23.spider import kl_spider_schedule
+from dpsco.reference.muabg23.algorithms_adaptive import exact_rule, printed_rule
+from dpsco.reference.muabg23.algorithms_proximal import theorem_9_sigma, theorem_9_steps
+from dpsco.reference.muabg23.algorithms_spider import kl_spider_schedule
 from dpsco.verification.checks.noise import measured_noise_check
 
 __all__ = ["spider_residuals", "proximal_residuals", "noisy_gd_sigma", "proximal_point_sigma",

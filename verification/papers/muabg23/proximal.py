@@ -37,7 +37,7 @@ import numpy as np
 from scipy import stats
 
 from dpsco.oracles.muabg23.kl_instances import PowerShift
-from dpsco.reference.muabg23.proximal import noisy_regularised_gd, proximal_point, theorem_2_bound, theorem_9_bound
+from dpsco.reference.muabg23.algorithms_proximal import noisy_regularised_gd, proximal_point, theorem_2_bound, theorem_9_bound
 from dpsco.reference.privacy import PrivacyClaim
 from dpsco.verification.auditing.clopper_pearson import epsilon_lower_bound
 from dpsco.verification.auditing.white_box import OneSidedCanary, PlacedEvent, white_box_audit
@@ -291,7 +291,7 @@ def proximal_point_checks(n: int, seeds: Any, *, algorithm: Callable[..., Any] =
     b1 = proximal_point_data_dependent_f0(S, _linear, *args, rngs[2], **kw)
     b2 = proximal_point_data_dependent_f0(S3, _linear, *args, rngs[3], **kw)
     T, T4 = rel.parameters["T"], rel.parameters["T4"]
-    from dpsco.reference.muabg23.proximal import algorithm_2_outer_steps
+    from dpsco.reference.muabg23.algorithms_proximal import algorithm_2_outer_steps
 
     T_public = algorithm_2_outer_steps(n, 1, 1.0, 1.0, 1.0, 3.0, L0, LT)
     sigma = noise.proximal_point_sigma(n, 1, 1.0, BETA, L0, T_public, inner_steps=3)

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from dpsco.reference.muabg23.spider import kl_spider, kl_spider_schedule, theorem_1_bound
+from dpsco.reference.muabg23.algorithms_spider import kl_spider, kl_spider_schedule, theorem_1_bound
 from dpsco.reference.privacy import Release
 from dpsco.verification.auditing.white_box import OneSidedCanary, white_box_audit
 from dpsco.verification.checks.theorem_checks import rate_check

@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from dpsco.reference.alt24.clipped_sgd import corollary_2_solver, zcdp_epsilon
+from dpsco.reference.alt24.algorithms_clipped_sgd import corollary_2_solver, zcdp_epsilon
 from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds, check_records
 from dpsco.reference.alt24.primitives import aggregate, project_ball
 from dpsco.reference.privacy import PrivacyClaim, Release
