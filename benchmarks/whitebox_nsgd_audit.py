@@ -11,7 +11,7 @@ record x_i = e₁ on the dataset, x_n = −e₁ on the neighbour.  With T = 1 th
 w₁ = Proj_W(−η(g + G)) = −η(g + G) (|g + G| ≤ 10 except with probability < 1e-300), g the batch-mean
 gradient: g = L on the dataset, g = L − 2kL/m on the neighbour with k ~ Bin(m, 1/n) the draws of x_n.  So
 w₁ ~ N(−ηL, η²σ²) vs Σ_k Bin(m, 1/n)(k) N(−ηL + 2ηkL/m, η²σ²): exactly the worst pair of
-``dpsco.reference.accounting`` (true ε = 1.99 at δ = 1e-6 for the printed σ = 0.010513).
+``dpsco.reference.bftt19.accounting`` (true ε = 1.99 at δ = 1e-6 for the printed σ = 0.010513).
 
 Audit.  ``dpsco.verification.auditing.audit.audit`` with one event fixed in advance (no selection half: every run is a test
 run), E = {w₁ ≥ −η(L − tσ)} with the neighbour as numerator, where σ is the printed σ (public: it is in the
@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dpsco.reference import Ball, DataBounds, ERMProblem, LinearLoss  # noqa: E402
 import dpsco.reference.bftt19 as o  # noqa: E402
-from dpsco.reference.accounting import nsgd_worst_pair_delta  # noqa: E402
+from dpsco.reference.bftt19.accounting import nsgd_worst_pair_delta  # noqa: E402
 from dpsco.verification.auditing.audit import Event, audit  # noqa: E402
 from dpsco.verification.auditing.neighbours import canary_pair  # noqa: E402
 from dpsco.verification.mutants.corpus import fixed_event_refutation_probability  # noqa: E402

@@ -416,11 +416,11 @@ def nsgd_worst_pair_delta_quadrature(
 ) -> float:
     """Exact δ(ε) of T ∈ {1, 2} steps of Algorithm 1 on the worst-case replace-one pair, by quadrature.
 
-    The pair (Bassily et al. 2019, Algorithm 1 with the linear loss; see ``dpsco.reference.accounting``): records
+    The pair (Bassily et al. 2019, Algorithm 1 with the linear loss; see ``dpsco.reference.bftt19.accounting``): records
     x_i = −L e₁ for i < n, the neighbour replaces x_n = −L e₁ by +L e₁; every other record shares the replaced
     record's gradient, so after the common shift one step's noisy mean gradient is Q = N(0, σ²) on the dataset
     and P = Σ_k Bin(m, 1/n)(k) N(2kL/m, σ²) on the neighbour.  Returns max(H_{e^ε}(P^⊗T ‖ Q^⊗T),
-    H_{e^ε}(Q^⊗T ‖ P^⊗T)), an independent check of the PLD accountant of ``dpsco.reference.accounting``:
+    H_{e^ε}(Q^⊗T ‖ P^⊗T)), an independent check of the PLD accountant of ``dpsco.reference.bftt19.accounting``:
 
     * T = 1: the exact hockey-stick divergence of the two mixtures (:func:`mixture_gaussian_delta`'s method:
       P/Q is monotone, so the positive set is a half-line; exact normal CDFs);

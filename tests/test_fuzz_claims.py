@@ -40,7 +40,7 @@ from dpsco.oracles.privacy_curves import gaussian_delta, nsgd_worst_pair_delta_q
 from dpsco.reference import Ball, DataBounds, ERMProblem, Release
 import dpsco.reference.bftt19 as o
 import dpsco.reference.lr21 as op
-from dpsco.reference.accounting import nsgd_worst_pair_delta
+from dpsco.reference.bftt19.accounting import nsgd_worst_pair_delta
 from dpsco.reference.losses import HingeLoss, LogisticLoss, SquaredLoss
 
 

@@ -126,7 +126,7 @@ def test_exact_objp_density_is_a_probability_law():
 def test_exact_curves_are_below_the_claims_and_monotone():
     """δ(ε) of every bftt19 harness is non-increasing in ε and within the claim (the contract's check, here with the
     curve's shape); the NSGD curve at T = 1 is the accountant's exact curve to 1e-9 (an independent oracle)."""
-    from dpsco.reference.accounting import nsgd_worst_pair_delta
+    from dpsco.reference.bftt19.accounting import nsgd_worst_pair_delta
 
     for name in ("bftt19.nsgd", "bftt19.objp"):
         exact, rel = HARNESSES[name].exact_privacy()

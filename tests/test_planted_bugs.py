@@ -28,7 +28,7 @@ import pytest
 
 from dpsco.oracles.privacy_curves import gaussian_epsilon, nsgd_one_step_canary_epsilon, nsgd_worst_pair_delta_quadrature
 import dpsco.reference.bftt19 as o
-from dpsco.reference.accounting import nsgd_worst_pair_delta
+from dpsco.reference.bftt19.accounting import nsgd_worst_pair_delta
 from dpsco.reference.solvers import certified_minimize
 from dpsco.verification.mutants.alt24 import clipped as alt24_clipped
 from dpsco.verification.mutants.alt24 import known_lip as alt24_known_lip
@@ -176,7 +176,7 @@ def _is_exact_epsilon(eps: float, delta_of_eps, delta: float, tol: float = 1e-6)
 def test_one_sided_true_epsilon_is_the_worst_pair_accountant(name):
     """On the one-sided pair the clamp of the n = 16 instance (|g + G| ≤ 1) sits at the dataset's mean and does
     not change the ε (the optimal events are in the other tail): the release's exact ε is the exact T = 1
-    worst-pair curve's ε (dpsco.reference.accounting.nsgd_worst_pair_delta: normal tails, no discretisation), to
+    worst-pair curve's ε (dpsco.reference.bftt19.accounting.nsgd_worst_pair_delta: normal tails, no discretisation), to
     1e-6, for the mutant's σ and the correct σ."""
     b = pb.CANARY_AUDITED[name]
     p = pb.NSGD_PARAMS

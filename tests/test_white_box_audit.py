@@ -173,8 +173,8 @@ def test_fixed_event_audit_spares_the_algorithm_and_refutes_sigma_half():
     assert good.verdict == "not refuted" and bad.verdict == "refuted" and bad.p_value < 0.05
     assert good.to_dict()["mode"] == "white-box" and good.epsilon_true is not None
     # ε_true: the claim's event through dp_accounting's PLD (pessimistic, 1e-2 at T = 1), against the exact T = 1
-    # curve of the worst pair (dpsco.reference.accounting computes it by root finding, without the PLD)
-    from dpsco.reference.accounting import nsgd_worst_pair_epsilon
+    # curve of the worst pair (dpsco.reference.bftt19.accounting computes it by root finding, without the PLD)
+    from dpsco.reference.bftt19.accounting import nsgd_worst_pair_epsilon
 
     exact = nsgd_worst_pair_epsilon(DELTA16, N16, m, 2 * zeta / m, 1.0, 1)
     assert exact <= good.epsilon_true + 1e-6 and good.epsilon_true <= exact + 0.02  # 1e-6: ε search tolerances

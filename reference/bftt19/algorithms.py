@@ -33,7 +33,7 @@ Departures from the printed text (each also in ERRATA.md, with the test that sho
 * Theorem 3.1's noise σ² = 8TL² log(1/δ)/(n²ε²) is not (ε, δ)-DP under replace-one with with-replacement
   sampling at small T (worst pair: every other record shares the replaced record's gradient; n = 1000, T = 1,
   ε = 1, δ = 10⁻⁶ gives ε = 1.99).  Default ``calibration="certified"``: σ = max(printed σ, the smallest σ
-  that the PLD accountant certifies on that pair, ``dpsco.reference.accounting``); ``"printed"`` stays reachable
+  that the PLD accountant certifies on that pair, ``dpsco.reference.bftt19.accounting``); ``"printed"`` stays reachable
   and its claim then states the accountant's δ.  Applies to A_NSGD, its Moreau variant and A_ProxGD (E4).
 * Integer rounding (the paper gives reals): T := ⌊T_real⌋ ≥ 1, m := ⌈m_real⌉; σ² and η use the integer T.
 * Lemma 3.4's α = L²Tη/n is off by (T+1)/T for the averaged iterate; ``lemma_3_4_stability(corrected=True)``

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from dpsco.reference.accounting import NoiseCalibration, nsgd_worst_pair_event
+from dpsco.reference.bftt19.accounting import NoiseCalibration, nsgd_worst_pair_event
 from dpsco.reference.bftt19.theorems import PAPER, EfficientObjPParameters, NSGDParameters
 from dpsco.reference.privacy import PrivacyClaim
 from dpsco.reference.problem import ERMProblem
@@ -49,7 +49,7 @@ def nsgd_claim(problem: ERMProblem, n: int, epsilon: float, delta: float, params
     ``calibration="printed"`` at a T where the printed σ is not private (ERRATA.md E4) the claim states the
     accountant's δ, never the requested one.
 
-    The claim's ``event`` is ``dpsco.reference.accounting.nsgd_worst_pair_event(n, m, σ, L', T)`` with the σ
+    The claim's ``event`` is ``dpsco.reference.bftt19.accounting.nsgd_worst_pair_event(n, m, σ, L', T)`` with the σ
     and L' actually used, composed under ``"REPLACE_SPECIAL"``: the T-fold mixture-of-Gaussians pair
     (P, Q) of ``docs/derivations.md#the-one-sided-worst-case-pair-of-algorithm-1``, which is how the
     accountant computes its δ.  ``claim.event_epsilon(δ)`` therefore re-derives the ε of the worst-case pair
@@ -74,7 +74,7 @@ def nsgd_claim(problem: ERMProblem, n: int, epsilon: float, delta: float, params
     # a (n, T, ε, δ) where it is not private, the claimed δ is the accountant's.
     claimed_delta = max(delta, params.accountant_delta)
     notes = [f"noise calibration: {params.calibration}; worst-pair accountant δ({epsilon:g}) = "
-             f"{params.accountant_delta:.3g} (dpsco.reference.accounting; ERRATA.md E4)"]
+             f"{params.accountant_delta:.3g} (dpsco.reference.bftt19.accounting; ERRATA.md E4)"]
     if claimed_delta > delta:
         notes.append(f"NOT ({epsilon:g}, {delta:g})-DP: the printed calibration gives δ({epsilon:g}) = "
                      f"{params.accountant_delta:.3g} > {delta:g} on the worst-case replace-one pair; "

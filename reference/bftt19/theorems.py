@@ -16,7 +16,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from dpsco.reference.accounting import certified_noise_std
+from dpsco.reference.bftt19.accounting import certified_noise_std
 from dpsco.reference.validation import check_positive, check_positive_int
 
 __all__ = [
@@ -122,7 +122,7 @@ class NSGDParameters:
     smoothness_max: float  # 2/η with the integer T: Lemma 3.4's condition η ≤ 2/β
     sigma2_printed: float = math.nan  # Algorithm 1, line 1: 8TL² log(1/δ)/(n²ε²)
     calibration: str = "certified"  # "certified": σ = max(printed, worst-pair certified); "printed": σ printed
-    accountant_delta: float = math.nan  # worst-pair accountant's δ(ε) at σ (dpsco.reference.accounting)
+    accountant_delta: float = math.nan  # worst-pair accountant's δ(ε) at σ (dpsco.reference.bftt19.accounting)
     printed_accountant_delta: float = math.nan  # the same at the printed σ
     printed_is_private: bool = True  # printed_accountant_delta ≤ δ
 
@@ -143,7 +143,7 @@ def theorem_3_2_parameters(
     Noise (departure from the printed text, ERRATA.md E4): Theorem 3.1's σ²_printed is *not* (ε, δ)-DP under
     replace-one for small T (e.g. n = 1000, T = 1, ε = 1, δ = 10⁻⁶: ε = 1.99 on the worst pair).  With
     ``calibration="certified"`` (default) σ = max(σ_printed, the smallest σ that the worst-pair accountant
-    certifies, ``dpsco.reference.accounting.certified_noise_std``), so the algorithm is the paper's wherever its
+    certifies, ``dpsco.reference.bftt19.accounting.certified_noise_std``), so the algorithm is the paper's wherever its
     printed σ is private.  ``calibration="printed"`` keeps σ_printed; ``printed_accountant_delta`` and
     ``printed_is_private`` then say whether it is private, and the release's claim states the accountant's δ.
 

@@ -1,7 +1,7 @@
 """Algorithm 1's noise on its worst-case replace-one pair (ERRATA.md E4).
 
 Golden values come from the exact quadrature oracle (``dpsco.oracles.privacy_curves``), which shares no code with
-the PLD accountant of ``dpsco.reference.accounting``; everything here is deterministic.
+the PLD accountant of ``dpsco.reference.bftt19.accounting``; everything here is deterministic.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dpsco.oracles.privacy_curves import (
     nsgd_worst_pair_delta_quadrature,
 )
 from dpsco.reference import Ball, DataBounds, ERMProblem
-from dpsco.reference.accounting import (
+from dpsco.reference.bftt19.accounting import (
     certified_noise_std,
     nsgd_worst_pair_delta,
     nsgd_worst_pair_epsilon,

@@ -301,7 +301,7 @@ def test_nsgd_family_claim_carries_the_worst_pair_event(name):
     actually used (L, 2L for the envelope, 2L + ξ for A_ProxGD), and re-derives an ε ≤ the claimed one.
 
     Why ≤ holds with no tolerance: at T > 100 the accountant behind the certified calibration
-    (``dpsco.reference.accounting``) builds exactly the event's PLD, dp_accounting's pessimistic
+    (``dpsco.reference.bftt19.accounting``) builds exactly the event's PLD, dp_accounting's pessimistic
     ``from_mixture_gaussian_mechanism`` at value discretisation 1e-3 self-composed T times, and certified
     δ_acc(ε) ≤ δ.  ``PrivacyClaim`` composes the event into an identity PLD, which may move at most 1e-15 of
     tail mass to +∞ (dp_accounting's ``tail_mass_truncation``), so δ_event(ε) ≤ δ_acc(ε) + 1e-15 ≤ δ (the
@@ -309,7 +309,7 @@ def test_nsgd_family_claim_carries_the_worst_pair_event(name):
     """
     from dp_accounting import dp_event
 
-    from dpsco.reference.accounting import pld_discretisation
+    from dpsco.reference.bftt19.accounting import pld_discretisation
     from dpsco.reference.privacy import PrivacyClaim
 
     assert pld_discretisation(T_EVENT) == 1e-3  # the discretisation of PrivacyClaim.event_epsilon

@@ -1,7 +1,7 @@
 """White-box audit of A_NSGD with Theorem 3.1's printed σ at n = 1000, T = 1 against the claim (1, 1e-6).
 
 Bassily et al. 2019, Algorithm 1 with the printed σ² = 8TL² log(1/δ)/(n²ε²) is not (1, 1e-6)-DP on the
-one-sided replace-one pair (ERRATA.md E4; exact ε = 1.99, dpsco.reference.accounting).  The audit
+one-sided replace-one pair (ERRATA.md E4; exact ε = 1.99, dpsco.reference.bftt19.accounting).  The audit
 (benchmarks/whitebox_nsgd_audit.py) runs the real ``noisy_sgd`` with η = 1 and W = B(0, 10), so the released
 first iterate is w₁ = −η(g + G) (projection inactive), and tests one event fixed in advance,
 E = {w₁ ≥ −η(L − tσ_printed)}, with ``dpsco.verification.auditing.audit.audit`` at confidence 0.95.
@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 from dpsco.oracles.privacy_curves import nsgd_worst_pair_delta_quadrature
-from dpsco.reference.accounting import nsgd_worst_pair_delta
+from dpsco.reference.bftt19.accounting import nsgd_worst_pair_delta
 
 _PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "whitebox_nsgd_audit.py"
 _spec = importlib.util.spec_from_file_location("whitebox_nsgd_audit", _PATH)
@@ -46,7 +46,7 @@ def _sigma_certified() -> float:
 
 
 def test_instance_printed_is_not_private_and_certified_is():
-    """Exact T = 1 curve of the worst pair (dpsco.reference.accounting) and the independent quadrature oracle agree:
+    """Exact T = 1 curve of the worst pair (dpsco.reference.bftt19.accounting) and the independent quadrature oracle agree:
     δ(1) ≫ 1e-6 at the printed σ, ≤ 1e-6 at the certified σ the algorithm runs with."""
     assert wb.M_BATCH == 500 and math.isclose(wb.SIGMA_PRINTED, math.sqrt(8 * math.log(1e6)) / 1000, rel_tol=1e-12)
     s_c = _sigma_certified()

@@ -490,7 +490,7 @@ def canary_pair(
     give the *same* loss function, not a neighbour that differs).
 
     ``"one-sided"``: the worst-case replace-one pair known for with-replacement mini-batch sampling
-    (Bassily et al. 2019, Algorithm 1; ``dpsco.reference.accounting``): *every* record equals the canary, so all
+    (Bassily et al. 2019, Algorithm 1; ``dpsco.reference.bftt19.accounting``): *every* record equals the canary, so all
     other records share the replaced record's gradient at every w and batch sampling adds no randomness on the
     dataset's side; the last record is replaced as in ``"symmetric"``.  For the linear loss this is the pair
     x_i = x_max e₁ (all i) vs x_n' = −x_max e₁ (a mirror image of x_i = −e₁ vs x_n' = +e₁).  On it, one step of
@@ -681,7 +681,7 @@ def worst_case_pairs(
     ``background="shared"`` also sets every *other* record of both datasets to z, so that all of them share the
     replaced record's gradient at every w: the worst-case pair known for mini-batch noisy SGD with
     with-replacement sampling (the dataset's side then has no sampling randomness; see
-    ``dpsco.reference.accounting`` and ERRATA.md E4).  ``"data"`` (default) keeps the caller's other records.
+    ``dpsco.reference.bftt19.accounting`` and ERRATA.md E4).  ``"data"`` (default) keeps the caller's other records.
 
     Returns
     -------

@@ -14,7 +14,7 @@ function g(w; z) (the clipped per-sample gradient).  A *canary design* fixes the
 reduces each step to one scalar in units where the claimed per-draw shift of the replaced record is 1:
 
 * :class:`OneSidedCanary` — every record is z; the neighbour replaces the last by z'.  The pair that is
-  worst for with-replacement sampling (``dpsco.reference.accounting``): the dataset's batch mean is
+  worst for with-replacement sampling (``dpsco.reference.bftt19.accounting``): the dataset's batch mean is
   g(w_t; z) whatever the batch, so the adversary subtracts it exactly and projects on
   u_t = (g(w_t; z') − g(w_t; z))/‖·‖:
 
@@ -69,7 +69,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from dpsco.reference.accounting import pld_discretisation
+from dpsco.reference.bftt19.accounting import pld_discretisation
 from dpsco.reference.privacy import PrivacyClaim, to_jsonable
 from dpsco.reference.validation import check_positive_int, check_rng
 from dpsco.reference.white_box import NoisyGradientTrace

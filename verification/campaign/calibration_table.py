@@ -2,7 +2,7 @@
 
 For each (n, ε, T) with δ = 1/n² (Algorithm 1's largest admissible δ), Algorithm 1's printed parameters
 m = ⌈n√(ε/(4T))⌉, σ² = 8TL² log(1/δ)/(n²ε²) (Bassily et al. 2019) are evaluated on the worst-case replace-one
-pair (``dpsco.reference.accounting``: exact at T = 1, ``dp_accounting`` PLD beyond).  A row fails when the curve's
+pair (``dpsco.reference.bftt19.accounting``: exact at T = 1, ``dp_accounting`` PLD beyond).  A row fails when the curve's
 δ(ε) exceeds δ; its true ε at δ is then reported too.  Everything depends on public parameters only.
 
 Run ``python -m dpsco.verification.campaign.calibration_table [--out FILE.md]`` to regenerate the table (about 10 minutes
@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from dpsco.reference.accounting import nsgd_worst_pair_delta, nsgd_worst_pair_epsilon
+from dpsco.reference.bftt19.accounting import nsgd_worst_pair_delta, nsgd_worst_pair_epsilon
 from dpsco.reference.bftt19 import algorithm_1_batch_size, algorithm_1_noise_variance
 
 __all__ = ["CalibrationRow", "printed_calibration_rows", "markdown_table", "main"]

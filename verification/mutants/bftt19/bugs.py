@@ -291,7 +291,7 @@ def nsgd_printed_calibration(X: Any, y: Any, problem: ERMProblem, epsilon: float
                              rng: np.random.Generator, *, replicates: int | None = None, T: int | None = None,
                              eta: float | None = None) -> Release:
     """A_NSGD with Theorem 3.1's printed noise σ² = 8TL² log(1/δ)/(n²ε²) under the requested (ε, δ) claim:
-    the behaviour before the worst-pair accountant (ERRATA.md E4, ``dpsco.reference.accounting``).
+    the behaviour before the worst-pair accountant (ERRATA.md E4, ``dpsco.reference.bftt19.accounting``).
 
     The run is the real ``noisy_sgd(..., calibration="printed")`` (same T, m, η, σ, sampling and noise
     streams); only the claim is wrong.  ``noisy_sgd`` itself, with the printed calibration, states the
@@ -302,7 +302,7 @@ def nsgd_printed_calibration(X: Any, y: Any, problem: ERMProblem, epsilon: float
     True privacy: at T = 1 on the one-sided pair (``dpsco.verification.auditing.neighbours.canary_pair(neighbour="one-sided")``:
     every other record shares the replaced record's gradient) one step releases a post-processing of
     Q = N(0, σ²) vs P = Σ_k Bin(m, 1/n)(k) N(2kL/m, σ²), whose exact ε at δ is where the exact T = 1 curve
-    ``dpsco.reference.accounting.nsgd_worst_pair_delta(ε, n, m, σ_printed, L, 1)`` falls to δ (e.g. 1.99 at
+    ``dpsco.reference.bftt19.accounting.nsgd_worst_pair_delta(ε, n, m, σ_printed, L, 1)`` falls to δ (e.g. 1.99 at
     n = 1000, ε = 1, δ = 1e-6; 1.56 at n = 64, δ = 1/n², the corpus instance in planted_bugs.py).
     """
     correct = o.noisy_sgd(X, y, problem, epsilon, delta, np.random.default_rng(0), T=T, eta=eta)  # its claim

@@ -18,7 +18,7 @@ What each harness measures
   and the one-draw shift ‖g(w_t; z) − g(w_t; z′)‖/m ≤ 2C/m at every iterate.  Noise: every record (0.6, 0.8, +1),
   so the batch mean is g(w_t; z) whatever the batch and the residual is ĝ_t − g(w_t; z) (T·d values per run,
   200 runs), against σ of ``theorem_3_2_parameters`` (Theorem 3.1's calibration, certified).  Exact privacy: the
-  one-sided worst pair known (``dpsco.reference.accounting``) on the linear loss, n = 16, d = 1, where Theorem
+  one-sided worst pair known (``dpsco.reference.bftt19.accounting``) on the linear loss, n = 16, d = 1, where Theorem
   3.2 gives T = 1: the exact hockey-stick curve of the white-box step by the independent quadrature oracle
   ``dpsco.oracles.privacy_curves.nsgd_worst_pair_delta_quadrature`` (per-draw shift 2: the envelope and the
   approximate envelope gradient of the linear loss are x itself).

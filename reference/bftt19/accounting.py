@@ -256,7 +256,7 @@ class NoiseCalibration:
     accountant: str = ("exact for T = 1; for T >= 2 dp_accounting PLD (pessimistic connect-the-dots, "
                        "value_discretization_interval 1e-2 / 3e-3 / 1e-3 for T <= 3 / <= 100 / > 100) of the "
                        "worst-case replace-one pair known for with-replacement sampling: T-fold "
-                       "MixtureOfGaussiansDpEvent (dpsco.reference.accounting)")
+                       "MixtureOfGaussiansDpEvent (dpsco.reference.bftt19.accounting)")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
