@@ -23,7 +23,8 @@ import numpy as np
 
 from dpsco.reference.problem import DataBounds
 from dpsco.verification.auditing.family import audit_family
-from dpsco.verification.auditing.neighbours import BoxBounds, replace_one_extreme, sign_flip_pairs
+from dpsco.verification.auditing.neighbours import (BoxBounds, replace_one_extreme)
+from dpsco.verification.auditing.neighbour_pairs import sign_flip_pairs
 from dpsco.verification.auditing.pair_search import pair_search_audit
 
 LO, HI = -0.5, 2.5

@@ -18,13 +18,8 @@ from dpsco.reference.domains import Ball
 from dpsco.reference.losses import get_loss
 from dpsco.reference.problem import DataBounds, ERMProblem
 from dpsco.verification.auditing.audit import audit
-from dpsco.verification.auditing.neighbours import (
-    canary_pair,
-    extreme_points,
-    replace_one_extreme,
-    sign_flip_pairs,
-    worst_case_pairs,
-)
+from dpsco.verification.auditing.neighbours import (canary_pair, extreme_points, replace_one_extreme)
+from dpsco.verification.auditing.neighbour_pairs import (sign_flip_pairs, worst_case_pairs)
 
 
 @st.composite
@@ -170,7 +165,7 @@ def test_canary_pair_edge_cases() -> None:
 def test_pair_generators_are_neighbours_in_the_domain() -> None:
     from dpsco.reference.problem import DataBounds as _DB
     from dpsco.verification.auditing.inputs import check_dataset, check_neighbouring_pair
-    from dpsco.verification.auditing.neighbours import add_remove_pairs, sign_flip_pairs, worst_case_pairs
+    from dpsco.verification.auditing.neighbour_pairs import (add_remove_pairs, sign_flip_pairs, worst_case_pairs)
 
     b = _DB(1.0, 1.0)
     X = np.array([[0.3, 0.4, 0.0], [0.0, 0.0, 0.5], [0.6, 0.0, 0.0]])
@@ -235,7 +230,8 @@ def test_replace_one_extreme_stays_in_a_box(data: tuple, use_direction: bool) ->
 
 
 def test_box_extremes_by_hand() -> None:
-    from dpsco.verification.auditing.neighbours import BoxBounds, add_remove_pairs, n_deterministic_extreme_points
+    from dpsco.verification.auditing.neighbours import (BoxBounds, n_deterministic_extreme_points)
+    from dpsco.verification.auditing.neighbour_pairs import add_remove_pairs
 
     b = BoxBounds((-1.0, 0.0), (3.0, 2.0), 0.0, 1.0)
     # corners in lexicographic (lo, hi) order, all-lo first

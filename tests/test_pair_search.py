@@ -23,13 +23,8 @@ from scipy.stats import binom, laplace
 from dpsco.reference.problem import DataBounds
 from dpsco.verification.auditing.clopper_pearson import clopper_pearson_lower, clopper_pearson_upper
 from dpsco.verification.auditing.inputs import check_dataset, check_neighbouring_pair
-from dpsco.verification.auditing.neighbours import (
-    BoxBounds,
-    in_domain,
-    replace_one_extreme,
-    sign_flip_pairs,
-    worst_case_pairs,
-)
+from dpsco.verification.auditing.neighbours import (BoxBounds, in_domain, replace_one_extreme)
+from dpsco.verification.auditing.neighbour_pairs import (sign_flip_pairs, worst_case_pairs)
 from dpsco.verification.auditing.pair_search import pair_search_audit, parse_interval_bounds, search_pairs
 
 LO, HI = -0.5, 2.5

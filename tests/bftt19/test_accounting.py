@@ -28,7 +28,8 @@ from dpsco.reference.bftt19.accounting import (
 )
 from dpsco.reference.losses import LinearLoss, LogisticLoss
 import dpsco.reference.bftt19 as o
-from dpsco.verification.auditing.neighbours import canary_pair, worst_case_pairs
+from dpsco.verification.auditing.neighbours import canary_pair
+from dpsco.verification.auditing.neighbour_pairs import worst_case_pairs
 
 
 def printed_sigma(n, T, eps, delta, L=1.0):

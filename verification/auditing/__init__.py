@@ -99,20 +99,10 @@ from dpsco.verification.auditing.estimators import (
     one_run_saturation,
     p_value_of_counts,
 )
-from dpsco.verification.auditing.neighbours import (
-    BoxBounds,
-    CanaryPair,
-    Domain,
-    NeighbourPair,
-    add_remove_pairs,
-    canary_pair,
-    extreme_points,
-    in_domain,
-    n_deterministic_extreme_points,
-    replace_one_extreme,
-    sign_flip_pairs,
-    worst_case_pairs,
-)
+from dpsco.verification.auditing.neighbours import (BoxBounds, CanaryPair, Domain, canary_pair, extreme_points,
+                                                    in_domain, n_deterministic_extreme_points, replace_one_extreme)
+from dpsco.verification.auditing.neighbour_pairs import (NeighbourPair, add_remove_pairs, sign_flip_pairs,
+                                                         worst_case_pairs)
 from dpsco.verification.auditing.pair_search import (
     PairSearchResult,
     pair_search_audit,

@@ -28,15 +28,9 @@ from dpsco.verification.auditing.audit import audit
 from dpsco.verification.auditing.clopper_pearson import check_confidence
 from dpsco.verification.auditing.events import select_event
 from dpsco.verification.auditing.inputs import as_claim, check_dataset, check_neighbouring_pair
-from dpsco.verification.auditing.neighbours import (
-    BoxBounds,
-    Domain,
-    NeighbourPair,
-    extreme_points,
-    in_domain,
-    n_deterministic_extreme_points,
-    replace_one_extreme,
-)
+from dpsco.verification.auditing.neighbours import (BoxBounds, Domain, extreme_points, in_domain,
+                                                    n_deterministic_extreme_points, replace_one_extreme)
+from dpsco.verification.auditing.neighbour_pairs import NeighbourPair
 from dpsco.verification.auditing.results import AuditResult, AuditResultBase
 from dpsco.verification.auditing.samples import draw
 from dpsco.verification.auditing.statistics import DEFAULT_STATISTIC, parse_statistic, select_statistic_and_event

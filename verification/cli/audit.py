@@ -112,6 +112,7 @@ from dpsco.reference.losses import get_loss
 from dpsco.reference.privacy import PrivacyClaim
 from dpsco.reference.problem import DataBounds
 from dpsco.verification.auditing import estimators
+from dpsco.verification.auditing import neighbour_pairs as nbp
 from dpsco.verification.auditing import neighbours as nbm
 from dpsco.verification.auditing import pair_search
 from dpsco.verification.auditing.audit import audit
@@ -273,7 +274,7 @@ def _generated_pairs(args: argparse.Namespace, dataset: dict[str, np.ndarray]) -
                 raw.append(({"X": np.asarray(X, dtype=np.float64), "y": np.asarray(y, dtype=np.float64)},
                             {"X": X2, "y": y2}, "last record -> antipodal extreme point, label kept"))
         elif args.pairs == "sign-flip":
-            raw = [p.as_tuple() for p in nbm.sign_flip_pairs(X, y, bounds)]
+            raw = [p.as_tuple() for p in nbp.sign_flip_pairs(X, y, bounds)]
         else:
             if args.loss is None:
                 raise InputError("--pairs worst-case needs --loss (the loss whose gradient difference is maximised)")
@@ -281,7 +282,7 @@ def _generated_pairs(args: argparse.Namespace, dataset: dict[str, np.ndarray]) -
                 get_loss(str(args.loss))
             except ValueError as exc:
                 raise InputError(f"--{exc}") from None  # "--loss must be one of [...], got ..."
-            raw = [p.as_tuple() for p in nbm.worst_case_pairs(X, y, bounds, str(args.loss))]
+            raw = [p.as_tuple() for p in nbp.worst_case_pairs(X, y, bounds, str(args.loss))]
     except (ValueError, TypeError) as exc:
         raise InputError(f"--pairs {args.pairs}: {exc}") from None
     if not raw:
