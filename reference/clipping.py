@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["clip_rows", "enforce_norm_bound", "row_norms"]
+__all__ = ["clip_rows", "clip_rows_each", "enforce_norm_bound", "row_norms"]
 
 
 def row_norms(G: np.ndarray) -> np.ndarray:
@@ -70,6 +70,22 @@ def clip_rows(G: np.ndarray, C: float) -> np.ndarray:
             sub[bad] *= 1.0 - 4.0 * np.finfo(np.float64).eps
         G[over] = sub
     return G
+
+
+def clip_rows_each(G: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """Row r of G (k, d) clipped at its own bound ``bounds[r]`` (k,) > 0: :func:`clip_rows` per distinct bound, so
+    ‖out_r‖ ≤ bounds[r] holds in floating point with the same edge behaviour.  Returns a new (k, d) array."""
+    G = np.asarray(G, dtype=np.float64)
+    bounds = np.asarray(bounds, dtype=np.float64)
+    if bounds.shape != G.shape[:1]:
+        raise ValueError(f"bounds must have one entry per row of G, shape {G.shape[:1]}, got {bounds.shape}")
+    if np.any(np.isnan(bounds)) or np.any(bounds < 0):
+        raise ValueError("bounds must be >= 0 and not NaN")
+    out = np.empty_like(G)
+    for b in np.unique(bounds):
+        rows = bounds == b
+        out[rows] = clip_rows(G[rows], float(b))
+    return out
 
 
 def enforce_norm_bound(G: np.ndarray, C: float) -> np.ndarray:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from dpsco.reference.projections import project_ball
 from dpsco.reference.validation import check_positive
 
 __all__ = ["Ball"]
@@ -48,15 +49,11 @@ class Ball:
         """Euclidean projection Proj_W.
 
         ``w``: (d,) or (k, d) float array; rows are projected independently.  Returns a new array:
-        Proj(w) = w · min(1, M/‖w‖).
+        Proj(w) = w · min(1, M/‖w‖), by the one core projection ``dpsco.reference.projections.project_ball``
+        (rows inside unchanged; ‖Proj(w)‖ ≤ M guaranteed in floating point; overflow-safe; inf rows to the
+        boundary in their limit direction, NaN rows to 0).
         """
-        w = np.asarray(w, dtype=np.float64)
-        if not self.bounded:
-            return w.copy()
-        norms = np.linalg.norm(w, axis=-1, keepdims=True)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            scale = np.where(norms > self.radius, self.radius / np.where(norms > 0, norms, 1.0), 1.0)
-        return w * scale
+        return project_ball(w, self.radius)
 
     def contains(self, w: np.ndarray, rtol: float = 0.0) -> bool:
         """True iff ‖w‖ ≤ M·(1 + rtol)."""

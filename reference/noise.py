@@ -37,7 +37,7 @@ from typing import Any, Literal
 import numpy as np
 from scipy.special import gammaln
 
-from dpsco.reference import conversions
+from dpsco.reference import conversions, projections
 from dpsco.reference.validation import check_delta, check_epsilon, check_positive, check_positive_int, check_rng
 
 __all__ = [
@@ -273,13 +273,9 @@ def noise_moments(cal: NoiseCalibration, d: int) -> tuple[float, float]:
 
 
 def project_ball(w: np.ndarray, radius: float) -> np.ndarray:
-    """Π_{B(0,R)} row-wise: w·min(1, R/‖w‖) for (d,) or (k, d) arrays; R = inf is the identity."""
-    R = check_positive(radius, "radius", allow_inf=True)
-    w = np.asarray(w, dtype=np.float64)
-    if not math.isfinite(R):
-        return w.copy()
-    nrm = np.linalg.norm(w, axis=-1, keepdims=True)
-    return w * np.minimum(1.0, R / np.where(nrm > 0, nrm, 1.0))
+    """Π_{B(0,R)} row-wise: w·min(1, R/‖w‖) for (d,) or (k, d) arrays; R = inf is the identity.  R > 0.
+    The one core projection (``dpsco.reference.projections.project_ball``): ‖out‖ ≤ R guaranteed as computed."""
+    return projections.project_ball(w, check_positive(radius, "radius", allow_inf=True))
 
 
 def perturb_and_project(w_T: np.ndarray, cal: NoiseCalibration, radius: float, rng: np.random.Generator,

@@ -419,3 +419,39 @@ def test_rooms_do_not_import_each_other() -> None:
             if other is not None and other != mine:
                 bad.append(f"{path.relative_to(ROOT)}:{line} imports {target}")
     assert not bad, "rooms importing another paper's room:\n" + "\n".join(bad)
+
+
+# -- one copy of each projection (issue 26) ---------------------------------------------------------------------
+#: an inline ball projection x·min(1, r/‖x‖) (or its np.minimum form) written out
+PROJECTION_FORMULA = re.compile(r"(np\.)?minimum\(1(\.0)?, *[\w.]+ */ *np\.where\(")
+#: planted bugs that mirror an old inline copy on purpose (verification/mutants is not production code)
+PROJECTION_COPIES_ALLOWED = ("verification/mutants/bftt19/bugs.py", "verification/mutants/muabg23/proximal.py",
+                             "reference/problem.py")  # problem.clip_to_bounds: data clipping, row by row
+
+
+def test_one_copy_of_each_projection() -> None:
+    """Ball and two-ball projections live in dpsco.reference.projections only: no module defines another
+    ``project_ball`` / ``project_ball_intersection`` / ``_project_two_spheres`` that does not call the core, and no
+    module writes the inline formula x·min(1, r/‖x‖) out (planted bugs excepted, listed)."""
+    names = {"project_ball", "project_ball_intersection", "_project_ball", "_project_two_spheres", "_project",
+             "_project_rows", "project_v"}
+    bad, found = [], set()
+    for pkg in PACKAGES:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel == "reference/projections.py":
+                continue
+            text = path.read_text(encoding="utf-8")
+            if PROJECTION_FORMULA.search(text):
+                found.add(rel)
+                if rel not in PROJECTION_COPIES_ALLOWED:
+                    bad.append(f"{rel}: an inline projection/clipping formula")
+            for node in ast.walk(ast.parse(text)):
+                if isinstance(node, ast.FunctionDef) and node.name in names:
+                    called = {getattr(c.func, "attr", getattr(c.func, "id", "")) for c in ast.walk(node)
+                              if isinstance(c, ast.Call)}
+                    if not called & {"project_ball", "project_ball_intersection"}:
+                        bad.append(f"{rel}:{node.lineno} {node.name} does not call dpsco.reference.projections")
+    assert not bad, "a projection copy outside reference/projections.py:\n" + "\n".join(bad)
+    assert set(PROJECTION_COPIES_ALLOWED) <= found, \
+        f"stale allowance (the copy is gone; drop it): {sorted(set(PROJECTION_COPIES_ALLOWED) - found)}"

@@ -55,6 +55,7 @@ from dpsco.oracles.alt24.heavy_tails import RadialLaw, RadialVector, TruncatedPa
 from dpsco.reference.alt24.losses import (LADLoss, LeastSquaresLoss, LinearLoss, LogisticGLMLoss,
                                           MeanEstimationLoss, TiltedQuadraticLoss)
 from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds
+from dpsco.reference.projections import project_ball
 from dpsco.reference.validation import as_float_vector, check_positive, check_positive_int, check_rng
 
 __all__ = ["HeavyTailedInstance", "LADInstance", "LeastSquaresInstance", "LinearInstance", "LogisticInstance",
@@ -65,9 +66,8 @@ _GL_NODES, _GL_WEIGHTS = np.polynomial.legendre.leggauss(128)
 
 
 def _project_ball(x: np.ndarray, R: float) -> np.ndarray:
-    """Π_{B(0, R)}(x)."""
-    nx = float(np.linalg.norm(x))
-    return x.copy() if nx <= R else x * (R / nx)
+    """Π_{B(0, R)}(x): the one core projection (dpsco.reference.projections.project_ball)."""
+    return project_ball(x, R)
 
 
 def _monotone(G: list[float]) -> tuple[float, ...]:

@@ -17,7 +17,8 @@ import numpy as np
 
 from dpsco.reference.accd22 import theorems as th
 from dpsco.reference.accd22.extension import ConvexLoss
-from dpsco.reference.clipping import enforce_norm_bound, row_norms
+from dpsco.reference import projections
+from dpsco.reference.clipping import enforce_norm_bound
 from dpsco.reference.noise import analytic_gaussian_sigma, gaussian_log_delta
 from dpsco.reference.validation import check_positive
 
@@ -63,9 +64,10 @@ Balls = list[tuple[np.ndarray, float]]  # (centres (R, d), radius) per ball; the
 
 def project_balls(P: np.ndarray, balls: Balls) -> np.ndarray:
     """Exact Euclidean projection of each row of P (R, d) onto the intersection of one or two balls (each ball's
-    centre (R, d) or (d,), its radius a float).  For two balls: the point itself if feasible, else the projection on
-    one ball if it lies in the other, else the nearest point of the intersection of the two spheres (both
-    constraints active).  Raises ValueError if two balls do not intersect."""
+    centre (R, d) or (d,), its radius a float), by the one core projections (``dpsco.reference.projections``:
+    ``project_ball`` and ``project_ball_intersection``).  For two balls: the point itself if feasible, else the
+    projection on one ball if it lies in the other, else the nearest point of the intersection of the two spheres
+    (both constraints active).  Raises ValueError if two balls do not intersect."""
     P = np.atleast_2d(np.asarray(P, dtype=np.float64))
     if len(balls) == 1:
         c, r = balls[0]
@@ -73,50 +75,13 @@ def project_balls(P: np.ndarray, balls: Balls) -> np.ndarray:
     if len(balls) != 2:
         raise ValueError(f"project_balls takes one or two balls, got {len(balls)}")
     (a, r), (b, s) = balls
-    a, b = np.broadcast_to(a, P.shape), np.broadcast_to(b, P.shape)
-    gap = row_norms(b - a)
-    if np.any(gap > r + s + 1e-12 * (r + s)):
-        raise ValueError("the two balls of the domain do not intersect")
-    out = _project_ball(P, a, r)
-    bad = row_norms(out - b) > s * (1 + 1e-12)
-    if np.any(bad):
-        p2 = _project_ball(P[bad], b[bad], s)
-        ok2 = row_norms(p2 - a[bad]) <= r * (1 + 1e-12)
-        sub = out[bad]
-        sub[ok2] = p2[ok2]
-        both = ~ok2
-        if np.any(both):
-            sub[both] = _project_two_spheres(P[bad][both], a[bad][both], r, b[bad][both], s)
-        out[bad] = sub
-    return out
+    return projections.project_ball_intersection(P, a, r, b, s)
 
 
 def _project_ball(P: np.ndarray, c: np.ndarray, r: float) -> np.ndarray:
-    # overflow-safe norms (dpsco.reference.clipping.row_norms): np.linalg.norm returns inf beyond ~1.34e154, which
-    # snapped far points to the centre and broke the phase's sensitivity bound on huge domains (independent review)
-    V = P - c
-    nv = row_norms(V)[:, None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return c + V * np.where(nv > r, r / np.where(nv > r, nv, 1.0), 1.0)
-
-
-def _project_two_spheres(P: np.ndarray, a: np.ndarray, r: float, b: np.ndarray, s: float) -> np.ndarray:
-    # the circle's offset t and radius h in units of sc = max(Δ, r, s), so that no square overflows or underflows
-    delta = row_norms(b - a)[:, None]
-    e = (b - a) / delta
-    sc = np.maximum(delta, max(r, s))
-    dl, rr, ss = delta / sc, r / sc, s / sc
-    t = (dl ** 2 + rr ** 2 - ss ** 2) / (2.0 * dl) * sc
-    h = np.sqrt(np.maximum(rr ** 2 - (t / sc) ** 2, 0.0)) * sc
-    W = (P - a) - np.sum((P - a) * e, axis=1, keepdims=True) * e
-    nw = row_norms(W)[:, None]
-    if np.any(nw == 0):  # on the axis: every point of the circle is nearest; take one orthogonal direction
-        for i in np.flatnonzero(nw[:, 0] == 0):
-            u = np.zeros(P.shape[1])
-            u[int(np.argmin(np.abs(e[i])))] = 1.0
-            u -= (u @ e[i]) * e[i]
-            W[i], nw[i] = u, row_norms(u[None, :])[0]
-    return a + t * e + h * (W / nw)
+    # the one core projection (overflow-safe norms: np.linalg.norm returns inf beyond ~1.34e154, which snapped far
+    # points to the centre and broke the phase's sensitivity bound on huge domains; independent review)
+    return projections.project_ball(P, r, c)
 
 
 def solver_steps(L: float, H: float, eta: float, b: int, tol: float, grad_rtol: float = 0.0) -> int:

@@ -34,8 +34,8 @@ from typing import Any, Callable
 import numpy as np
 
 from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds, check_records, grads_at
-from dpsco.reference import conversions
-from dpsco.reference.alt24.primitives import project_ball, project_ball_intersection
+from dpsco.reference import conversions, projections
+from dpsco.reference.alt24.primitives import project_ball
 from dpsco.reference.clipping import enforce_norm_bound
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import (as_float_vector, check_bool, check_delta, check_iterations, check_positive,
@@ -130,33 +130,12 @@ zcdp_epsilon = conversions.zcdp_epsilon
 # ---- the shared loop ---------------------------------------------------------------------------------------
 
 def two_ball_projector(c1: np.ndarray, r1: float, c2: np.ndarray, r2: float) -> Callable[[np.ndarray], np.ndarray]:
-    """Π onto B(c1, r1) ∩ B(c2, r2) for (R, d) rows: rows inside both balls are returned as they are, the
-    others go through the exact ``project_ball_intersection`` one by one (when one ball contains the other,
-    the projection onto the smaller one, vectorised).  c1 may be (R, d): one centre per row."""
+    """Π onto B(c1, r1) ∩ B(c2, r2) for (R, d) rows: the one core two-ball projection
+    (``dpsco.reference.projections.project_ball_intersection``, vectorised; rows inside both balls are returned
+    as they are; when one ball contains the other, the projection onto the smaller one).  c1 may be (R, d): one
+    centre per row."""
     c1, c2 = np.asarray(c1, dtype=np.float64), np.asarray(c2, dtype=np.float64)
-    if c1.ndim == 2:  # one first centre per row (replicates with their own domains)
-        def project_rows(Y: np.ndarray) -> np.ndarray:
-            out = Y.copy()
-            outside = (np.linalg.norm(Y - c1, axis=1) > r1) | (np.linalg.norm(Y - c2, axis=1) > r2)
-            for i in np.flatnonzero(outside):
-                out[i] = project_ball_intersection(Y[i], c1[i], r1, c2, r2)
-            return out
-
-        return project_rows
-    dist = float(np.linalg.norm(c1 - c2))
-    if math.isinf(r1) or (not math.isinf(r2) and dist + r2 <= r1):
-        return lambda Y: project_ball(Y, c2, r2)
-    if math.isinf(r2) or dist + r1 <= r2:
-        return lambda Y: project_ball(Y, c1, r1)
-
-    def project(Y: np.ndarray) -> np.ndarray:
-        out = Y.copy()
-        outside = (np.linalg.norm(Y - c1, axis=1) > r1) | (np.linalg.norm(Y - c2, axis=1) > r2)
-        for i in np.flatnonzero(outside):
-            out[i] = project_ball_intersection(Y[i], c1, r1, c2, r2)
-        return out
-
-    return project
+    return lambda Y: projections.project_ball_intersection(Y, c1, r1, c2, r2)
 
 
 def clipped_sgd_core(step_gradient: Callable[[np.ndarray], np.ndarray], d: int, *, lam: float, eta: np.ndarray,

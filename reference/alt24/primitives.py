@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from dpsco.reference import projections
 from dpsco.reference.clipping import clip_rows
 from dpsco.reference.validation import as_float_matrix, as_float_vector, check_positive, check_rng
 
@@ -84,26 +85,12 @@ def aggregate(points: Any, R: float) -> tuple[int, np.ndarray]:
 
 def project_ball(y: Any, center: Any, radius: float) -> np.ndarray:
     """Euclidean projection onto B(center, radius): center + Π_radius(y − center).  y : (d,) or (k, d);
-    center : (d,);  radius ≥ 0.  The clip is ``clip``'s (``dpsco.reference.clipping.clip_rows``), so the result
-    lies in the ball in floating point and is finite whatever y is (a point with an infinite coordinate goes to
-    the boundary point in its limit direction, one with a NaN to the centre: a finite release never depends on
-    an overflow upstream)."""
-    y = np.asarray(y, dtype=np.float64)
-    c = np.asarray(center, dtype=np.float64)
-    radius = check_positive(radius, "radius", allow_zero=True, allow_inf=True)
-    if math.isinf(radius):
-        return y.copy()
-    with np.errstate(over="ignore", invalid="ignore"):
-        v = y - c
-    if v.ndim == 1:
-        if vector_norm(v) <= radius:                  # inside: nothing to do (the common case of a step)
-            return y.copy()
-    else:
-        with np.errstate(over="ignore", invalid="ignore"):
-            sq = np.einsum("...i,...i->...", v, v)
-        if np.all(sq <= radius * radius * (1.0 - 1e-12)):   # every row strictly inside (a rounding margin)
-            return y.copy()
-    return c + clip(v, radius)
+    center : (d,);  radius ≥ 0.  The one core projection (``dpsco.reference.projections.project_ball``, argument
+    order kept): rows inside are returned unchanged, the others are clipped by ``clip_rows``, so the result lies in
+    the ball in floating point and is finite whatever y is (a point with an infinite coordinate goes to the
+    boundary point in its limit direction, one with a NaN to the centre: a finite release never depends on an
+    overflow upstream)."""
+    return projections.project_ball(y, radius, center)
 
 
 def project_ball_intersection(y: Any, c1: Any, r1: float, c2: Any, r2: float) -> np.ndarray:
@@ -114,40 +101,9 @@ def project_ball_intersection(y: Any, c1: Any, r1: float, c2: Any, r2: float) ->
     closest point of the (d−2)-sphere where both boundary spheres meet, c1 + a·u + h·w/‖w‖ with u the unit
     axis c1 → c2, a and h from the two radii, and w the part of y − c1 orthogonal to u.
 
-    y, c1, c2 : (d,) float arrays;  r1, r2 ≥ 0.  Raises ValueError if the balls do not intersect."""
+    y, c1, c2 : (d,) float arrays;  r1, r2 ≥ 0.  Raises ValueError if the balls do not intersect.  The one core
+    two-ball projection (``dpsco.reference.projections.project_ball_intersection``) for one vector."""
     y = as_float_vector(y, "y")
     c1 = as_float_vector(c1, "c1", y.size)
     c2 = as_float_vector(c2, "c2", y.size)
-    r1 = check_positive(r1, "r1", allow_zero=True, allow_inf=True)
-    r2 = check_positive(r2, "r2", allow_zero=True, allow_inf=True)
-    if math.isinf(r1):
-        return project_ball(y, c2, r2)
-    if math.isinf(r2):
-        return project_ball(y, c1, r1)
-    dist = float(np.linalg.norm(c2 - c1))
-    if dist > r1 + r2 * (1 + 1e-12) + 1e-300:
-        raise ValueError(f"the balls B(c1, {r1}) and B(c2, {r2}) do not intersect (‖c1 − c2‖ = {dist})")
-    if dist + min(r1, r2) <= max(r1, r2):  # one ball contains the other
-        return project_ball(y, c1, r1) if r1 <= r2 else project_ball(y, c2, r2)
-    tol = 1e-12 * (1.0 + r1 + r2 + dist)
-    inside1 = np.linalg.norm(y - c1) <= r1 + tol
-    inside2 = np.linalg.norm(y - c2) <= r2 + tol
-    if inside1 and inside2:
-        return y.copy()
-    p1 = project_ball(y, c1, r1)
-    if np.linalg.norm(p1 - c2) <= r2 + tol:
-        return p1
-    p2 = project_ball(y, c2, r2)
-    if np.linalg.norm(p2 - c1) <= r1 + tol:
-        return p2
-    u = (c2 - c1) / dist
-    a = (dist**2 + r1**2 - r2**2) / (2.0 * dist)  # distance from c1 to the plane of the meeting sphere
-    h = math.sqrt(max(r1**2 - a**2, 0.0))  # radius of the meeting sphere
-    w = (y - c1) - float((y - c1) @ u) * u
-    nw = float(np.linalg.norm(w))
-    if nw == 0.0:  # y on the axis: every point of the meeting sphere is closest; take one
-        e = np.zeros_like(u)
-        e[int(np.argmin(np.abs(u)))] = 1.0
-        w = e - float(e @ u) * u
-        nw = float(np.linalg.norm(w))
-    return c1 + a * u + h * w / nw
+    return projections.project_ball_intersection(y, c1, r1, c2, r2)

@@ -63,6 +63,7 @@ from dpsco.reference.validation import check_delta, check_epsilon, check_positiv
 __all__ = [
     "BINOMIAL_TAIL_MASS",
     "PLD_DISCRETISATION",
+    "CertifiedNoiseStd",
     "NoiseCalibration",
     "certified_noise_std",
     "nsgd_worst_pair_delta",
@@ -238,8 +239,11 @@ def nsgd_worst_pair_epsilon(delta: float, n: int, m: int, sigma: float, lipschit
 
 
 @dataclass(frozen=True)
-class NoiseCalibration:
-    """Which noise Algorithm 1 uses and what the worst-pair accountant says about it.
+class CertifiedNoiseStd:
+    """Which noise Algorithm 1 uses and what the worst-pair accountant says about it (the result of
+    :func:`certified_noise_std`).  Formerly also named ``NoiseCalibration`` (kept as an alias, the same class): the
+    one noise-calibration type of the house is ``dpsco.reference.noise.NoiseCalibration`` (mechanism, sensitivity,
+    ε, δ, scale); this one is a σ with its accountant certificate, hence its own name.
 
     sigma : the standard deviation used;  sigma_printed : Algorithm 1, line 1's √(8TL² log(1/δ)/(n²ε²)).
     calibration : "certified" (σ = max(printed, certified)) or "printed" (σ = printed, as in the paper).
@@ -261,6 +265,10 @@ class NoiseCalibration:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+
+
+#: the old name of :class:`CertifiedNoiseStd` (the same class; kept so callers keep working)
+NoiseCalibration = CertifiedNoiseStd
 
 @functools.lru_cache(maxsize=1024)
 def _certify(n: int, m: int, T: int, lipschitz: float, epsilon: float, delta: float,
@@ -309,7 +317,7 @@ def _certify(n: int, m: int, T: int, lipschitz: float, epsilon: float, delta: fl
 
 
 def certified_noise_std(n: int, m: int, T: int, lipschitz: float, epsilon: float, delta: float,
-                        sigma_printed: float, *, calibration: str = "certified") -> NoiseCalibration:
+                        sigma_printed: float, *, calibration: str = "certified") -> CertifiedNoiseStd:
     """The noise standard deviation of Algorithm 1 for (n, m, T, L, ε, δ), checked on the worst-case pair.
 
     Parameters
@@ -324,7 +332,7 @@ def certified_noise_std(n: int, m: int, T: int, lipschitz: float, epsilon: float
 
     Returns
     -------
-    NoiseCalibration
+    CertifiedNoiseStd
 
     Raises
     ------
@@ -341,6 +349,6 @@ def certified_noise_std(n: int, m: int, T: int, lipschitz: float, epsilon: float
     s_p = check_positive(sigma_printed, "sigma_printed")
     if calibration == "printed":
         d_p = nsgd_worst_pair_delta(eps, n_, m_, s_p, L, T_)
-        return NoiseCalibration(s_p, s_p, "printed", d_p, d_p, d_p <= dl)
+        return CertifiedNoiseStd(s_p, s_p, "printed", d_p, d_p, d_p <= dl)
     s, d_s, d_p = _certify(n_, m_, T_, L, eps, dl, s_p)
-    return NoiseCalibration(s, s_p, "certified", d_s, d_p, d_p <= dl)
+    return CertifiedNoiseStd(s, s_p, "certified", d_s, d_p, d_p <= dl)

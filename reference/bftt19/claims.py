@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from dpsco.reference.bftt19.accounting import NoiseCalibration, nsgd_worst_pair_event
+from dpsco.reference.bftt19.accounting import CertifiedNoiseStd, nsgd_worst_pair_event
 from dpsco.reference.bftt19.theorems import PAPER, EfficientObjPParameters, NSGDParameters
 from dpsco.reference.privacy import PrivacyClaim
 from dpsco.reference.problem import ERMProblem
@@ -66,7 +66,7 @@ def nsgd_claim(problem: ERMProblem, n: int, epsilon: float, delta: float, params
         "T": params.T, "m": params.m, "sigma2": params.sigma2, "sigma2_printed": params.sigma2_printed,
         "calibration": params.calibration, "accountant_delta": params.accountant_delta,
         "printed_accountant_delta": params.printed_accountant_delta, "printed_is_private": params.printed_is_private,
-        "accountant": NoiseCalibration.accountant,
+        "accountant": CertifiedNoiseStd.accountant,
     })
     if extra:
         assumptions.update(extra)

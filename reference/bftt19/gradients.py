@@ -35,6 +35,7 @@ import numpy as np
 
 from dpsco.reference.clipping import clip_rows, row_norms
 from dpsco.reference.domains import Ball
+from dpsco.reference.projections import project_ball
 
 __all__ = [
     "GradFn",
@@ -222,9 +223,7 @@ def approximate_envelope_gradient(
         if local_radius is None:
             v = domain.project(v)
         else:
-            diff = v - W
-            nr = np.linalg.norm(diff, axis=1, keepdims=True)
-            v = W + diff * np.minimum(1.0, local_radius / np.where(nr > 0, nr, 1.0))
+            v = project_ball(v, local_radius, W)  # onto B(w, local_radius): the one core projection
     return beta * (W - v)
 
 

@@ -42,15 +42,15 @@ FALLBACKS: tuple[str, ...] = ("certified_solver", "refuse")
 
 
 def _project(v: np.ndarray, R: float) -> np.ndarray:
-    """Π_{B(0,R)} of one (d,) vector: ``project_ball(v, R)`` bit for bit (the same norm reduction and scaling)
-    without its argument checks, which cost more than the projection in the one-sample loops below.  R is
-    checked once by the caller; ``v`` (a temporary in every caller) is returned itself when it lies inside."""
+    """Π_{B(0,R)} of one (d,) vector: ``v`` itself (a temporary in every caller) when it lies inside with a
+    margin (the one-sample loops below, where argument checks would cost more than the projection), else the one
+    core projection ``dpsco.reference.projections.project_ball`` (which leaves inside rows unchanged, so both
+    routes agree).  R is checked once by the caller."""
     if not math.isfinite(R):
         return v.copy()
-    if float(v @ v) <= R * R * (1.0 - 1e-12):  # inside (margin as in _project_rows): project_ball's factor is 1
+    if float(v @ v) <= R * R * (1.0 - 1e-12):  # inside (margin as in _project_rows): the projection is v
         return v
-    nrm = math.sqrt(float(np.add.reduce(v * v)))
-    return v * min(1.0, R / (nrm if nrm > 0 else 1.0))
+    return project_ball(v, R)
 
 
 #: row-wise ⟨a_r, b_r⟩ of (k, d) arrays (numpy ≥ 2 has it as one ufunc)
@@ -58,16 +58,15 @@ _rowdot = getattr(np, "vecdot", None) or (lambda A, B: np.einsum("kd,kd->k", A, 
 
 
 def _project_rows(V: np.ndarray, R: float) -> np.ndarray:
-    """``project_ball(V, R)`` for (k, d) rows, bit for bit, without its argument checks (R checked by the caller).
-
-    ``V`` itself (a temporary in every caller) when every ‖v_r‖² ≤ R²(1 − 10⁻¹²): then project_ball's norm (summed
-    in another order, error ~d·2⁻⁵³ relative) is ≤ R as well and its factor min(1, R/‖v_r‖) is exactly 1."""
+    """``project_ball(V, R)`` for (k, d) rows (R checked by the caller): ``V`` itself (a temporary in every caller)
+    when every ‖v_r‖² ≤ R²(1 − 10⁻¹²) (then the core projection, which leaves inside rows unchanged, returns V as
+    well: its overflow-safe norm is within ~d·2⁻⁵³ relative of this one), else the one core projection
+    ``dpsco.reference.projections.project_ball``."""
     if not math.isfinite(R):
         return V.copy()
     if _rowdot(V, V).max() <= R * R * (1.0 - 1e-12):
         return V
-    nrm = np.sqrt(np.add.reduce(V * V, axis=-1, keepdims=True))
-    return V * np.minimum(1.0, R / np.where(nrm > 0, nrm, 1.0))
+    return project_ball(V, R)
 
 
 def subgradient_method(obj: GLMObjective, modulus: float, T: int, *,

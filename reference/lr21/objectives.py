@@ -496,8 +496,7 @@ class LinearAdversarialGame(_DataShape):
         return gw, gv
 
     def project_v(self, V: np.ndarray) -> np.ndarray:
-        nv = np.linalg.norm(V, axis=1, keepdims=True)
-        return V * np.minimum(1.0, self.problem.r / np.where(nv > 0, nv, 1.0))
+        return project_ball(V, self.problem.r)  # the one core projection (rows onto B(0, r))
 
     def inner_max(self, w: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
         """Exact max_V H(w, V): V* (per block: Π_{B(0,r)}(−x_i − y_iw/γ) if γ > 0, −r sign(y_i) w/‖w‖ if γ = 0 — at

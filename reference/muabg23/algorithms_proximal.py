@@ -36,6 +36,7 @@ from typing import Any, Callable
 import numpy as np
 
 from dpsco.reference.clipping import enforce_norm_bound, row_norms
+from dpsco.reference.projections import project_ball
 from dpsco.reference.muabg23 import theorems
 from dpsco.reference.muabg23.model import rows_within_bound
 from dpsco.reference.muabg23.ledger import PrivacyLedger, gaussian_zcdp, replace_one_sensitivity, zcdp_epsilon
@@ -263,9 +264,7 @@ def _run_algorithm_4(X: np.ndarray, subgradient: PerSampleSubgradient, centre: n
             trace.append((w.copy(), noisy))
         # ∇F̃(w_t) = ĝ_t + 2L̃_1(w_t − w_c); L̃_1(w_t − w_c) first (‖·‖ ≤ L_0/2 inside the ball; 2L̃_1 may overflow)
         step = w - theorem_9_step_size(t, lt) * (noisy + 2.0 * (lt * (w - centre)))
-        off = step - centre
-        norm = row_norms(off)[:, None]                   # overflow-safe (np.linalg.norm overflowed to inf: NaN)
-        w = centre + off * np.minimum(1.0, radius / np.where(norm > 0, norm, 1.0))     # Π onto B(w_c, L_0/(2L̃_1))
+        w = project_ball(step, radius, centre)        # Π onto B(w_c, L_0/(2L̃_1)): the one core projection
         weighted += (t + 1) * w
     return weighted * (2.0 / (T * (T + 1))), clipped    # w̄ = 2/(T(T+1)) Σ t·w_t
 

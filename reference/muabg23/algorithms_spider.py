@@ -63,7 +63,7 @@ from typing import Any
 
 import numpy as np
 
-from dpsco.reference.clipping import clip_rows, enforce_norm_bound, row_norms
+from dpsco.reference.clipping import clip_rows, clip_rows_each, enforce_norm_bound, row_norms
 from dpsco.reference.muabg23.ledger import PrivacyLedger, zcdp_epsilon
 from dpsco.reference.muabg23.model import rows_within_bound
 from dpsco.reference.muabg23.spider_schedule import (  # noqa: F401  (the schedule, re-exported)
@@ -89,12 +89,9 @@ SOURCE = "Menart et al. (2023), arXiv:2311.13447 v2, Algorithm 1 (reconstructed 
 
 
 def _clip_each(G: np.ndarray, bounds: np.ndarray) -> np.ndarray:
-    """Row r of G clipped at ``bounds[r]`` (the reference clipping, ‖out_r‖ ≤ bounds[r] in floating point)."""
-    out = np.empty_like(G)
-    for b in np.unique(bounds):
-        rows = bounds == b
-        out[rows] = clip_rows(G[rows], float(b))
-    return out
+    """Row r of G clipped at ``bounds[r]``: the core per-row clipping (``dpsco.reference.clipping.clip_rows_each``,
+    ‖out_r‖ ≤ bounds[r] in floating point)."""
+    return clip_rows_each(G, bounds)
 
 
 def _per_sample_grads(loss: Any, w: np.ndarray, X: np.ndarray) -> np.ndarray:
