@@ -42,6 +42,7 @@ from dpsco.reference.validation import check_choice, check_delta, check_positive
 
 __all__ = [
     "ZCDP_ORDERS",
+    "gaussian_zcdp",
     "gdp_delta",
     "gdp_epsilon",
     "gdp_log_delta",
@@ -168,6 +169,28 @@ def pure_dp_to_zcdp(epsilon: float) -> float:
     e = check_positive(epsilon, "epsilon", allow_zero=True, allow_inf=True)
     rho = e * e / 2.0
     return rho if math.isinf(rho) else _ratio_up(Fraction(e) ** 2 / 2, rho, True)
+
+
+def gaussian_zcdp(sensitivity: float, sigma: float) -> float:
+    """ρ = Δ²/(2σ²): the exact zCDP of q(S) + N(0, σ² I_d) for a query of ℓ2 sensitivity Δ (Bun & Steinke 2016,
+    Prop. 1.6; tight: the Rényi divergence of two Gaussians with means Δ apart is αΔ²/(2σ²)).
+
+    Computed scale-free, as ½(Δ/σ)²: the ratio of the two public scales first, so that tiny or huge scales
+    (Δ, σ ≲ 1e-154 or ≳ 1e154) neither underflow to zero squares nor overflow.  Rounded UP exactly (the smallest
+    float ≥ ½(Δ/σ)², checked in rational arithmetic), ∞ when it exceeds every float.  Δ ≥ 0, σ > 0 (finite).
+    Raises ValueError / TypeError naming ``sensitivity`` or ``sigma``."""
+    s = check_positive(sensitivity, "sensitivity", allow_zero=True)
+    sig = check_positive(sigma, "sigma")
+    r = s / sig
+    rho = 0.5 * r * r
+    if math.isinf(rho):
+        return rho
+    target = Fraction(s) ** 2 / (2 * Fraction(sig) ** 2)
+    while Fraction(rho) < target:
+        rho = math.nextafter(rho, math.inf)
+    while rho > 0.0 and Fraction(math.nextafter(rho, 0.0)) >= target:   # the smallest such float
+        rho = math.nextafter(rho, 0.0)
+    return rho
 
 
 def zcdp_to_gdp_mu(rho: float) -> float:

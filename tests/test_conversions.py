@@ -308,3 +308,20 @@ def test_downward_gdp_bounds_hold_where_the_first_order_model_fails():
         C.rdp_delta(0.5, [2.0, math.inf], [1.0, 1.0])
     with pytest.raises(TypeError, match="booleans"):
         C.rdp_delta(0.5, [True, 2.0], [1.0, 1.0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(0.0, 1e300, allow_subnormal=True), st.floats(1e-300, 1e300))
+def test_gaussian_zcdp_is_rounded_up_and_scale_free(delta_, sigma):
+    """ρ = ½(Δ/σ)² rounded up (exact rational check), never 0 for Δ > 0 unless the ratio underflows, and the
+    one copy every paper uses."""
+    from fractions import Fraction
+
+    from dpsco.reference.alt24 import theorems as alt24_theorems
+    from dpsco.reference.muabg23 import ledger
+
+    rho = C.gaussian_zcdp(delta_, sigma)
+    exact = Fraction(delta_) ** 2 / (2 * Fraction(sigma) ** 2)
+    assert math.isinf(rho) or (Fraction(rho) >= exact and Fraction(math.nextafter(rho, 0.0)) < exact or rho == 0.0)
+    assert alt24_theorems.gaussian_zcdp is C.gaussian_zcdp and ledger.gaussian_zcdp is C.gaussian_zcdp
+    assert C.gaussian_zcdp(1e-161, 1e-161) == 0.5     # the old Δ²/(2σ²) gave 0/0 at these scales

@@ -76,10 +76,7 @@ zcdp_to_dp = conversions.zcdp_epsilon
 dp_to_zcdp = conversions.zcdp_rho
 
 
-def gaussian_zcdp(sensitivity: float, sigma: float) -> float:
-    """ρ = Δ²/(2σ²) of the Gaussian mechanism with ℓ2 sensitivity Δ and noise N(0, σ²I) (Lemma 1 (3))."""
-    s = check_positive(sensitivity, "sensitivity", allow_zero=True)
-    return s**2 / (2.0 * check_positive(sigma, "sigma") ** 2)
+gaussian_zcdp = conversions.gaussian_zcdp  # the one copy (reference.conversions): ½(Δ/σ)², rounded up
 
 
 # ---- clipping and truncation bias (Section 2-4) ----------------------------------------------------------

@@ -66,21 +66,7 @@ def replace_one_sensitivity(per_sample_bound: float, n: int) -> float:
     return b / n * 2.0          # b/n first: 2b overflows for b > 9e307 (equal to 2b/n whenever that is finite)
 
 
-def gaussian_zcdp(sensitivity: float, sigma: float) -> float:
-    """ρ = Δ²/(2σ²): the exact zCDP of q(S) + N(0, σ² I_d) for a query of ℓ2-sensitivity Δ (Bun & Steinke 2016,
-    Prop. 1.6; tight: the Rényi divergence of two Gaussians with means Δ apart is αΔ²/(2σ²)).
-
-    Computed scale-free, as ½(Δ/σ)²: the ratio of the two public scales first, so that tiny or huge scales
-    (Δ, σ ≲ 1e-154 or ≳ 1e154, e.g. a public L_0 of 1e-161) neither underflow to subnormal or zero squares nor
-    overflow (Δ·Δ/(2σ·σ) lost precision there and raised ZeroDivisionError below 1.5e-162; independent review
-    D1).  The result is correctly rounded up to a few ulps for every finite Δ ≥ 0, σ > 0 whose ratio is
-    representable.
-
-    Raises ValueError / TypeError naming ``sensitivity`` (≥ 0) or ``sigma`` (> 0)."""
-    s = check_positive(sensitivity, "sensitivity", allow_zero=True)
-    sig = check_positive(sigma, "sigma")
-    r = s / sig
-    return 0.5 * r * r
+gaussian_zcdp = conversions.gaussian_zcdp  # the one copy (reference.conversions): ½(Δ/σ)², rounded up
 
 
 def gaussian_gdp_mu(sensitivity: float, sigma: float) -> float:
