@@ -58,7 +58,7 @@ PROBLEM = ERMProblem(LinearLoss(), Ball(RADIUS), DataBounds(L, 1.0))
 M_BATCH = o.algorithm_1_batch_size(N, EPS, T)[1]  # Algorithm 1, line 2: ⌈n√(ε/(4T))⌉ = 500
 SIGMA_PRINTED = math.sqrt(o.algorithm_1_noise_variance(T, N, EPS, DELTA, L))  # Algorithm 1, line 1
 #: runs per side of the campaign audit and its event's standardised threshold (best_threshold(CAMPAIGN_SAMPLES)
-#: on its 0.01 grid; any t fixed in advance is sound): exact miss probability 4.6e-7 (tests/bftt19/test_whitebox_nsgd_audit.py)
+#: on its 0.01 grid; any t fixed in advance is sound): exact miss probability 4.6e-7 (tests/bftt19/test_bftt19_whitebox_nsgd_audit.py)
 CAMPAIGN_SAMPLES = 4_500_000
 CAMPAIGN_T = 3.63
 #: SeedSequence entropy of the campaign audits (the tests' and ``--run``'s, so both report the same ε_lb)
@@ -167,7 +167,7 @@ def campaign_audit(calibration: str, samples: int = CAMPAIGN_SAMPLES, t: float =
     """The audit of ``calibration`` at ``samples`` runs per side with the event at ``t`` (seed CAMPAIGN_SEEDS).
 
     ``sample_check_runs=0``: the batched sampler (noisy_sgd's own ``replicates``, in chunks) is checked exactly
-    instead, row for row against −η(g + G) rebuilt from the same streams (tests/bftt19/test_whitebox_nsgd_audit.py)."""
+    instead, row for row against −η(g + G) rebuilt from the same streams (tests/bftt19/test_bftt19_whitebox_nsgd_audit.py)."""
     ds, nb = pair()
     return audit(NSGDFirstIterate(calibration), ds, nb, (EPS, DELTA), samples,
                  np.random.default_rng(np.random.SeedSequence(CAMPAIGN_SEEDS[calibration])), confidence=CONFIDENCE,

@@ -76,7 +76,7 @@ def c_delta(delta: float, *, printed: bool = False) -> float | complex:
     (erratum LR-E14), with complex arithmetic, for comparison only: its log argument 2/(4√δ + 1) − 1 is < 1
     for every δ > 0 (negative for δ > 1/16, zero at δ = 1/16, where ValueError is raised), so the printed c is
     never real — purely imaginary for δ < 1/16 (e.g. 0.159i at δ = 1e-5).  No σ can be calibrated with it;
-    ``tests/lr21/test_lr_errata_spec.py`` shows that its real readings are not (ε, δ)-DP.
+    ``tests/lr21/test_lr21_errata_spec.py`` shows that its real readings are not (ε, δ)-DP.
     """
     d = check_delta(delta)
     if not 0.0 < d < 0.5:

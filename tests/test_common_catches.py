@@ -132,7 +132,7 @@ def test_tight_rate_is_uninformative_at_the_quick_grid():
 
 def test_audit_refutes_algorithm_2_sensitivity_without_alpha_term():
     """The threshold audit (``auditing.audit.audit``, the campaign's black-box audit) refutes Algorithm 2 with
-    its noise calibrated to Δ_λ alone, on the instance of tests/lr21/test_output_perturbation_audits.py (linear loss,
+    its noise calibrated to Δ_λ alone, on the instance of tests/lr21/test_lr21_output_perturbation_audits.py (linear loss,
     n = 10, λ = 1, α = 8, δ = 1e-3, an adversarial certified α-accurate inner optimiser): Δ_λ = 2(1 + 2)/10 = 0.6
     against a realised shift of 4 between the centres, so the mutant is the Gaussian mechanism at 6.7× its
     sensitivity — exact ε = 7.20 at δ = 1e-3 (the exact Gaussian curve at shift 4)."""
@@ -150,7 +150,7 @@ def test_audit_refutes_algorithm_2_sensitivity_without_alpha_term():
     assert gaussian_epsilon(opa.DELTA2, shift, m.parameters["noise_scale"]) == pytest.approx(7.196, abs=1e-3)
     # Fixed seed (deterministic outcome).  Power: the true ε = 7.20 at δ = 1e-3 (above) against the claim ε = 1; the
     # same audit at the same 40,000 runs per side refutes Algorithm 1's analogue (true ε 10.9) in
-    # tests/lr21/test_output_perturbation_audits.py, and its false refutation of a private release is ≤ 1e-6
+    # tests/lr21/test_lr21_output_perturbation_audits.py, and its false refutation of a private release is ≤ 1e-6
     # (confidence 1 − 1e-6)
     res = audit(opa.Mech(alg2_sensitivity_without_alpha_term, opa.DELTA2, **opa.OPTS2), opa.data(+1),
                 opa.data(-1), (opa.EPS, opa.DELTA2), opa.SAMPLES,

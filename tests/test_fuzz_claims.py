@@ -5,7 +5,7 @@
    variant), the released claim's δ must be at least the exact δ(ε) of the noise actually used on the
    worst-case replace-one pair (ERRATA.md E4).  At T = 1 the exact curve comes from the quadrature oracle
    (``dpsco.oracles.privacy_curves``), which shares no code with the calibration; at T ≥ 2 from the PLD
-   accountant, itself checked against quadrature in tests/bftt19/test_accounting.py.
+   accountant, itself checked against quadrature in tests/bftt19/test_bftt19_accounting.py.
 
 2. **Output perturbation** (``test_output_perturbation_claims_follow_from_the_noise_used``): for valid generated
    inputs, the claim must follow from the exact privacy curve of the noise the release records

@@ -455,3 +455,10 @@ def test_one_copy_of_each_projection() -> None:
     assert not bad, "a projection copy outside reference/projections.py:\n" + "\n".join(bad)
     assert set(PROJECTION_COPIES_ALLOWED) <= found, \
         f"stale allowance (the copy is gone; drop it): {sorted(set(PROJECTION_COPIES_ALLOWED) - found)}"
+
+
+def test_one_test_naming_scheme_in_the_rooms() -> None:
+    """tests/<paper>/ holds test_<paper>_<topic>.py only (one scheme for every paper)."""
+    bad = [str(p.relative_to(ROOT)) for paper in _papers() for p in (ROOT / "tests" / paper).glob("*.py")
+           if not p.name.startswith(f"test_{paper}_")]
+    assert not bad, f"test files outside the naming scheme test_<paper>_<topic>.py: {bad}"

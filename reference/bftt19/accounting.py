@@ -19,7 +19,7 @@ and every other coordinate is pure noise, the same under both.  This *one-sided*
 symmetric pair with a zero background (x_n = ±L e₁, other records 0), whose two sides are both mixtures:
 at n = 1000, m = 500, T = 1, σ = 0.010513 (Theorem 3.1's calibration for ε = 1, δ = 10⁻⁶) the one-sided
 pair has δ(1) = 2.02·10⁻⁴, the symmetric one 8.8·10⁻⁸.  No pair whose other records share one gradient
-value was found worse (tests/bftt19/test_accounting.py compares exact curves over generated one-dimensional pairs);
+value was found worse (tests/bftt19/test_bftt19_accounting.py compares exact curves over generated one-dimensional pairs);
 that it dominates every pair of datasets is not proved, so the claims say "the worst-case pair known"
 (docs/derivations.md#the-one-sided-worst-case-pair-of-algorithm-1).
 
@@ -80,7 +80,7 @@ BINOMIAL_TAIL_MASS = 1e-30
 #: (T = 1 is computed exactly, without the PLD): 10⁻² for T ≤ 3, 3·10⁻³ for T ≤ 100, 10⁻³ beyond.  The
 #: pessimistic rounding accumulates over the composition: at T = 22 (n = 1000, ε = 1, σ printed) 10⁻², 3·10⁻³
 #: and 10⁻³ give δ = 1.106, 1.063 and 1.059·10⁻⁶; at T = 795 10⁻² gives 8.8·10⁻⁸ instead of 7.5·10⁻¹⁰.
-#: Every choice is an upper bound of the exact curve; tests/bftt19/test_accounting.py checks them against
+#: Every choice is an upper bound of the exact curve; tests/bftt19/test_bftt19_accounting.py checks them against
 #: quadrature at T = 2.
 PLD_DISCRETISATION_FEW_STEPS = 1e-2
 PLD_DISCRETISATION_MODERATE_STEPS = 3e-3
@@ -214,7 +214,7 @@ def nsgd_worst_pair_delta(epsilon: float, n: int, m: int, sigma: float, lipschit
     T = check_positive_int(steps, "steps")
     z = check_positive(sigma, "sigma") * m_ / (2.0 * check_positive(lipschitz, "lipschitz"))
     k, w, tail = worst_pair_mixture(n_, m_)
-    if T == 1:  # exact (the PLD agrees to ~1e-12 relative here, tests/bftt19/test_accounting.py)
+    if T == 1:  # exact (the PLD agrees to ~1e-12 relative here, tests/bftt19/test_bftt19_accounting.py)
         delta = _one_step_delta(eps, k.astype(float), w, z)
     else:
         delta = float(_pld(n_, m_, z, T).get_delta_for_epsilon(eps))

@@ -101,7 +101,7 @@ def objective_perturbation(
         ``dpsco.reference.bftt19.objp_replicates`` (rows it cannot certify are re-solved by the single-run
         solver), each to the certified distance ``solver_tol``; the claim and ``diagnostics["certificate"]``
         carry the worst row's certificate.  This function's single run is the reference
-        (``tests/bftt19/test_objp_replicates.py``).
+        (``tests/bftt19/test_bftt19_objp_replicates.py``).
 
     Returns
     -------
@@ -252,7 +252,7 @@ def efficient_objective_perturbation(
     index stream spawned from it, then the step-3 noise), and the k Prox-SVRG runs are iterated together by
     ``dpsco.reference.bftt19.objp_replicates.batched_prox_svrg``, each row until its own certificate gives
     ‖w̃_r − ŵ_r‖ ≤ r; ``diagnostics["certificate"]`` is the worst row's, the performed count the mean per run.
-    This function's single run is the reference (``tests/bftt19/test_objp_replicates.py``).
+    This function's single run is the reference (``tests/bftt19/test_bftt19_objp_replicates.py``).
 
     Returns
     -------

@@ -8,7 +8,7 @@ here, which iterate on a (k, d) array of points and certify every row on its own
 Stream layout (both algorithms): a call with ``replicates=k`` on generator ``rng`` spawns ``rng.spawn(k)`` and
 replicate r consumes child r exactly as a single call consumes its own generator.  So replicate r of a batched call
 on ``default_rng(s)`` draws the same perturbation G (and, for the SVRG variant, the same SVRG indices and the same
-output noise) as a single call on ``default_rng(s).spawn(k)[r]``; ``tests/bftt19/test_objp_replicates.py`` checks that
+output noise) as a single call on ``default_rng(s).spawn(k)[r]``; ``tests/bftt19/test_bftt19_objp_replicates.py`` checks that
 the outputs then agree within the sum of the two certified distances.
 
 Certificates.  Every row is certified by the strong-convexity gap of ``dpsco.reference.glm_certificate``

@@ -131,7 +131,7 @@ def theorem_0_3_bound(L: float, mu: float, beta: float, n: int, d: int, eps: flo
 
     ``printed=True``: as printed, 4βD²s₀² + α (δ = 0), 2βD²s_δ² + α (δ > 0).  Its proof uses
     E⟨∇F(w_T), Π(w_T + z) − w_T⟩ = 0, which is false when the projection is active (erratum LR-E11): for d ≥ 2
-    the printed form fails (tests/lr21/test_lr_errata_spec.py: exceeded on the instance of ERRATA.md LR-E11 once s_δ is
+    the printed form fails (tests/lr21/test_lr21_errata_spec.py: exceeded on the instance of ERRATA.md LR-E11 once s_δ is
     small).
     For d = 1 it holds: on a line F(Π(y)) ≤ F(y) when the minimiser lies in [−R, R].
 
@@ -270,8 +270,8 @@ def theorem_0_5_bound(L: float, R: float, beta: float, n: int, d: int, eps: floa
     The proof's projection step is erratum LR-E11, but these final constants (prescribed λ, α, under
     (s[/n])² ≤ L/(Rβ), L ≤ Rβ) survive the rigorous route: λR²/2 + α + ((β+λ)/2)E‖z‖² + min{L + λR,
     √(2(β+λ)α)}E‖z‖, capped by 2LR, stays ≤ 32.2·(…) (δ = 0) and ≤ 13.8·(…) (δ > 0) on the grid of
-    tests/lr21/test_lr_errata_spec.py.  The theorem's *first* statement (any α; not implemented here) is false for
-    d ≥ 2: tests/lr21/test_lr_errata_spec.py::test_LR_E11_theorem_0_5_first_statement_fails_for_d2_and_MB4_holds."""
+    tests/lr21/test_lr21_errata_spec.py.  The theorem's *first* statement (any α; not implemented here) is false for
+    d ≥ 2: tests/lr21/test_lr21_errata_spec.py::test_LR_E11_theorem_0_5_first_statement_fails_for_d2_and_MB4_holds."""
     s = _s(d, eps, delta) / (n if erm else 1)
     return (146.0 if delta == 0 else 27.0) * beta ** (1 / 3) * L ** (2 / 3) * R ** (4 / 3) * s ** (2 / 3)
 
@@ -316,7 +316,7 @@ def theorem_3_1_bound(L: float, mu: float, n: int, d: int, eps: float, delta: fl
 
     ``printed=True`` (δ > 0): the statement as typeset, (L²/μ)(5/n + 6√(d(c_δ + √(c_δ² + ε)))/(εn)) — the √
     over d(·) instead of d alone; it equals the default's term times 1/√(c_δ + √(c_δ² + ε)) and is false
-    (erratum LR-E13, counterexample in tests/lr21/test_lr_errata_spec.py); for comparison only."""
+    (erratum LR-E13, counterexample in tests/lr21/test_lr21_errata_spec.py); for comparison only."""
     s = _s(d, eps, delta)
     if printed and delta > 0:
         c = c_delta(delta)

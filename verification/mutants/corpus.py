@@ -363,9 +363,9 @@ CANARY_AUDITED: dict[str, PlantedBug] = {b.name: b for b in [
 ]}
 
 
-_OP = "tests/lr21/test_output_perturbation_audits.py::"
-_ALG3 = "tests/lr21/test_lr_algorithm_3.py::"
-_APP = "tests/lr21/test_lr_application_audits.py::"
+_OP = "tests/lr21/test_lr21_output_perturbation_audits.py::"
+_ALG3 = "tests/lr21/test_lr21_algorithm_3.py::"
+_APP = "tests/lr21/test_lr21_application_audits.py::"
 _ALG1_INSTANCE = ("Algorithm 1, linear loss, n = 10, d = 1, μ = 1, W = B(0, 2), α = 0.5, tight sensitivity mode, an "
                   "adversarial but certified α-accurate inner optimiser; x_n = +1 vs −1")
 _AUDIT_40K = ("black-box privacy audit (split-sample Clopper–Pearson, 40,000 runs per side, confidence 1 − 1e-6) "

@@ -26,7 +26,7 @@ __all__ = ["BFTT19_ROWS"]
 
 BFTT19_ROWS: tuple[dict[str, Any], ...] = (
     dict(entry=r"bftt19\.nsgd", key="audit", bug="nsgd_noise_divided_by_batch",
-         test="tests/bftt19/test_audits_bftt19.py::test_nsgd_audit_refutes_the_noise_divided_by_batch_mutant",
+         test="tests/bftt19/test_bftt19_audits.py::test_nsgd_audit_refutes_the_noise_divided_by_batch_mutant",
          note="the black-box threshold audit (auditing.audit.audit, as the campaign's audit phase calls it) refutes "
               "the σ/m copy on the symmetric linear canary (n = 16, true ε ≈ 24.9); the campaign runs it on the "
               "Fair data against an extreme replace-one neighbour"),
@@ -42,7 +42,7 @@ BFTT19_ROWS: tuple[dict[str, Any], ...] = (
               "(miss probability < 1e-13, exact); the campaign runs it at n = 1000 with an event placed from pilot "
               "runs, the test with an event fixed in advance; the copy is A_NSGD's core (see the audit row)"),
     dict(entry=r"bftt19\.(objp|efficient_objp)", key="audit", bug="objp_noise_scaled_by_n",
-         test="tests/bftt19/test_audits_bftt19.py::test_objp_audit_refutes_the_noise_scaled_by_n_mutant",
+         test="tests/bftt19/test_bftt19_audits.py::test_objp_audit_refutes_the_noise_scaled_by_n_mutant",
          note="the threshold audit refutes ObjP with σ²/n² on the linear loss (exactly the Gaussian mechanism, "
               "true ε ≈ 294); efficient ObjP draws the same G, so the catalogue lists the bug for it too"),
     dict(entry=r"bftt19\.proxgd", key="empirical|population|rate|stability", bug=None, test=CANNOT_FAIL_TEST,

@@ -4,7 +4,7 @@ Each mutant runs the correct release (``dpsco.reference.lr21.tilted_erm`` / ``ro
 certified w_T, then re-noises w_T with one realistic bug in the line-2 sensitivity, and keeps the correct
 release's privacy claim (which is now false).  The optimiser, the certificate, the projection and the claim are
 untouched, so an audit that refutes a mutant has found exactly the planted bug.  **Never use these for anything
-but testing auditors.**  Not registered in any corpus; the audits are ``tests/lr21/test_lr_application_audits.py``.
+but testing auditors.**  Not registered in any corpus; the audits are ``tests/lr21/test_lr21_application_audits.py``.
 
 Exact privacy of a mutant.  The released value is Π_{B(0,R)}(w_T + z), z the L2-Laplace (δ = 0) or Gaussian
 (δ > 0) noise of ``dpsco.reference.noise`` at the mutant's (too small) scale.  For a neighbouring pair with centres

@@ -25,8 +25,8 @@ from dpsco.verification.mutants.utility import CANNOT_FAIL_TEST, LAST_RECORD_NOT
 
 __all__ = ["LR21_ROWS"]
 
-_OP = "tests/lr21/test_output_perturbation_audits.py::"
-_APP = "tests/lr21/test_lr_application_audits.py::"
+_OP = "tests/lr21/test_lr21_output_perturbation_audits.py::"
+_APP = "tests/lr21/test_lr21_application_audits.py::"
 _AUDIT = ("the threshold audit (auditing.audit.audit, the campaign's black-box audit on the Fair data) refutes it "
           "on the paper tests' worst-case instance")
 
@@ -48,7 +48,7 @@ LR21_ROWS: tuple[dict[str, Any], ...] = (
          note=_AUDIT + " with an event fixed in advance (robust logistic, ρ = 0.05; exact ε 4.80 at δ = 0); the "
               "least-squares entry shares the line-2 calibration the bug changes"),
     dict(entry=r"lr21\.alg3", key="audit", bug="alg3_printed_alpha_term",
-         test="tests/lr21/test_lr_algorithm_3.py::test_audit_refutes_algorithm_3_printed_alpha_term",
+         test="tests/lr21/test_lr21_algorithm_3.py::test_audit_refutes_algorithm_3_printed_alpha_term",
          note=_AUDIT + " (linear adversarial game, adversarial α-saddle solver; exact ε 2.38 at δ = 0)"),
     dict(entry=r"lr21\..*", key="stability", bug="lr21_releases_last_record", test=LAST_RECORD_TEST,
          note=LAST_RECORD_NOTE),

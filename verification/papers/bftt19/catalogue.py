@@ -347,7 +347,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         stability_bound=_objp_stability, costs=_standard_costs(200, 4000, 40000),
         planted_bugs=OBJP_BUGS + ("objective_perturbation_draws_sigma_over_sqrt2", "bftt19_releases_last_record"),
         printed_bounds={"population": (_objp_population_printed,)},
-        # replicates: batched certified Newton (tests/bftt19/test_objp_replicates.py), rows solved in blocks of ≤ 2·10⁶/n
+        # replicates: batched certified Newton (tests/bftt19/test_bftt19_objp_replicates.py), rows solved in blocks of ≤ 2·10⁶/n
         # (314 on Fair: ~16 MB temporaries), so the chunk only sets how many runs share one call's set-up
         replicate_axis=True, audit_chunk=1000,
         notes="exact minimiser from the certified Newton solver (distance ≤ 1e-10)",
@@ -364,7 +364,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         planted_bugs=("objp_noise_scaled_by_n", "efficient_objective_perturbation_draws_sigma_over_sqrt2",
                       "bftt19_releases_last_record"),
         printed_bounds={"population": (_eff_population_printed,)},
-        # replicates: the Prox-SVRG runs iterated together on (k, d) arrays (tests/bftt19/test_objp_replicates.py)
+        # replicates: the Prox-SVRG runs iterated together on (k, d) arrays (tests/bftt19/test_bftt19_objp_replicates.py)
         replicate_axis=True, audit_chunk=600,
     ),
 )

@@ -190,7 +190,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         audit_note="a stochastic inner step: every output is a full inner run (batched over the replicate axis, "
                    "but T = 28,800 steps each), so only the paper budget audits it (2,000 runs per side); the "
                    "certificate gate that its privacy rests on is tested with SGD in "
-                   "tests/lr21/test_output_perturbation_audits.py (LR-P1)"),
+                   "tests/lr21/test_lr21_output_perturbation_audits.py (LR-P1)"),
     _alg1_inner_variant(
         "katyusha", "Katyusha inner step (DP-SCO)", "Katyusha, Allen-Zhu 2018, certificate-gated", _GATED,
         "Thm 3.2", _lr_count_katyusha,
@@ -203,7 +203,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
               "use few replicates (their power is reported)",
         audit_note="a stochastic inner step: every output is a full inner run (13 epochs of 2n sequential steps, "
                    "batched over the replicate axis), so only the paper budget audits it; the certificate gate is "
-                   "tested with Katyusha in tests/lr21/test_output_perturbation.py"),
+                   "tested with Katyusha in tests/lr21/test_lr21_output_perturbation.py"),
     CatalogueEntry(
         name="lr21.alg2", title="Output perturbation with regularisation", paper=PAPER_LR21,
         algorithm_ref="Algorithm 2 (AGD inner, certified)", privacy_theorem="Prop. 2.2 (corrected LR-E1/E2)",

@@ -152,7 +152,7 @@ def test_algorithm_1_identities(n, d, eps, log_inv_delta_extra):
     if T_real < 1:
         return
     # the printed formulas (Algorithm 1, lines 1-2) with the integer T; the certified noise is never smaller
-    # than the printed one (checked in test_theorem_3_2_parameters_golden and tests/bftt19/test_accounting.py)
+    # than the printed one (checked in test_theorem_3_2_parameters_golden and tests/bftt19/test_bftt19_accounting.py)
     T = math.floor(T_real)
     m = o.algorithm_1_batch_size(n, eps, T)[1]
     sigma2 = o.algorithm_1_noise_variance(T, n, eps, delta, 1.0)
