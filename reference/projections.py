@@ -73,6 +73,13 @@ def project_ball(Y: Any, radius: float, center: Any = None) -> np.ndarray:
     c = None if center is None else _centre(center, Y.shape[-1], "center")
     if math.isinf(r) or Y.size == 0:
         return Y
+    if Y.ndim == 1 and (c is None or c.ndim == 1):
+        # one vector (the per-step call of the one-record loops): math.hypot's correctly scaled norm decides the
+        # common inside case without numpy reductions (NaN and inf fall through to the general path)
+        with np.errstate(over="ignore", invalid="ignore"):
+            v = Y if c is None else Y - c
+        if math.hypot(*v.tolist()) <= r:
+            return Y
     one = Y.ndim == 1
     Y2 = Y[None, :] if one else Y.reshape(-1, Y.shape[-1])
     C2 = None if c is None else np.broadcast_to(c, Y.shape).reshape(Y2.shape)
