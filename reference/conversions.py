@@ -487,8 +487,9 @@ def rdp_delta(epsilon: Any, orders: Any, rdp: Any) -> float | np.ndarray:
     r = np.asarray(rdp, dtype=np.float64).reshape(-1)
     if o.shape != r.shape or o.size == 0:
         raise ValueError("orders and rdp must be non-empty 1-D arrays of equal length")
-    for name, raw in (("orders", orders), ("rdp", rdp)):
-        if np.asarray(raw).dtype == np.bool_ or any(isinstance(v, (bool, np.bool_)) for v in np.asarray(raw, dtype=object).reshape(-1)):
+    for name, raw in (("orders", orders), ("rdp", rdp)):   # cheap: a dtype test, an element scan only for lists
+        if (isinstance(raw, (bool, np.bool_)) or (isinstance(raw, np.ndarray) and raw.dtype == np.bool_)
+                or (isinstance(raw, (list, tuple)) and any(isinstance(v, (bool, np.bool_)) for v in raw))):
             raise TypeError(f"{name} must be numbers, not booleans")
     if np.any(~(o >= 1.0)) or not np.all(np.isfinite(o)) or np.any(~(r >= 0.0)) or not np.all(np.isfinite(r)):
         raise ValueError("orders must be finite and >= 1 and rdp values finite and >= 0")
