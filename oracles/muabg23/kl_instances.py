@@ -10,6 +10,9 @@ adds the oracle methods
   derived in the docstring or certified by the rigorous grid bound of :func:`karimi_pl_certificate`;
 * ``gradient_norm(w, X)``: ‖∇F(w; S)‖ exactly (the stationarity oracle).
 
+This module holds the shift instances; nonlinear least squares and logistic regression live in ``kl_regression``
+and the Theorem 8 lower-bound pair in ``lower_bound_pair`` (both re-exported here).
+
 Shift families f(w; x) = φ(w − x) (records = shifts x, ‖x‖ ≤ r): with identical records x_i = c, F = φ(· − c)
 exactly, so every constant of φ is exact for F while privacy still covers the whole domain.  These are the
 oracles' certified instances; with heterogeneous records, ``global_minimum`` refuses (no certificate).
@@ -31,7 +34,6 @@ identical-records convention and the certified-minimum interface.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -39,7 +41,9 @@ import numpy as np
 
 from dpsco.reference.domains import Ball
 from dpsco.reference.muabg23.model import KLConstants, NonconvexLoss, check_point, check_region
-from dpsco.reference.validation import as_float_matrix, check_positive, check_positive_int
+from dpsco.reference.validation import check_positive, check_positive_int
+from dpsco.oracles.muabg23.kl_regression import LogisticLoss, NonlinearLeastSquares, logistic_separable_ratio
+from dpsco.oracles.muabg23.lower_bound_pair import Theorem8Pair
 
 __all__ = [
     "BoundedSquareShift",
@@ -429,270 +433,3 @@ class BoundedSquareShift(ShiftLoss):
 
     def weak_convexity(self) -> float:
         return 2.0
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Over-parameterised non-linear least squares (non-convex, global PL, F* = 0)
-# --------------------------------------------------------------------------------------------------------------
-def _s(z: np.ndarray) -> np.ndarray:
-    return z + 0.5 * np.sin(z)
-
-
-def _s_inverse(b: np.ndarray) -> np.ndarray:
-    """s⁻¹ by bisection: s is strictly increasing (s' ∈ [1/2, 3/2]) with |s(z) − z| ≤ 1/2, so z ∈ [b − 1, b + 1]."""
-    lo, hi = b - 1.0, b + 1.0
-    for _ in range(80):
-        mid = 0.5 * (lo + hi)
-        below = _s(mid) < b
-        lo, hi = np.where(below, mid, lo), np.where(below, hi, mid)
-    return 0.5 * (lo + hi)
-
-
-class NonlinearLeastSquares(NonconvexLoss):
-    """f(w; (a, b)) = ½(s(aᵀw) − b)² with s(z) = z + ½ sin z; records [a, b] (p = d + 1), ‖a‖ ≤ a_max, |b| ≤ b_max.
-
-    Over-parameterised (d ≥ n, A of full row rank): the minimiser set is {w : Aw = s⁻¹(b)} (s strictly increasing),
-    F* = 0 and w* = w0 − A⁺(A w0 − s⁻¹(b)) (the projection of w0 onto that affine set).  Global PL (derived):
-    ∇F = (1/n) Aᵀ(s'(Aw) ⊙ r) with s' ≥ 1/2, so ‖∇F‖² ≥ λ_min(AAᵀ)‖r‖²/(4n²) = λ_min(AAᵀ)F/(2n), i.e. (γ, 2)-KL
-    with γ² = 2n/λ_min(AAᵀ) — a *data-dependent* constant (utility tests only; a DP algorithm must not read it).
-    Non-convex: s'' = −½ sin z.  Constants on ‖w‖ ≤ R (derived; r_max = a_max R + ½ + b_max bounds |residual|):
-    L_0 = 1.5 a_max r_max, L_1 = a_max²(9/4 + r_max/2), \\tilde L_1 = a_max² r_max/2.
-    """
-
-    name = "nonlinear_least_squares"
-
-    def __init__(self, a_max: float = 1.0, b_max: float = 1.0) -> None:
-        self.a_max = check_positive(a_max, "a_max")
-        self.b_max = check_positive(b_max, "b_max")
-
-    def dimension(self, p: int) -> int:
-        return int(p) - 1
-
-    def check_records(self, X: Any, name: str = "X") -> np.ndarray:
-        X = as_float_matrix(X, name)
-        if X.shape[1] < 2:
-            raise ValueError(f"{name} must have d + 1 >= 2 columns (records [a, b])")
-        if np.max(np.linalg.norm(X[:, :-1], axis=1)) > self.a_max * (1 + 1e-12):
-            raise ValueError(f"{name} has a record with ||a|| > a_max = {self.a_max}")
-        if np.max(np.abs(X[:, -1])) > self.b_max * (1 + 1e-12):
-            raise ValueError(f"{name} has a record with |b| > b_max = {self.b_max}")
-        return X
-
-    def values(self, w: np.ndarray, X: np.ndarray) -> np.ndarray:
-        return 0.5 * (_s(X[:, :-1] @ w) - X[:, -1]) ** 2
-
-    def grads(self, w: np.ndarray, X: np.ndarray) -> np.ndarray:
-        z = X[:, :-1] @ w
-        return ((_s(z) - X[:, -1]) * (1.0 + 0.5 * np.cos(z)))[:, None] * X[:, :-1]
-
-    def _r_max(self, region: Ball | None) -> float:
-        region = check_region(region)
-        R = math.inf if region is None else region.radius
-        return self.a_max * R + 0.5 + self.b_max
-
-    def lipschitz(self, region: Ball | None = None) -> float:
-        return 1.5 * self.a_max * self._r_max(region)
-
-    def smoothness(self) -> None:
-        return None  # L_1 grows with the residual: see smoothness_on
-
-    def smoothness_on(self, region: Ball) -> float:
-        return self.a_max ** 2 * (2.25 + 0.5 * self._r_max(region))
-
-    def weak_convexity(self) -> None:
-        return None  # see weak_convexity_on
-
-    def weak_convexity_on(self, region: Ball) -> float:
-        return 0.5 * self.a_max ** 2 * self._r_max(region)
-
-    def gradient_norm(self, w: Any, X: Any) -> float:
-        X = self.check_records(X)
-        return float(np.linalg.norm(self.gradient(check_point(w, X.shape[1] - 1), X)))
-
-    def global_minimum(self, X: Any, w0: Any) -> tuple[float, np.ndarray]:
-        """(0, w*) with w* the projection of ``w0`` onto {Aw = s⁻¹(b)}; ValueError if A (n × d) is not of full row
-        rank n ≤ d (then F* = 0 need not be attained)."""
-        X = self.check_records(X)
-        A, b = X[:, :-1], X[:, -1]
-        w0 = check_point(w0, A.shape[1], "w0")
-        if np.linalg.matrix_rank(A) < A.shape[0]:
-            raise ValueError("X: the design A must have full row rank (over-parameterised, n <= d)")
-        w_star = w0 - np.linalg.pinv(A) @ (A @ w0 - _s_inverse(b))
-        return 0.0, w_star
-
-    def kl_constants(self, region: Ball | None = None, X: Any = None) -> KLConstants:
-        """(γ, 2) with γ² = 2n/λ_min(AAᵀ), on all of R^d (data-dependent: pass ``X``)."""
-        X = self.check_records(X)
-        A = X[:, :-1]
-        lam = float(np.linalg.eigvalsh(A @ A.T)[0])
-        if lam <= 0:
-            raise ValueError("X: A A^T is singular (the design must have full row rank)")
-        return KLConstants(gamma=math.sqrt(2.0 * A.shape[0] / lam), kappa=2.0)
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Logistic regression on separable data: no minimiser, no KL constant
-# --------------------------------------------------------------------------------------------------------------
-class LogisticLoss(NonconvexLoss):
-    """f(w; (x, y)) = log(1 + exp(−y⟨w, x⟩)), records [x, y] with ‖x‖ ≤ r, y ∈ {−1, +1}; convex, L_0 = r,
-    L_1 = r²/4.
-
-    **Not a KL instance on separable data.**  If some u has y_i⟨u, x_i⟩ ≥ m > 0 for all i, then F(t u) → 0 = inf F
-    as t → ∞ but F > 0 everywhere: no minimiser exists, so the paper's w* (§2) is undefined.  Moreover no (γ, κ)
-    with κ > 1 works near the infimum: along t u, ‖∇F‖ ≤ r·F·(1 + o(1)) (each term's derivative is at most r times
-    the term), so F/‖∇F‖^κ ≥ F^{1−κ}/r^κ → ∞ (:func:`logistic_separable_ratio` measures it).  Only κ = 1
-    survives asymptotically.  We therefore use it only as a Lipschitz-smooth loss, not as a KL oracle.
-    """
-
-    name = "logistic"
-
-    def __init__(self, radius: float = 1.0) -> None:
-        self.radius = check_positive(radius, "radius")
-
-    def dimension(self, p: int) -> int:
-        return int(p) - 1
-
-    def check_records(self, X: Any, name: str = "X") -> np.ndarray:
-        X = as_float_matrix(X, name)
-        if X.shape[1] < 2:
-            raise ValueError(f"{name} must have d + 1 >= 2 columns (records [x, y])")
-        if not np.all(np.abs(X[:, -1]) == 1.0):
-            raise ValueError(f"{name}: labels (last column) must be -1 or +1")
-        if np.max(np.linalg.norm(X[:, :-1], axis=1)) > self.radius * (1 + 1e-12):
-            raise ValueError(f"{name} has a record with ||x|| > radius = {self.radius}")
-        return X
-
-    def values(self, w: np.ndarray, X: np.ndarray) -> np.ndarray:
-        return np.logaddexp(0.0, -X[:, -1] * (X[:, :-1] @ w))
-
-    def grads(self, w: np.ndarray, X: np.ndarray) -> np.ndarray:
-        m = X[:, -1] * (X[:, :-1] @ w)
-        return (-X[:, -1] * np.exp(-np.logaddexp(0.0, m)))[:, None] * X[:, :-1]
-
-    def lipschitz(self, region: Ball | None = None) -> float:
-        check_region(region)
-        return self.radius
-
-    def smoothness(self) -> float:
-        return self.radius ** 2 / 4.0
-
-    def weak_convexity(self) -> float:
-        return 0.0
-
-
-def logistic_separable_ratio(X: Any, u: Any, ts: Any, kappa: float = 2.0, radius: float = 1.0) -> np.ndarray:
-    """F(t u)/‖∇F(t u)‖^κ for t in ``ts`` (logistic loss, records [x, y]); it diverges on separable data for κ > 1,
-    which shows no (γ, κ)-KL constant exists (see :class:`LogisticLoss`)."""
-    loss = LogisticLoss(radius)
-    X = loss.check_records(X)
-    u = check_point(u, X.shape[1] - 1, "u")
-    out = []
-    for t in np.asarray(ts, dtype=np.float64):
-        w = t * u
-        out.append(loss.value(w, X) / np.linalg.norm(loss.gradient(w, X)) ** kappa)
-    return np.array(out)
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Theorem 8 (App. C.3) lower-bound pair, reconstructed
-# --------------------------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Theorem8Pair:
-    """The 1-D pair of Menart et al. (2023), Theorem 8 (App. C.3; after Asi, Lei & Duchi 2021, Theorem 5) —
-    **reconstructed**: the seed text lacks the formulas, and the construction below is the one the proof
-    describes in words (data space {−1, +1}, S with a (1 + r)/2 fraction of +1's, S' with (1 − r)/2, nr = 1/ε
-    differing records, minimisers ±a).
-
-    With τ = κ/(κ − 1) ∈ (1, 2] (κ ≥ 2), r = 1/(nε) and a = r^{1/(τ−1)}/2 = (nε)^{−(κ−1)}/2:
-    f(w; +1) = a − w for w ≤ a, (w − a)^τ for w > a;  f(w; −1) = (−a − w)^τ for w ≤ −a, w + a for w > −a.
-    (f(·; +1) as reconstructed is |w − a| on the left; see ``tests/muabg23/test_muabg23_instances.py`` for the
-    certified minimisers and KL constants.)  F_S has its unique minimiser at +a (F_S' = −r on (−a, a) and the
-    right derivative at a is (1 − r)/2 > 0), F_S' at −a by symmetry, F*_S = F*_S' = (1 − r)a, and
-    |w*_S − w*_S'| = 2a = (nε)^{−(κ−1)}.  Records are (n, 1) arrays of ±1; ``k = 1/ε`` must be an integer with
-    n + k even and k ≤ n.
-
-    Parameters
-    ----------
-    n : int ≥ 1
-    k : int ≥ 1, the group distance 1/ε (so ε = 1/k)
-    kappa : float ≥ 2
-    """
-
-    n: int
-    k: int
-    kappa: float
-
-    def __post_init__(self) -> None:
-        n = check_positive_int(self.n, "n")
-        k = check_positive_int(self.k, "k")
-        kappa = check_positive(self.kappa, "kappa")
-        if kappa < 2.0:
-            raise ValueError(f"kappa must be >= 2 (Theorem 8's regime), got {kappa}")
-        if k > n or (n + k) % 2:
-            raise ValueError(f"k must satisfy k <= n and n + k even (got n = {n}, k = {k})")
-
-    @property
-    def epsilon(self) -> float:
-        return 1.0 / self.k
-
-    @property
-    def tau(self) -> float:
-        return self.kappa / (self.kappa - 1.0)
-
-    @property
-    def r(self) -> float:
-        return self.k / self.n
-
-    @property
-    def a(self) -> float:
-        return 0.5 * self.r ** (1.0 / (self.tau - 1.0))
-
-    def datasets(self) -> tuple[np.ndarray, np.ndarray]:
-        """(S, S'): (n, 1) arrays; S has (n + k)/2 records +1, S' has (n − k)/2; they differ in k records."""
-        plus_s, plus_t = (self.n + self.k) // 2, (self.n - self.k) // 2
-        S = np.concatenate([np.ones(plus_s), -np.ones(self.n - plus_s)])[:, None]
-        T = np.concatenate([np.ones(plus_t), -np.ones(self.n - plus_t)])[:, None]
-        return S, T
-
-    def values(self, w: float, X: np.ndarray) -> np.ndarray:
-        a, tau = self.a, self.tau
-        x = np.asarray(X, dtype=np.float64)[:, 0]
-        plus = np.where(w <= a, a - w, abs(w - a) ** tau)
-        minus = np.where(w <= -a, abs(w + a) ** tau, w + a)
-        return np.where(x > 0, plus, minus)
-
-    def risk(self, w: Any, X: np.ndarray) -> np.ndarray:
-        """F(w; X) for a scalar or an array of points ``w``."""
-        w_arr = np.atleast_1d(np.asarray(w, dtype=np.float64))
-        frac = float(np.mean(np.asarray(X)[:, 0] > 0))
-        a, tau = self.a, self.tau
-        plus = np.where(w_arr <= a, a - w_arr, np.abs(w_arr - a) ** tau)
-        minus = np.where(w_arr <= -a, np.abs(w_arr + a) ** tau, w_arr + a)
-        out = frac * plus + (1.0 - frac) * minus
-        return out if np.ndim(w) else out[0]
-
-    def derivative(self, w: Any, X: np.ndarray) -> np.ndarray:
-        """F'(w; X) (right derivative at the kinks ±a)."""
-        w_arr = np.atleast_1d(np.asarray(w, dtype=np.float64))
-        frac = float(np.mean(np.asarray(X)[:, 0] > 0))
-        a, tau = self.a, self.tau
-        plus = np.where(w_arr < a, -1.0, tau * np.abs(w_arr - a) ** (tau - 1.0))
-        minus = np.where(w_arr < -a, -tau * np.abs(w_arr + a) ** (tau - 1.0), 1.0)
-        out = frac * plus + (1.0 - frac) * minus
-        return out if np.ndim(w) else out[0]
-
-    def minimisers(self) -> tuple[float, float]:
-        """(w*_S, w*_S') = (a, −a) (certified: F_S is convex, decreasing on (−∞, a), increasing on (a, ∞))."""
-        return self.a, -self.a
-
-    def minimum(self) -> float:
-        """F*_S = F*_S' = (1 − r)a."""
-        return (1.0 - self.r) * self.a
-
-    def excess(self, w: Any, which: str = "S") -> np.ndarray:
-        """F(w; S) − F*_S (``which="S"``) or F(w; S') − F*_S' (``which="S'"``)."""
-        S, T = self.datasets()
-        X = S if which == "S" else T
-        if which not in ("S", "S'"):
-            raise ValueError(f"which must be 'S' or \"S'\", got {which!r}")
-        return self.risk(w, X) - self.minimum()
