@@ -31,7 +31,7 @@ import numpy as np
 from dpsco.reference.clipping import clip_rows, row_norms
 from dpsco.reference.validation import check_positive
 
-__all__ = ["INTERSECTION_RTOL", "project_ball", "project_ball_intersection"]
+__all__ = ["project_ball_vector", "INTERSECTION_RTOL", "project_ball", "project_ball_intersection"]
 
 #: relative tolerance of the membership tests of :func:`project_ball_intersection` (the intersection's boundary
 #: is computed to this accuracy; the one-ball projections it returns are exact in the sense of project_ball)
@@ -197,3 +197,15 @@ def project_ball_intersection(Y: Any, c1: Any, r1: float, c2: Any, r2: float) ->
             res[bad] = sub
         out[rest] = res
     return out[0] if one else out.reshape(Y.shape)
+
+
+def project_ball_vector(v: np.ndarray, R: float) -> np.ndarray:
+    """Π_{B(0,R)} of one (d,) float64 vector in a hot loop: ``v`` itself (not a copy: callers pass a temporary)
+    when it lies inside with a 1e-12 relative margin, else :func:`project_ball` (which leaves inside rows
+    unchanged, so both routes agree); ``R = inf`` gives a copy.  No argument checks (the caller checks R once):
+    the one-sample loops of Lowy & Razaviyayn's inner solvers, where checks would cost more than the projection."""
+    if not math.isfinite(R):
+        return v.copy()
+    if float(v @ v) <= R * R * (1.0 - 1e-12):
+        return v
+    return project_ball(v, R)

@@ -106,9 +106,11 @@ from dpsco.reference.lr21.objectives import (
 from dpsco.reference.lr21.inner_solvers import (
     Method, Fallback, FALLBACKS, subgradient_method, accelerated_gradient, stochastic_subgradient_method, katyusha,
     REPLICATE_BLOCK, GATHER_STEPS, stochastic_subgradient_method_replicates, katyusha_replicates, InnerResult,
-    certified_inner, FALLBACK_PATH, STOCHASTIC_METHODS, certified_inner_replicates, extragradient_step_size,
-    CERTIFICATE_PRECISION_FLOOR, check_certifiable,
-    extragradient_iterations, extragradient, inner_schedule_count, extragradient_schedule_count,
+    certified_inner, FALLBACK_PATH, STOCHASTIC_METHODS, certified_inner_replicates,
+    CERTIFICATE_PRECISION_FLOOR, check_certifiable, inner_schedule_count,
+)
+from dpsco.reference.lr21.extragradient import (
+    extragradient_step_size, extragradient_iterations, extragradient, extragradient_schedule_count,
 )
 from dpsco.reference.lr21.algorithms import (
     PAPER, noise_event, algorithm_1_parameters, algorithm_1, algorithm_2_parameters, algorithm_2,

@@ -13,9 +13,8 @@ from typing import Any, Callable, Literal
 import numpy as np
 
 from dpsco.reference.certificates import UncertifiedError
-from dpsco.reference.lr21.inner_solvers import (FALLBACKS, Fallback, certified_inner, extragradient,
-                                                extragradient_iterations, extragradient_schedule_count,
-                                                inner_schedule_count)
+from dpsco.reference.lr21.extragradient import extragradient, extragradient_iterations, extragradient_schedule_count
+from dpsco.reference.lr21.inner_solvers import FALLBACKS, Fallback, certified_inner, inner_schedule_count
 from dpsco.reference.lr21.objectives import (LinearAdversarialProblem, RobustObjective, TiltedObjective,
                                              adversarial_objective, robust_constants, saddle_certificate,
                                              tilted_constants)
