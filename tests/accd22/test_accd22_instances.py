@@ -19,13 +19,14 @@ from hypothesis import strategies as st
 from scipy.optimize import minimize_scalar
 
 from dpsco.oracles.accd22.interpolation_instances import (DiagonalQuadratics, DiagonalQuadraticsShifted,
-                                                   InterpolatingLeastSquares, InterpolatingPowerLoss,
-                                                   NoisyLeastSquares, draw_packing, lemma_d6_bound,
-                                                   proposition_5_bounds, sphere_abs_moment, superefficiency_pair,
-                                                   theorem_1_approx_lower_bound, theorem_1_instance,
-                                                   theorem_1_lower_bound, theorem_4_instance, theorem_4_lower_bound,
-                                                   uniform_sphere, weighted_squared_distance_gradients,
-                                                   weighted_squared_distance_losses)
+                                                          InterpolatingLeastSquares, InterpolatingPowerLoss,
+                                                          NoisyLeastSquares, sphere_abs_moment, uniform_sphere,
+                                                          weighted_squared_distance_gradients,
+                                                          weighted_squared_distance_losses)
+from dpsco.oracles.accd22.lower_bound_instances import (draw_packing, lemma_d6_bound, proposition_5_bounds,
+                                                        superefficiency_pair, theorem_1_approx_lower_bound,
+                                                        theorem_1_instance, theorem_1_lower_bound,
+                                                        theorem_4_instance, theorem_4_lower_bound)
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True)
 FALSE_FAILURE = 1e-6

@@ -44,7 +44,8 @@ from typing import Any
 import numpy as np
 
 from dpsco.oracles.accd22.interpolation_instances import (InterpolatingLeastSquares, InterpolatingPowerLoss,
-                                                   NoisyLeastSquares, theorem_1_instance, theorem_4_instance)
+                                                          NoisyLeastSquares)
+from dpsco.oracles.accd22.lower_bound_instances import (theorem_1_instance, theorem_4_instance)
 from dpsco.reference.accd22 import (BallDomain, PowerLoss, SquaredDistanceLoss, SquaredLoss, algorithm_1,
                                     algorithm_2, algorithm_3, algorithm_4, algorithm_5, algorithm_6)
 from dpsco.reference.accd22.algorithms import run_with_parts
