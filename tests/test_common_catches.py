@@ -139,7 +139,7 @@ def test_audit_refutes_algorithm_2_sensitivity_without_alpha_term():
     from dpsco.oracles.privacy_curves import gaussian_epsilon
     from dpsco.verification.auditing.audit import audit
     from dpsco.verification.mutants.lr21.bugs import alg2_sensitivity_without_alpha_term
-    import test_output_perturbation_audits as opa
+    import test_lr21_output_perturbation_audits as opa  # tests/lr21/ (on sys.path: tests/conftest.py)
 
     import dpsco.reference.lr21 as lr
 

@@ -27,6 +27,7 @@ from dpsco.reference.certificates import UNIT_ROUNDOFF, Certificate, regulariser
 from dpsco.reference.domains import Ball
 from dpsco.reference.glm_certificate import certify
 from dpsco.reference.lr21.theorems import SensitivityMode, lemma_4_2_smoothness
+from dpsco.reference import projections
 from dpsco.reference.noise import project_ball
 from dpsco.reference.problem import ERMProblem
 from dpsco.reference.solvers import certified_first_order, certified_minimize
@@ -496,7 +497,7 @@ class LinearAdversarialGame(_DataShape):
         return gw, gv
 
     def project_v(self, V: np.ndarray) -> np.ndarray:
-        return project_ball(V, self.problem.r)  # the one core projection (rows onto B(0, r))
+        return projections.project_ball(V, self.problem.r)  # the one core projection (rows onto B(0, r); r = 0 allowed)
 
     def inner_max(self, w: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
         """Exact max_V H(w, V): V* (per block: Π_{B(0,r)}(−x_i − y_iw/γ) if γ > 0, −r sign(y_i) w/‖w‖ if γ = 0 — at
