@@ -100,8 +100,6 @@ class ErrorCollector:
             self.add(exc)
 
     def check(self) -> None:
-        if len(self.messages) == 1:
-            raise InputError(self.messages[0])
         if self.messages:
             raise ArgumentErrors(self.messages)
 
@@ -217,6 +215,18 @@ class _Formatter(logging.Formatter):
 _HANDLER_NAME = "dpsco-cli"
 
 
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever ``sys.stderr`` is at the time of each record (tests and callers replace it)."""
+
+    @property  # type: ignore[override]
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        pass
+
+
 def configure_logging(verbose: int = 0, quiet: int = 0) -> int:
     """Set the level of the ``dpsco`` loggers from the global ``-v``/``-q`` counts: INFO by default, DEBUG with
     ``-v``, WARNING with ``-q`` (no progress, no per-task lines, no seed line), ERROR with ``-qq``.  One handler
@@ -225,12 +235,8 @@ def configure_logging(verbose: int = 0, quiet: int = 0) -> int:
     root = logging.getLogger("dpsco")
     root.setLevel(level)
     root.propagate = False
-    for h in root.handlers:
-        if getattr(h, "name", None) == _HANDLER_NAME:
-            h.setStream(sys.stderr)  # the current stderr (tests capture it)
-            break
-    else:
-        handler = logging.StreamHandler(sys.stderr)
+    if not any(getattr(h, "name", None) == _HANDLER_NAME for h in root.handlers):
+        handler = _StderrHandler()
         handler.name = _HANDLER_NAME
         handler.setFormatter(_Formatter())
         root.addHandler(handler)
