@@ -361,8 +361,8 @@ def test_audit_missing_or_malformed_files(env: dict[str, str], capsys: pytest.Ca
     _refused(capsys, _with(_audit_base(env), which, path), which)
 
 
-@pytest.mark.parametrize("option", ["MODULE:CALLABLE", "--dataset", "--epsilon", "--delta", "--seed", "--samples",
-                                    "--neighbour"])
+@pytest.mark.parametrize("option", ["MODULE:CALLABLE", "--dataset", "--epsilon", "--delta", "--samples",
+                                    "--neighbour"])  # --seed is optional (drawn when absent: test_cli_conventions)
 def test_audit_missing_required_argument(env: dict[str, str], capsys: pytest.CaptureFixture[str], option: str) -> None:
     argv = _audit_base(env)
     argv = argv[:1] + argv[2:] if option == "MODULE:CALLABLE" else _without(argv, option)

@@ -166,9 +166,10 @@ def seed_line(seed: int | Seed) -> str:
 
 
 def announce_seed(command: str, seed: Seed) -> None:
-    """Log the seed line (:func:`seed_line`) on standard error (level INFO: ``-q`` hides it; the seed is in the
-    output record either way)."""
-    get_logger(command).info(seed_line(seed))
+    """Log the seed line (:func:`seed_line`) on standard error when the seed was drawn (a given seed is on the
+    command line already); level INFO: ``-q`` hides it, the seed is in the output record either way."""
+    if seed.drawn:
+        get_logger(command).info(seed_line(seed))
 
 
 def add_seed_option(p: argparse.ArgumentParser, what: str = "the run's numpy SeedSequence") -> None:
