@@ -79,13 +79,17 @@ def format_checks(listing: dict[str, Any], width: int = 100) -> str:
         out += textwrap.wrap(f"tests: {c['tests']}", width, initial_indent="    ", subsequent_indent="      ",
                              break_long_words=False, break_on_hyphens=False)
         if c["planted_bug"] is not None:
-            caught = f"caught: planted bug {c['planted_bug']} ({c['test']})"
-            if c["note"] and c["note"] != c["tests"]:
-                caught += f"; {c['note']}"
+            caught = f"caught: planted bug {c['planted_bug']}" + (
+                f"; {c['note']}" if c["note"] and c["note"] != c["tests"] else "")
+            test = str(c["test"] or "")
+            shown = [test] if len(test) + 15 <= width else test.replace("::", "\n::").split("\n")
         elif c["note"]:
             caught = f"no planted bug: {c['note']}"
         else:
             caught = "no planted bug registered"
         out += textwrap.wrap(caught, width, initial_indent="    ", subsequent_indent="      ",
                              break_long_words=False, break_on_hyphens=False)
+        if c["planted_bug"] is not None:
+            out.append(f"    shown by: {shown[0]}")
+            out += [f"      {part}" for part in shown[1:]]
     return "\n".join(out)

@@ -20,8 +20,8 @@ __all__ = ["add_verify_options", "campaign_seed", "check_arguments"]
 def add_verify_options(p: argparse.ArgumentParser, budgets: Iterable[str], confidence: float, alpha: float) -> None:
     """The options of ``dpsco verify`` (``-q``/``-v`` are the global options, cli/main.py)."""
     p.add_argument("--budget", choices=sorted(budgets), default=None,
-                   help="sample sizes: quick (a smoke run: about 10 minutes on a 2-core machine, more when it is "
-                        "shared; see README), standard (default, longer), paper (hours)")
+                   help="sample sizes: quick (a smoke run: 3 to 10 minutes measured on 2 cores, longer when they are "
+                        "shared; see README), standard (default, a multiple of that), paper (hours)")
     p.add_argument("--quick", action="store_true", help="shorthand for --budget quick (not with another --budget)")
     p.add_argument("--out", default="dpsco-report", metavar="DIR",
                    help="output directory for results.json and the reports (default: dpsco-report/); checked "
