@@ -91,6 +91,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "audit": ("dpsco.verification.cli.audit", "audit the privacy claim of any mechanism f(data, rng) -> array"),
     "plan": ("dpsco.verification.cli.plan", "samples per side an audit needs to certify r·ε"),
     "compare": ("dpsco.verification.cli.compare", "test another implementation of a catalogued algorithm against ours"),
+    "list": ("dpsco.verification.cli.list", "every catalogue entry: paper, algorithm, whether dpsco compare accepts it"),
 }
 
 
