@@ -148,6 +148,9 @@ def rederive_campaign(results: dict[str, Any], check_keys: tuple[str, ...]) -> t
     with the recomputation, or a top-level verdict / failed list that disagrees with the records."""
     from statsmodels.stats.multitest import multipletests
 
+    from dpsco.verification.campaign.results_record import decode_nonfinite
+
+    results = decode_nonfinite(results)  # {"value": null, "reason": "+infinity"} → inf (results_record)
     records = results.get("records")
     if not isinstance(records, list):
         raise InconsistentRecordError("results.json has no list of records")

@@ -528,8 +528,8 @@ def run(args: argparse.Namespace) -> int:
                 # a file of the shape before schema version 2 is reshaped (and written in the current shape)
                 results, upgraded = upgrade_results(results, CHECK_KEYS)
                 validate_results(results)
-                _check_power(results)
                 verdict, _failed = rederive_campaign(decode_nonfinite(results), CHECK_KEYS)   # nothing stored is believed that can be recomputed
+                _check_power(results)
             except ValueError as exc:
                 raise ValueError(f"--from {args.from_json!r} is not a usable dpsco results.json: {exc}") from None
             if upgraded:
