@@ -170,8 +170,8 @@ def run(args: argparse.Namespace) -> int:
             if instance not in (None, "harness"):
                 bad.append(f"--instance {instance}")
             if bad:
-                raise InputError(f"{', '.join(bad)}: not available for {args.against!r}, which runs on its harness's "
-                                 "instance with the claim the candidate's Release states (--show-signature)")
+                raise InputError(f"--against {args.against!r} runs on its harness's instance with the claim the "
+                                 f"candidate's Release states (--show-signature): {', '.join(bad)} not available")
             instance = "harness"
         elif instance is None:
             instance = "fair"
