@@ -410,6 +410,9 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
         if options:
             raise ValueError(f"entry {entry.name!r}: its options are part of the harness call (--show-signature); "
                              "options cannot be overridden")
+        if claimed_epsilon is not None or claimed_delta is not None:
+            raise ValueError(f"entry {entry.name!r}: the claim audited is the one the candidate's Release states "
+                             "(claimed_epsilon / claimed_delta are for the logistic entries)")
         return compare_harness(candidate, entry, signature, samples=samples, audit_samples=audit_samples, seed=seed,
                                confidence=confidence, permutations=permutations, energy_max=energy_max,
                                run_audit=run_audit, candidate_name=candidate_name or getattr(
