@@ -10,9 +10,9 @@ The finite-difference tolerance (hand derivation, no fitted slack).  For a recor
     |(f(w + h e_k) − f(w − h e_k))/(2h) − ∂_k f(w)| = |(1/2h) ∫_{−h}^{h} (∂_k f(w + t e_k) − ∂_k f(w)) dt| ≤ β h/2.
 β is derived by hand per loss below (a bound of the Hessian's norm over the segment: data entries in [−1, 1],
 w entries in [−1.5, 1.5], d ≤ 3, h = 1e-6).  Rounding: each value is computed to within δ = 1e-13·(1 + |f|)
-(a few ulps of intermediate quantities at most ~30 in magnitude: ≤ 30·8·1.1e-16 ≈ 3e-14, with a 3× margin), so
-the difference quotient (with the step actually taken, fl(w + h e_k) − fl(w − h e_k)) errs by at most 2δ/(2h)
-more.  Deterministic (hypothesis properties): no stochastic assertion, hence no false-failure probability.
+(each loss is a few well-conditioned operations on quantities of size O(1 + |f|): at most tens of roundings of
+relative size 1.1e-16, about 1e-14·(1 + |f|), kept with a 10× margin), so the difference quotient (with the step
+actually taken, fl(w + h e_k) − fl(w − h e_k) ≈ 2h) errs by at most 2δ/(2h) more.  Deterministic (hypothesis properties): no stochastic assertion, hence no false-failure probability.
 """
 
 from __future__ import annotations
