@@ -14,7 +14,7 @@ __all__ = ["COMPACT_HEADER", "MAX_WIDTH", "compact_row", "format_table"]
 MAX_WIDTH = 100
 COMPACT_HEADER = ["entry", "audit: lower bound / claim (power)", "ok/uninf/fail", "not passed", "verdict"]
 #: the widest each compact column may be (the last-but-one takes what is left)
-_WIDTHS = [22, 34, 13, 16, 7]  # + 4 gaps of 2 = 100
+_WIDTHS = [24, 33, 13, 15, 7]  # + 4 gaps of 2 = 100; 24: the longest entry name  # + 4 gaps of 2 = 100
 
 
 def _strongest_audit(rec: Mapping[str, Any]) -> str:
