@@ -145,9 +145,12 @@ def test_python_apis_default_to_the_same_confidence() -> None:
     from dpsco.verification.auditing.curve_audit import audit_curve
     from dpsco.verification.auditing.planning import samples_needed
     from dpsco.verification.auditing.sequential import sequential_audit
-    from dpsco.verification.campaign.verify import run_verification
+    from dpsco.verification.auditing.one_run import one_run_audit
+    from dpsco.verification.campaign.compare import compare
+    from dpsco.verification.campaign.verify import AUDIT_CONFIDENCE, run_verification
 
-    for fn in (audit, audit_curve, samples_needed, sequential_audit, run_verification):
+    assert AUDIT_CONFIDENCE == DEFAULT_CONFIDENCE
+    for fn in (audit, audit_curve, samples_needed, sequential_audit, one_run_audit, compare, run_verification):
         assert inspect.signature(fn).parameters["confidence"].default == DEFAULT_CONFIDENCE, fn.__name__
 
 

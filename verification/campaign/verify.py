@@ -380,7 +380,7 @@ def _run_locked(*, budget: str, out: str, seed: int, only: str | None, quiet: bo
             for name, phase in todo]
     # a bar with total and ETA on a terminal; one log line per finished task otherwise (also under a zero-width
     # pseudo-terminal, which is not a terminal: dpsco.verification.progress)
-    bar = progress_bar(len(todo), "dpsco verify", enabled=not quiet, logger=_log)
+    bar = progress_bar(len(todo), "campaign", enabled=not quiet, logger=_log)
     checkpointing = True
     try:
         for i, res in ex.as_completed(run_phase, args):
