@@ -199,6 +199,18 @@ def test_all_argument_errors_are_reported_at_once(argv, expected, capsys, tmp_pa
         assert line.startswith(f"dpsco {argv[0]}: error: ") and option in line, (line, option)
 
 
+def test_audit_error_does_not_suggest_a_python_keyword_as_an_option(mech, capsys, tmp_path) -> None:
+    """The library's "pass check_neighbouring=False" advice reached the command line, which has no such option."""
+    import numpy as np
+
+    np.savez(tmp_path / "c.npz", x=np.array([1.0, 1.0]))  # differs from a.npz in two records
+    argv = list(mech)
+    argv[argv.index("b.npz")] = "c.npz"
+    assert main([*argv, "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "differ in 2 records" in err and "pass check_neighbouring" not in err and "Python API" in err, err
+
+
 def test_error_collector() -> None:
     errors = conventions.ErrorCollector()
     assert errors.call(conventions.parse_confidence, "0.5") == 0.5

@@ -33,7 +33,11 @@ Where it runs: every entry is split into its phases (``dpsco.verification.campai
 independent tasks on every local core by default (``--workers N``), or on a Dask cluster (``--scheduler
 tcp://HOST:PORT``); each task's streams come from the campaign's seed, so the numbers do not depend on the
 executor.  Each finished task is checkpointed in ``DIR/checkpoints``; after an interruption ``--resume`` runs
-only the missing ones (``dpsco.verification.campaign.checkpoints``).  A progress bar shows on a terminal.
+only the missing ones (``dpsco.verification.campaign.checkpoints``).  Progress: a bar with total and ETA on a
+terminal; one log line per finished task otherwise (a terminal of zero width counts as none); ``-q`` hides both.
+Without ``--seed`` the campaign's seed is drawn from OS entropy, printed ("seed: S — rerun with --seed S") and
+recorded in results.json (provenance.seed); ``--resume`` without ``--seed`` reuses the checkpoints' seed.
+``--list-checks ENTRY`` lists an entry's checks and audits without running them.
 
 Output: ``--out DIR`` is checked before anything is computed (exit 2 if it cannot be created or replaced).
 results.json and the reports are then written as one set: built in a temporary directory next to DIR and

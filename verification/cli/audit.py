@@ -219,6 +219,10 @@ def _named(exc: Exception) -> str:
     """The message of a ValueError raised while auditing, naming the option where the library begins with its
     parameter's name (e.g. "statistic 'coordinate:7' is out of range ..." -> "--statistic 'coordinate:7' ...")."""
     msg = str(exc)
+    # the library's advice names a Python keyword the command line does not have: say what the CLI does instead
+    msg = msg.replace("(pass check_neighbouring=False for layouts where axis 0 is not the record axis)",
+                      "(the command line reads records along axis 0 of every array; for another layout use the "
+                      "Python API: dpsco.audit(..., check_neighbouring=False))")
     for name, option in _LIBRARY_NAMES.items():
         if msg.startswith(name) and msg[len(name):len(name) + 1] in (" ", "="):
             return option + msg[len(name):]
