@@ -10,6 +10,7 @@ results.json (``dpsco verify --from``; a file of the record shape before schema 
 writes, for each width W in (1400, 800):
 
 * ``OUT/report-W.png`` — the top of the page (summary and the tables);
+* ``OUT/report-W-suites.png`` — the table of the entries verified by their own suites (``#suites``);
 * ``OUT/report-W-audits.png`` — the audit chart (the first figure, ``#figure-1``), alone on the page;
 * ``OUT/report-W-rates.png`` — the grid of rate figures (``#rates``), alone on the page.
 
@@ -29,7 +30,7 @@ WIDTHS = (1400, 800)
 #: (file suffix, the figure shown alone (0: the top of the page), window height in px).  Headless Chromium's
 #: --screenshot draws nothing after scrolling to a fragment, so a figure is shot from a copy of the page whose
 #: other parts are hidden by one added CSS rule (the figure keeps the page's width and styles).
-SHOTS = (("", "", 2200), ("-audits", "figure-1", 2700), ("-rates", "rates", 2100))
+SHOTS = (("", "", 2200), ("-suites", "suites", 2200), ("-audits", "figure-1", 2700), ("-rates", "rates", 2100))
 
 
 def _chromium() -> str:
