@@ -307,7 +307,7 @@ def _write_campaign(results: dict[str, Any], out: str, formats: Sequence[str]) -
                 f"--out DIR)" if saved else "the results could not be saved anywhere")
         if isinstance(exc, (OSError, OutputError)):
             raise OutputError(f"cannot write the report directory {out!r} ({exc}); {note}") from exc
-        print(f"dpsco verify: {note}", file=sys.stderr)
+        _log.error(note)
         raise
 
 
@@ -393,16 +393,15 @@ def _run_locked(*, budget: str, out: str, seed: int, only: str | None, quiet: bo
                     save_checkpoint(out, key, res)
                 except OSError as exc:  # the campaign goes on; only --resume loses (said once)
                     checkpointing = False
-                    print(f"dpsco verify: warning: cannot save checkpoints in {out!r} ({exc}); the campaign "
-                          "continues without them", file=sys.stderr)
+                    _log.warning(f"cannot save checkpoints in {out!r} ({exc}); the campaign continues without them")
             results[todo[i]] = res
             bar.set_postfix_str(f"{res['entry']} {res['phase']} done in {res['seconds']:.0f} s")
             bar.update(1)
         wall, cpu = time.time() - t0, _cpu_seconds() - cpu0  # before the workers exit with their CPU times
     except KeyboardInterrupt:
         bar.close()
-        print(f"dpsco verify: interrupted; {len(results)} of {len(tasks)} tasks are saved in "
-              f"{os.path.join(out, CHECKPOINT_DIR)}: continue with the same options and --resume", file=sys.stderr)
+        _log.error(f"interrupted; {len(results)} of {len(tasks)} tasks are saved in "
+                   f"{os.path.join(out, CHECKPOINT_DIR)}: continue with the same options and --resume")
         raise
     finally:
         bar.close()

@@ -105,7 +105,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import sys
 from typing import Any, Callable, Iterator
 
 import numpy as np
@@ -123,8 +122,8 @@ from dpsco.verification.auditing.neighbours import BoxBounds
 from dpsco.verification.auditing.sequential import sequential_audit
 from dpsco.verification.cli.audit_inputs import (CLAIM_FORMS, check_statistic, parse_float, parse_int,
                                                  parse_runs, precheck, refuse_identical, load_npz, parse_claim)
-from dpsco.verification.cli.conventions import (add_confidence_option, add_seed_option, announce_seed, report_errors,
-                                              resolve_seed)
+from dpsco.verification.cli.conventions import (add_confidence_option, add_seed_option, announce_seed, get_logger,
+                                              report_errors, resolve_seed)
 from dpsco.verification.cli.usercode import InputError, load_mechanism, running, runs_executor
 from dpsco.verification.executors import Executor
 
@@ -545,7 +544,7 @@ def run(args: argparse.Namespace) -> int:
     announce_seed("audit", drawn)
     if args.json:
         for warning in getattr(result, "warnings", None) or []:   # stdout is the record: the warnings go loud to stderr
-            print(f"dpsco audit: warning: {warning}", file=sys.stderr)
+            get_logger("audit").warning(warning)
         record = result.to_dict()
         record["mechanism"] = args.target
         record["seed"] = seed
