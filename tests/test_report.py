@@ -106,6 +106,7 @@ def test_terminal_table_fits_in_100_columns_and_wide_gives_everything(results: d
     assert max(len(line) for line in table.splitlines()) <= MAX_WIDTH == 100
     assert "alt24.onepass_dp_sgd_glm" in table  # the longest entry name is never cut
     assert "det≥6.9" in table  # the audit's power beside its lower bound
+    assert "…" not in table.splitlines()[0]  # the header is never cut
     wide = format_table(results, wide=True)
     assert max(len(line) for line in wide.splitlines()) > 100  # the full table: every number, however wide
     assert "detects excess ≥ 1.05" in wide and "detects true ε ≥ 6.9" in wide
