@@ -73,10 +73,33 @@ def task_sizes(n: int) -> list[int]:
     return [n // k + (1 if i < n % k else 0) for i in range(k)] if k > 0 else []
 
 
-def _task_runs(mechanism: Any, data: dict[str, np.ndarray], n: int, seed: np.random.SeedSequence) -> list[np.ndarray]:
-    """A task: ``n`` runs of ``mechanism`` on ``data``, all drawing from one generator built from ``seed``."""
+#: output types whose float64 value is the output itself (np.float64 subclasses float; both convert exactly)
+_FLOAT_SCALARS = (float, np.float64)
+
+
+def _task_runs(mechanism: Any, data: dict[str, np.ndarray], n: int,
+               seed: np.random.SeedSequence) -> np.ndarray | list[np.ndarray]:
+    """A task: ``n`` runs of ``mechanism`` on ``data``, all drawing from one generator built from ``seed``.
+
+    Returns the (n, k) float64 array of the flattened outputs (row i: run i), or the list of rows when their
+    sizes differ (:func:`draw` names the sizes in its error).  Outputs that are Python floats or numpy float64
+    scalars are collected as they are and converted once (the value ``as_real_output`` gives them, bit for
+    bit; issue 29: the per-run conversion was most of the auditor's own time on a cheap mechanism); anything
+    else goes through :func:`as_real_output` run by run, as before."""
     rng = np.random.default_rng(seed)
-    return [as_real_output(mechanism(data, rng)).ravel() for _ in range(n)]
+    vals: list[float] = []
+    for i in range(n):
+        v = mechanism(data, rng)
+        if type(v) in _FLOAT_SCALARS:
+            vals.append(v)
+            continue
+        rows = [np.array([x], dtype=np.float64) for x in vals]
+        rows.append(as_real_output(v).ravel())
+        rows.extend(as_real_output(mechanism(data, rng)).ravel() for _ in range(n - i - 1))
+        if len({r.size for r in rows}) > 1:
+            return rows
+        return np.stack(rows)
+    return np.array(vals, dtype=np.float64).reshape(n, 1)
 
 
 def executor_for(workers: Any) -> tuple[Executor, bool]:
@@ -134,7 +157,7 @@ def draw(
         ex, owned = executor_for(workers)
         if ex.kind == "process":
             _check_picklable(mechanism, data)
-        chunks: list[list[np.ndarray]] = [[] for _ in sizes]
+        chunks: list[Any] = [[] for _ in sizes]
         try:
             for i, rows_i in ex.as_completed(_task_runs, [(mechanism, data, k, s) for k, s in zip(sizes, seeds)]):
                 chunks[i] = rows_i
@@ -143,11 +166,11 @@ def draw(
         finally:
             if owned:
                 ex.close()
-        rows = [r for c in chunks for r in c]
-        widths = sorted({r.size for r in rows})
+        widths = sorted({c.shape[1] for c in chunks if isinstance(c, np.ndarray)}
+                        | {r.size for c in chunks if not isinstance(c, np.ndarray) for r in c})
         if len(widths) > 1:
             raise ValueError(f"mechanism outputs on the {side} have inconsistent sizes ({widths[0]} and {widths[1]})")
-        out = np.stack(rows) if rows else np.empty((0, 0))
+        out = np.concatenate(chunks) if chunks else np.empty((0, 0))  # the tasks' (n_i, k) blocks, in task order
         how = (f"single runs mechanism(data, rng) in {len(sizes)} tasks (task i: child i of a SeedSequence drawn "
                "from rng; the same rows on any executor)")
     if out.shape[1] == 0:

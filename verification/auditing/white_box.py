@@ -79,6 +79,7 @@ from dpsco.verification.auditing.curve_audit import (as_curve_claim, curve_box, 
 from dpsco.verification.auditing.family import p_value_of_counts
 from dpsco.verification.auditing.gdp import gdp_epsilon_lower_bound
 from dpsco.verification.auditing.results import AuditResultBase
+from dpsco.verification.auditing.samples import executor_for
 
 __all__ = [
     "ClaimedStep",
@@ -407,13 +408,13 @@ class WhiteBoxAuditResult(AuditResultBase):
 def _observations(run: WhiteBoxRun, data: dict[str, np.ndarray], design: Any, step: ClaimedStep, n_runs: int,
                   chunk: int | None, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The pilot: (y, a, b) of ``n_runs`` runs, each (n_runs, T)."""
-    trace = _trace(run, data, step, n_runs, rng)
+    trace = _trace(run, data, step, n_runs, rng.spawn(1)[0])
     return design.observe(trace)
 
 
 def _trace(run: WhiteBoxRun, data: dict[str, np.ndarray], step: ClaimedStep, R: int,
            rng: np.random.Generator) -> NoisyGradientTrace:
-    trace = run(data, R, rng.spawn(1)[0])
+    trace = run(data, R, rng)
     if not isinstance(trace, NoisyGradientTrace):
         raise TypeError(f"run must return a NoisyGradientTrace, got {type(trace).__name__}")
     if trace.replicates != R:
@@ -423,25 +424,49 @@ def _trace(run: WhiteBoxRun, data: dict[str, np.ndarray], step: ClaimedStep, R: 
     return trace
 
 
-def _statistic_of_runs(run: WhiteBoxRun, data: dict[str, np.ndarray], design: Any, step: ClaimedStep,
-                       n_runs: int, chunk: int | None, rng: np.random.Generator) -> tuple[np.ndarray, dict[str, Any]]:
-    """S for ``n_runs`` runs in chunks (each chunk's runs on a stream spawned from ``rng``), and the public
-    parameters of the last trace."""
-    S = []
-    params: dict[str, Any] = {}
-    done = 0
-    d = int(np.shape(data["X"])[1])
+def _chunk_statistic(run: WhiteBoxRun, data: dict[str, np.ndarray], design: Any, step: ClaimedStep, R: int,
+                     rng: np.random.Generator) -> tuple[np.ndarray, dict[str, Any]]:
+    """A task: S of R runs drawn from ``rng`` (one call of ``run``), and the trace's public parameters."""
+    trace = _trace(run, data, step, R, rng)
+    y, a, b = design.observe(trace)
+    params = {"n": trace.n, "m": trace.m, "T": trace.T, "sigma": trace.sigma, "clip_norm": trace.clip_norm,
+              "eta": trace.eta, "d": int(trace.iterates.shape[2]), "algorithm": trace.algorithm,
+              "zeta_statistic": step.zeta, "zeta_run": trace.m * trace.sigma / (2 * trace.clip_norm)}
+    return llr_statistic(y, a, b, step), params
+
+
+def _statistics_of_sides(run: WhiteBoxRun, sides: list[dict[str, np.ndarray]], design: Any, step: ClaimedStep,
+                         n_runs: int, chunk: int | None, rngs: list[np.random.Generator],
+                         workers: Any) -> tuple[list[np.ndarray], dict[str, Any]]:
+    """S for ``n_runs`` runs of each side, in chunks: chunk i of side j runs on child i of ``rngs[j]``
+    (``Generator.spawn``), and the chunk sizes depend on the run count, T and d alone, so the numbers are the
+    same on any executor.  Every chunk of both sides is one task of ``workers`` (None or 1: this process; an
+    int: a local process pool; an Executor); returns each side's S and the public parameters."""
+    d = int(np.shape(sides[0]["X"])[1])
     size = chunk if chunk is not None else max(1, CHUNK_ELEMENTS // max(1, step.steps * d))
-    while done < n_runs:
-        R = min(size, n_runs - done)
-        trace = _trace(run, data, step, R, rng)
-        y, a, b = design.observe(trace)
-        S.append(llr_statistic(y, a, b, step))
-        params = {"n": trace.n, "m": trace.m, "T": trace.T, "sigma": trace.sigma, "clip_norm": trace.clip_norm,
-                  "eta": trace.eta, "d": int(trace.iterates.shape[2]), "algorithm": trace.algorithm,
-                  "zeta_statistic": step.zeta, "zeta_run": trace.m * trace.sigma / (2 * trace.clip_norm)}
-        done += R
-    return np.concatenate(S), params
+    sizes = [size] * (n_runs // size) + ([n_runs % size] if n_runs % size else [])
+    tasks, owner = [], []
+    for j, (data, rng) in enumerate(zip(sides, rngs)):
+        for R, g in zip(sizes, rng.spawn(len(sizes))):
+            tasks.append((run, data, design, step, R, g))
+            owner.append(j)
+    ex, owned = executor_for(workers)
+    if ex.kind == "process":
+        import pickle
+        try:
+            pickle.dumps(run)
+        except Exception as exc:
+            raise TypeError(f"workers > 1 runs ``run`` in other processes, so it must be picklable (a module-level "
+                            f"function or an instance of a module-level class): {exc}") from None
+    results: list[Any] = [None] * len(tasks)
+    try:
+        for i, res in ex.as_completed(_chunk_statistic, tasks):
+            results[i] = res
+    finally:
+        if owned:
+            ex.close()
+    S = [np.concatenate([results[i][0] for i in range(len(tasks)) if owner[i] == j]) for j in range(len(sides))]
+    return S, results[max(i for i in range(len(tasks)) if owner[i] == 0)][1]  # the dataset side's last chunk
 
 
 def white_box_audit(
@@ -457,6 +482,7 @@ def white_box_audit(
     chunk: int | None = None,
     epsilon_true: bool = True,
     event: PlacedEvent | None = None,
+    workers: Any = None,
 ) -> WhiteBoxAuditResult:
     """White-box audit of a noisy-gradient method's (ε, δ) claim on a canary design (module docstring).
 
@@ -476,6 +502,9 @@ def white_box_audit(
     epsilon_true : compute the accountant's ε at the claim's δ (``claim.event_epsilon``).
     event : a :class:`PlacedEvent` fixed in advance (no pilot runs; the statistic uses the claimed ζ), e.g. to
         compute the audit's refutation probability exactly.
+    workers : where the test chunks run: None or 1 (this process), an int (a local process pool; ``run`` must
+        then be picklable) or a :class:`~dpsco.verification.executors.Executor`.  The results are the same on
+        any of them (chunk i of a side draws from child i of the side's stream).
 
     Returns
     -------
@@ -521,9 +550,10 @@ def white_box_audit(
         ev = place_event(step, float(np.median(a0)), float(np.median(b1)), N, delta, conf,
                          np.random.default_rng(s_model), draws)
     # 2. the test: fresh runs on both sides, one event
-    S_d, params = _statistic_of_runs(run, data, design, step, N, chunk, np.random.default_rng(s_data))
+    (S_d, S_n), params = _statistics_of_sides(run, [data, neighbour], design, step, N, chunk,
+                                              [np.random.default_rng(s_data), np.random.default_rng(s_neigh)],
+                                              workers)
     params.update({"zeta_claimed": claimed_zeta, "zeta_pilot_estimate": zeta_pilot})
-    S_n, _ = _statistic_of_runs(run, neighbour, design, step, N, chunk, np.random.default_rng(s_neigh))
     k_n, k_d = int(ev.indicator(S_n).sum()), int(ev.indicator(S_d).sum())
     k_p, k_q = (k_n, k_d) if ev.upper else (k_d, k_n)
     eps_lb = float(epsilon_lower_bound(k_p, N, k_q, N, delta, conf))
