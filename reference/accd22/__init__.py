@@ -12,7 +12,7 @@ Modules:
                 extension's gradient oracle with its fail-safe, the run's parts and the white-box transcript
 ``algorithms``  Algorithms 1–6 and their claims
 
-Departures from the printed text are documented where they happen and in ERRATA.md (entries AC1–AC18).
+Departures from the printed text are documented where they happen and in ERRATA.md (entries ACCD22-E1–ACCD22-E18).
 """
 
 from dpsco.reference.accd22 import algorithms, extension, phase, theorems

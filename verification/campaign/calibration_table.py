@@ -1,4 +1,4 @@
-"""Where Theorem 3.1's printed noise fails: the table of ERRATA.md E4.
+"""Where Theorem 3.1's printed noise fails: the table of ERRATA.md BFTT19-E4.
 
 For each (n, ε, T) with δ = 1/n² (Algorithm 1's largest admissible δ), Algorithm 1's printed parameters
 m = ⌈n√(ε/(4T))⌉, σ² = 8TL² log(1/δ)/(n²ε²) (Bassily et al. 2019) are evaluated on the worst-case replace-one

@@ -290,7 +290,7 @@ def _reading_notes(results: dict[str, Any]) -> list[str]:
         "values and audit statistics are computed from the data without privacy.",
         "* Bounds: Lemma 3.3 (+2ML/T averaging slack) / Thm 3.2 for A_NSGD; Lemma 3.3 with L' = 2L plus L²/(2β) / "
         "Thm 4.4 for the envelope methods (+2Mξ for A_ProxGD); Lemma 5.4 / Thm 5.3 with the corrected constant 4 "
-        "(ERRATA.md E3) for objective perturbation; + L(r + σ₂√d) for efficient ObjP. Lowy–Razaviyayn: the "
+        "(ERRATA.md BFTT19-E3) for objective perturbation; + L(r + σ₂√d) for efficient ObjP. Lowy–Razaviyayn: the "
         "excess of the objective each algorithm minimises (ridge, tilted, robust, adversarial; certified oracle of "
         "that objective) against the master bounds MB1/MB3 (empirical) and MB5 (population = stability + "
         "empirical) that the proofs of Thms 0.2, 0.4 and 3.1–3.4 rest on "

@@ -29,7 +29,7 @@ planted bugs of the code it runs.  Its two kinds of entry, and the entries audit
 
 Instances.  NSGD family: linear loss, W = B(0, 10), L = 1, n = 16, d = 1, ε = 1, δ = 1/n²; Theorem 3.2
 gives T = 1, m = 8, η = 10 and the printed σ² = 8 log(256)/256, which is not (1, 1/256)-DP on the one-sided
-pair (δ(1) = 0.0060, ERRATA.md E4), so the algorithm runs with the certified σ² = 0.2003 (1.075 × the printed
+pair (δ(1) = 0.0060, ERRATA.md BFTT19-E4), so the algorithm runs with the certified σ² = 0.2003 (1.075 × the printed
 σ).  The release is w̄ = −η·clip(g + G, −1, 1) with g the batch-mean gradient's first coordinate (the
 projection clamps at |g + G| = M/η = 1).  Three canary pairs: symmetric (n − 1 zero records, x_n = ±e₁),
 null (x_n = e₁ vs 0) and one-sided (``dpsco.verification.auditing.neighbours.canary_pair(neighbour="one-sided")``: all
@@ -323,7 +323,7 @@ CANARY_AUDITED: dict[str, PlantedBug] = {b.name: b for b in [
         functools.partial(o.noisy_sgd, T=T_PRINTED, eta=ETA_PRINTED),
         "Theorem 3.1's printed σ² = 8TL² log(1/δ)/(n²ε²) at small T under the requested (ε, δ) claim",
         "Bassily et al. 2019, Algorithm 1 line 1 / Theorem 3.1 via [ACG+16] (Poisson sampling, add/remove); "
-        "ERRATA.md E4",
+        "ERRATA.md BFTT19-E4",
         f"A_NSGD, linear loss, n={N_PRINTED}, d=1, δ=1/n², T={T_PRINTED} (override), m={PRINTED_PARAMS.m}, "
         f"η={ETA_PRINTED:g}, W=B(0,10); {ONE_SIDED}",
         lambda: _one_sided_pair(N_PRINTED), PROB_NSGD, EPS, DELTA_PRINTED, _printed_true, _printed_correct,
@@ -385,21 +385,21 @@ PAPER_TEST_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
     PaperTestBug(
         "alg1_printed_alg3_term", mlr.alg1_printed_alg3_term, lr.algorithm_1, "lr21",
         "Algorithm 1's line 2 with Algorithm 3's printed sensitivity Δ + 2α/μ instead of Δ + 2√(2α/μ)",
-        "ERRATA.md LR-E3", _ALG1_INSTANCE, "exact ε = 1.817 at δ = 0 (centres 2.18 apart against 1.2)",
+        "ERRATA.md LR21-E3", _ALG1_INSTANCE, "exact ε = 1.817 at δ = 0 (centres 2.18 apart against 1.2)",
         _AUDIT_40K + " at δ = 0", (_OP + "test_audit_refutes_algorithm_3_printed_alpha_term",)),
     PaperTestBug(
         "alg1_uncertified_sgd", mlr.alg1_uncertified_sgd, lr.algorithm_1, "lr21",
         "SGD stopped after T steps without a certificate, noise calibrated for α (accuracy only in expectation)",
-        "ERRATA.md LR-P1 (Thms 3.1–3.4 assume accuracy in expectation)",
+        "ERRATA.md LR21-P1 (Thms 3.1–3.4 assume accuracy in expectation)",
         "Algorithm 1, linear loss, n = 10, d = 1, μ = 1, α = 1e-4, T = 2, δ = 0; x_n = +1 vs −1",
         "the proof's premise fails: coupled centres are 4/3 apart (> Δ_T = 0.228) on exactly 10 % of index paths "
-        "(the mixture over paths is still ε-DP on this instance, ERRATA.md LR-P1)",
+        "(the mixture over paths is still ε-DP on this instance, ERRATA.md LR21-P1)",
         "Algorithm 1's certificate gate: with method='sgd' the correct algorithm detects the uncertified iterate and "
         "releases the certified solver's point (or refuses, fallback='refuse')",
         (_OP + "test_uncertified_sgd_breaks_the_proof_premise_and_the_certificate_catches_it",)),
     PaperTestBug(
         "alg2_printed_gaussian", mlr.alg2_printed_gaussian, lr.algorithm_2, "lr21",
-        "Algorithm 2's printed δ > 0 noise density, σ_Zhao/√2", "ERRATA.md LR-E2",
+        "Algorithm 2's printed δ > 0 noise density, σ_Zhao/√2", "ERRATA.md LR21-E2",
         "Algorithm 2, linear loss, n = 10, d = 1, λ = 1, α = 8, δ = 1e-3, an adversarial certified α-accurate "
         "inner optimiser; the Gaussian mechanism at the worst-case shift Δ_T = 8.6",
         "not (1, 1e-3)-DP at shift Δ_T (exact Gaussian curve); nominal (1, 1e-5) is really ε = 1.16",
@@ -420,7 +420,7 @@ PAPER_TEST_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
         ("tests/test_common_catches.py::test_audit_refutes_algorithm_2_sensitivity_without_alpha_term",)),
     PaperTestBug(
         "alg3_printed_alpha_term", mlr.alg3_printed_alpha_term, lr.algorithm_3, "lr21",
-        "Algorithm 3 with its printed line-2 sensitivity Δ + 2α/μ (for both δ)", "ERRATA.md LR-E3",
+        "Algorithm 3 with its printed line-2 sensitivity Δ + 2α/μ (for both δ)", "ERRATA.md LR21-E3",
         "Algorithm 3, linear adversarial game (μ = 1, r = 0.05), n = 10, d = 1, α = 0.02, tight mode, an adversarial "
         "α-accurate saddle solver; x_n = +1 vs −1",
         "exact ε = 2.384 at δ = 0 and 1.984 at δ = 1e-3; the correct release: 0.977 at δ = 0",
@@ -428,7 +428,7 @@ PAPER_TEST_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
     PaperTestBug(
         "alg3_uncertified_stochastic_eg", mlr.alg3_uncertified_stochastic_eg, lr.algorithm_3, "lr21",
         "stochastic extragradient stopped after T steps without a certificate, noise calibrated for α",
-        "ERRATA.md LR-P2 (Algorithm 3 assumes an α-saddle point from its inner solver)",
+        "ERRATA.md LR21-P2 (Algorithm 3 assumes an α-saddle point from its inner solver)",
         "Algorithm 3, linear adversarial game, n = 100, d = 1, α = 1e-6, T = 1, η = 1/(2μ), δ = 0",
         "ε ≥ 16.4 (exact Laplace-mixture tails over all 100 index paths)",
         "black-box privacy audit (20,000 runs per side, confidence 1 − 1e-6) refutes it; the correct algorithm_3's "
@@ -447,7 +447,7 @@ PAPER_TEST_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
     PaperTestBug(
         "robust_erm_printed_alpha_term", mlr_app.robust_erm_printed_alpha_term, lr.robust_erm, "lr21",
         "ℓ2-robust model (Algorithm 3 with the exact inner max) with Algorithm 3's printed Δ + 2α/μ",
-        "ERRATA.md LR-E3",
+        "ERRATA.md LR21-E3",
         "robust logistic, ρ = 0.05, n = 40, d = 1, μ = 1.5, α = 0.03, tight mode, an adversarial certified "
         "α-accurate optimiser; x_n = +1 vs −1",
         "exact ε = 4.80 (δ = 0) and 4.71 (δ = 1e-3); the correct release: 0.827 / 0.414",
