@@ -373,7 +373,7 @@ def test_one_copy_of_each_privacy_conversion() -> None:
 ROOMS = {  # layer folder -> the modules every paper's room holds there (glob patterns; None: the folder only)
     "reference": ("algorithms*.py", "theorems.py"),
     "verification/papers": ("catalogue.py",),
-    "verification/mutants": None,
+    "verification/mutants": ("corpus.py", "catches.py"),  # its planted bugs, their corpus rows, their registry rows
     "tests": None,
 }
 
