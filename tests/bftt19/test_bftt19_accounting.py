@@ -216,7 +216,7 @@ def test_worst_case_pairs_with_a_shared_background():
 def test_errata_table_boundary_rows():
     """ERRATA.md BFTT19-E4's table: at n = 1000, ε = 1, δ = 1e-6 the printed σ fails up to T = 22 and holds at 23
     (and, in the generator's summary, the failing T form one range)."""
-    from dpsco.verification.campaign.calibration_table import markdown_table, printed_calibration_rows
+    from dpsco.verification.papers.bftt19.calibration_table import markdown_table, printed_calibration_rows
 
     rows = printed_calibration_rows([1000], [1.0], [1, 22, 23])
     assert [r.private for r in rows] == [False, False, True]
