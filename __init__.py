@@ -62,6 +62,9 @@ _PUBLIC = {  # dict[str, tuple[str, str | None]]
     "excess_empirical_risk": ("dpsco.oracles.minimizers", "excess_empirical_risk"),
     # the catalogue
     "catalogue": ("dpsco.verification.papers", "catalogue"),
+    # checks for users' own test suites, and adapters for their libraries (docs/testing.md)
+    "testing": ("dpsco.testing", None),
+    "adapters": ("dpsco.adapters", None),
 }
 
 __all__ = sorted(_PUBLIC)
@@ -88,6 +91,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers and IDEs, which do not run __getattr__
+    from dpsco import adapters, testing
     from dpsco.oracles.minimizers import certified_oracle, excess_empirical_risk
     from dpsco.reference import accd22, alt24, bftt19, lr21, muabg23
     from dpsco.reference.domains import Ball

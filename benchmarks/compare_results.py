@@ -5,7 +5,12 @@ its rooms, issue 26) leaves the campaign's numbers unchanged for the same seed: 
 
 Usage: python benchmarks/compare_results.py BEFORE/results.json AFTER/results.json
 Prints the number of numeric differences with the largest relative one, then every other difference (strings,
-e.g. a module path that moved)."""
+e.g. a module path that moved).
+
+Files of the record shape before results schema version 2 (issue 28: every record with claim, audits, checks,
+planted_bugs, power, provenance; non-finite numbers as {"value": null, "reason": ...}) are first brought to the
+current shape by ``dpsco.verification.campaign.results_record.upgrade_results``, so a file written before the
+change compares with one written after it; non-finite numbers compare as floats."""
 import json, math, sys
 SKIP = {"provenance", "seconds", "wall_seconds", "phase_seconds", "task_seconds", "elapsed_seconds", "runtime_seconds", "time_seconds", "timing"}
 def walk(a, b, path, out):
@@ -24,7 +29,16 @@ def walk(a, b, path, out):
             out.append((path, f"{a!r} vs {b!r}", rel))
     elif a != b:
         out.append((path, f"{str(a)[:80]!r} vs {str(b)[:80]!r}", None))
-a, b = (json.load(open(f)) for f in sys.argv[1:3])
+def load(path):
+    data = json.load(open(path))
+    if data.get("schema_version") is None:  # the shape before schema version 2
+        from dpsco.verification.campaign.results_record import upgrade_results
+        from dpsco.verification.campaign.verify import CHECK_KEYS
+        data = upgrade_results(data, CHECK_KEYS)[0]
+        print(f"{path}: the record shape before schema version 2, upgraded for the comparison")
+    from dpsco.verification.campaign.results_record import decode_nonfinite
+    return decode_nonfinite(data)
+a, b = (load(f) for f in sys.argv[1:3])
 out = []
 walk(a, b, "", out)
 nums = [o for o in out if o[2] is not None]

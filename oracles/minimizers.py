@@ -38,7 +38,7 @@ from typing import Any, Mapping, NamedTuple
 import numpy as np
 
 from dpsco.reference.certificates import Certificate
-from dpsco.reference.domains import Ball
+from dpsco.reference.domains import Ball, require_centred
 from dpsco.reference.glm_certificate import certify
 from dpsco.reference.glm_objective import objective_value_with_error
 from dpsco.reference.losses import GLMLoss
@@ -76,8 +76,7 @@ def _validate(loss: Any, X: Any, y: Any, domain: Any, lam: Any, linear: Any, wei
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, float]:
     if not isinstance(loss, GLMLoss):
         raise TypeError(f"loss must be a GLMLoss, got {type(loss).__name__}")
-    if not isinstance(domain, Ball):
-        raise TypeError(f"domain must be a Ball, got {type(domain).__name__}")
+    require_centred(domain, "domain")  # the oracles minimise over B(0, M) (they read M only)
     Xa, ya = check_data(X, y)
     loss.check_labels(ya)
     lam_f = check_positive(lam, "lam", allow_zero=True)

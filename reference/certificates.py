@@ -8,7 +8,7 @@ accuracy in expectation.  This module holds what every certificate shares:
 * :class:`Certificate` and :class:`UncertifiedError`;
 * the projected strong-convexity gap Γ_μ (:func:`regulariser_gap`, below);
 * the floating-point model (:data:`UNIT_ROUNDOFF`, :func:`rounding_gamma`, :func:`fsum_array`,
-  :func:`fsum_columns`).
+  :func:`fsum_columns`, :func:`sum_columns_extended`).
 
 The certificates of particular objectives build on it: :mod:`dpsco.reference.glm_certificate` (the GLM objective
 of :mod:`dpsco.reference.glm_objective`; Fenchel duality gap, strong-convexity and local-curvature gaps) and the
@@ -24,7 +24,9 @@ bounds F(w) − F* whenever F is μ-strongly convex (μ = 0: the Frank–Wolfe g
 exact Lagrangian dual Γ_μ(g) = min_{κ ≥ 0} κ(M² − ‖w‖²)/2 + ‖g + κw‖²/(2(μ + κ)): every κ gives a valid upper
 bound, and the terms are computed without cancellation even when w sits on the sphere.
 
-Floating point.  All certificate sums are computed with ``math.fsum`` (correctly rounded), and every
+Floating point.  Certificate sums are computed with ``math.fsum`` (correctly rounded), or, for the n·d
+gradient sums of the GLM certificate, in extended precision with the summation's error bound added
+(:func:`sum_columns_extended`); every
 bound carries a first-order rounding allowance (Higham, *Accuracy and Stability of Numerical Algorithms*,
 2nd ed., §3.1: |fl(xᵀw) − xᵀw| ≤ γ_d |x|ᵀ|w|, γ_k = ku/(1 − ku), u = 2⁻⁵³), inflated by a factor of 2;
 the elementary functions (exp, log1p, expit) are assumed accurate to 8u relative; eigenvalues from the
@@ -50,6 +52,7 @@ __all__ = [
     "UncertifiedError",
     "fsum_array",
     "fsum_columns",
+    "sum_columns_extended",
     "regulariser_gap",
     "rounding_gamma",
 ]
@@ -125,6 +128,35 @@ def _jsonable_float(x: float) -> float | str:
 def fsum_columns(A: np.ndarray) -> np.ndarray:
     """Correctly rounded column sums of a 2-D array (math.fsum per column)."""
     return np.array([math.fsum(col) for col in A.T.tolist()]) if A.shape[0] else np.zeros(A.shape[1])
+
+
+#: unit roundoff of ``numpy.longdouble`` (2⁻⁶⁴ for the x87 80-bit format; float64's 2⁻⁵³ where longdouble is double)
+UNIT_ROUNDOFF_LONGDOUBLE = float(np.finfo(np.longdouble).eps) / 2.0
+
+
+def sum_columns_extended(A: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Column sums of a 2-D float64 array accumulated in ``numpy.longdouble``, and a bound on that accumulation's error.
+
+    Returns ``(s, err)``, both (d,): ``s_ld`` is the column sum accumulated in extended precision (any order), and
+    ``err`` ≥ |s_ld − Σ_i A[i, j]| by Higham's bound for summation in any order (*Accuracy and Stability of
+    Numerical Algorithms*, 2nd ed., (4.4)): |ŝ − s| ≤ γ_{n−1} Σ_i |a_i|, with γ at the longdouble unit roundoff
+    :data:`UNIT_ROUNDOFF_LONGDOUBLE`, doubled like :func:`rounding_gamma`, and Σ|a_i| (computed in float64)
+    inflated by (1 + γ_n) for its own rounding.  ``s`` is ``s_ld`` rounded to float64: the caller adds that last
+    rounding, ≤ u|s|.  Where longdouble is double the bound is float64's γ_{n−1}, valid but looser.
+
+    This replaced :func:`fsum_columns` in the GLM gradient certificate (issue 29): on x86_64 the two give the
+    same float64 sums in practice (extended precision leaves ~11 guard bits), at a fraction of the time
+    (``math.fsum`` over n·d Python floats was most of the oracle's time at n = 10⁴, d = 50).
+    """
+    A = np.asarray(A, dtype=np.float64)
+    n = A.shape[0]
+    if n == 0:
+        return np.zeros(A.shape[1]), np.zeros(A.shape[1])
+    s = A.sum(axis=0, dtype=np.longdouble).astype(np.float64)
+    k = float(n)
+    gamma_ld = 2.0 * k * UNIT_ROUNDOFF_LONGDOUBLE / (1.0 - k * UNIT_ROUNDOFF_LONGDOUBLE)
+    err = gamma_ld * np.abs(A).sum(axis=0) * (1.0 + rounding_gamma(k))
+    return s, err
 
 
 def fsum_array(a: np.ndarray) -> float:

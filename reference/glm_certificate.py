@@ -41,7 +41,8 @@ import numpy as np
 from scipy.special import expit
 
 from dpsco.reference.certificates import UNIT_ROUNDOFF as _U
-from dpsco.reference.certificates import Certificate, fsum_array, fsum_columns, regulariser_gap, rounding_gamma
+from dpsco.reference.certificates import (Certificate, fsum_array, regulariser_gap, rounding_gamma,
+                                         sum_columns_extended)
 from dpsco.reference.domains import Ball
 from dpsco.reference.glm_objective import GLMProblem, clip_dual, fenchel_young, prepare_problem
 from dpsco.reference.losses import GLMLoss
@@ -53,6 +54,17 @@ __all__ = ["certify", "certify_problem"]
 _LOCAL_CURVATURE_LOSSES = ("logistic", "squared", "huber")
 
 
+def _gram_abs_fro_upper(P: GLMProblem, p: np.ndarray) -> float:
+    """An upper bound on ‖|X|ᵀ diag(p) |X|‖_F (p ≥ 0), the scale of the rounding error of the Gram matrix Xᵀdiag(p)X.
+
+    ‖Σ_i p_i |x_i||x_i|ᵀ‖_F ≤ Σ_i p_i ‖|x_i||x_i|ᵀ‖_F = Σ_i p_i ‖x_i‖² (triangle inequality; a rank-one matrix's
+    Frobenius norm is the product of the norms), computed in O(n) and inflated by (1 + γ_{d+n+2}) for its own
+    rounding.  It replaced the exact ‖·‖_F of a second d×d Gram product (issue 29: two of the certificate's four
+    Gram products); |X| has non-negative entries, so its Gram matrix is close to rank one and the bound is
+    within a small factor of the exact norm, a factor that multiplies an allowance of order γ_{n+2} ≈ 2nu."""
+    return float(np.dot(p, P.row_norms * P.row_norms)) * (1.0 + rounding_gamma(P.d + P.n + 2))
+
+
 def _smoothness_upper(P: GLMProblem) -> float | None:
     """β_F ≥ sup ‖∇²F‖ (upper curvature of the data term + 2 lam), or None for non-smooth losses."""
     b = P.loss.phi_smoothness()
@@ -61,7 +73,7 @@ def _smoothness_upper(P: GLMProblem) -> float | None:
     A = (P.X.T * P.pi) @ P.X
     lmax = float(np.linalg.eigvalsh(A)[-1])
     fro = float(np.linalg.norm(A))
-    fro_abs = float(np.linalg.norm((P.absX.T * P.pi) @ P.absX))
+    fro_abs = _gram_abs_fro_upper(P, P.pi)
     lmax_safe = lmax + 10 * P.d * _U * fro + rounding_gamma(P.n + 2) * fro_abs
     return b * lmax_safe * (1 + 4 * _U) + 2 * P.lam
 
@@ -89,7 +101,7 @@ def _min_eig_lower(P: GLMProblem, m: np.ndarray) -> float:
     A = (P.X.T * pm) @ P.X
     lmin = float(np.linalg.eigvalsh(A)[0])
     fro = float(np.linalg.norm(A))
-    fro_abs = float(np.linalg.norm((P.absX.T * pm) @ P.absX))
+    fro_abs = _gram_abs_fro_upper(P, pm)
     return lmin - 10 * P.d * _U * fro - rounding_gamma(P.n + 2) * fro_abs + 2 * P.lam * (1 - 2 * _U)
 
 
@@ -131,10 +143,15 @@ def _rounding_s(P: GLMProblem, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _grad_with_error(P: GLMProblem, w: np.ndarray, a: np.ndarray) -> tuple[np.ndarray, float]:
-    """g = Xᵀ(πα) + c + 2 lam w (fsum) and e ≥ ‖fl(g) − g‖."""
+    """g = Xᵀ(πα) + c + 2 lam w and e ≥ ‖fl(g) − g‖.
+
+    Xᵀ(πα) is summed in extended precision (:func:`~dpsco.reference.certificates.sum_columns_extended`), whose
+    error bound joins the per-term allowances (the products' rounding, the three additions, the final rounding)."""
     pa = P.pi * a
-    g = fsum_columns(P.X * pa[:, None]) + P.c + 2 * P.lam * w
-    comp = 3 * _U * (P.absX.T @ np.abs(pa)) + 2 * _U * (np.abs(P.c) + 2 * P.lam * np.abs(w)) + 2 * _U * np.abs(g)
+    xs, xs_err = sum_columns_extended(P.X * pa[:, None])
+    g = xs + P.c + 2 * P.lam * w
+    comp = (3 * _U * (P.absX.T @ np.abs(pa)) + xs_err + 2 * _U * (np.abs(P.c) + 2 * P.lam * np.abs(w))
+            + 2 * _U * np.abs(g))
     return g, float(np.linalg.norm(comp)) * (1 + rounding_gamma(P.d))
 
 

@@ -27,7 +27,7 @@ from scipy.special import log_expit, xlogy
 
 from dpsco.reference.certificates import UNIT_ROUNDOFF as _U
 from dpsco.reference.certificates import fsum_array, rounding_gamma
-from dpsco.reference.domains import Ball
+from dpsco.reference.domains import Ball, require_centred
 from dpsco.reference.losses import GLMLoss
 from dpsco.reference.validation import as_float_vector, check_data, check_positive
 
@@ -78,13 +78,12 @@ def prepare_problem(
 ) -> GLMProblem:
     """Validate the inputs of F and build its :class:`GLMProblem` (π normalised with ``math.fsum``).
 
-    Raises TypeError (``loss`` not a GLMLoss, ``domain`` not a Ball) or ValueError (bad data or labels, lam < 0,
-    bad ``linear`` or ``weights``), naming the parameter.
+    Raises TypeError (``loss`` not a GLMLoss, ``domain`` not a Ball) or ValueError (``domain`` not centred at 0,
+    bad data or labels, lam < 0, bad ``linear`` or ``weights``), naming the parameter.
     """
     if not isinstance(loss, GLMLoss):
         raise TypeError(f"loss must be a GLMLoss, got {type(loss).__name__}")
-    if not isinstance(domain, Ball):
-        raise TypeError(f"domain must be a Ball, got {type(domain).__name__}")
+    require_centred(domain, "domain")  # F is minimised over B(0, M) (the GLMProblem keeps M only)
     Xa, ya = check_data(X, y)
     loss.check_labels(ya)
     lam_f = check_positive(lam, "lam", allow_zero=True)

@@ -2,7 +2,8 @@
 
 Each loss gives
 
-* per-sample values ``value(w, X, y) -> (n,)`` and (sub)gradients ``grad(w, X, y) -> (n, d)``;
+* per-sample values ``value(w, X, y) -> (n,)`` and (sub)gradients ``grad(w, X, y) -> (n, d)``, also as
+  ``values(w, (X, y))`` / ``grads(w, (X, y))`` (the :class:`dpsco.reference.loss.Loss` protocol);
 * the scalar derivatives φ'(s, y), φ''(s, y) used by second-order oracles;
 * the constants the theorems need, derived from *declared* data bounds ‖x‖ ≤ X_max, |y| ≤ Y_max and the
   domain radius M (never from the data): Lipschitz constant L, smoothness β (``None`` if non-smooth),
@@ -34,6 +35,13 @@ __all__ = [
     "SquaredLoss",
     "get_loss",
 ]
+
+
+def _pair(data: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(X, y) from the protocol's ``data``: a tuple or list of two arrays (not an array, whose rows would unpack)."""
+    if not isinstance(data, (tuple, list)) or len(data) != 2:
+        raise TypeError(f"data must be the pair (X, y) for a GLM loss, got {type(data).__name__}")
+    return data[0], data[1]
 
 
 class GLMLoss(ABC):
@@ -92,6 +100,15 @@ class GLMLoss(ABC):
     def grad(self, w: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
         """Per-sample (sub)gradients ∇ℓ(w, z_i) = φ'(⟨w, x_i⟩, y_i) x_i: (n, d) array."""
         return self.dphi(X @ w, y)[:, None] * X
+
+    # -- the dpsco.reference.loss.Loss protocol: data = (X, y) ------------------------------------------------
+    def values(self, w: np.ndarray, data: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        """``value(w, X, y)`` for ``data = (X, y)`` (the :class:`dpsco.reference.loss.Loss` protocol): (n,)."""
+        return self.value(w, *_pair(data))
+
+    def grads(self, w: np.ndarray, data: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        """``grad(w, X, y)`` for ``data = (X, y)`` (the :class:`dpsco.reference.loss.Loss` protocol): (n, d)."""
+        return self.grad(w, *_pair(data))
 
     def mean_value(self, w: np.ndarray, X: np.ndarray, y: np.ndarray) -> float:
         """Empirical loss L̂(w; S) = (1/n) Σ ℓ(w, z_i)."""

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from dpsco.reference.domains import Ball
+from dpsco.reference.domains import Ball, require_centred
 from dpsco.reference.losses import GLMLoss
 from dpsco.reference.validation import check_bool, check_data, check_positive
 
@@ -61,6 +61,7 @@ class ERMProblem:
     ----------
     loss : GLMLoss
     domain : Ball
+        W = B(0, M): a ball centred at 0 (ValueError naming ``domain`` otherwise; Bassily et al. 2019, Sec. 2).
     bounds : DataBounds
 
     Attributes (derived, public)
@@ -78,8 +79,7 @@ class ERMProblem:
     def __post_init__(self) -> None:
         if not isinstance(self.loss, GLMLoss):
             raise TypeError(f"loss must be a GLMLoss, got {type(self.loss).__name__}")
-        if not isinstance(self.domain, Ball):
-            raise TypeError(f"domain must be a Ball, got {type(self.domain).__name__}")
+        require_centred(self.domain, "domain")  # W = B(0, M): L, β and every algorithm assume the origin as centre
         if not isinstance(self.bounds, DataBounds):
             raise TypeError(f"bounds must be DataBounds, got {type(self.bounds).__name__}")
 

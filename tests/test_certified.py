@@ -653,3 +653,37 @@ def test_certify_with_explicit_dual():
     assert bad.details["Fenchel duality gap"]["gap"] > 1e-3
     # the reported bound is the best of all routes, so it is unaffected by a poor dual
     assert bad.gap_bound == pytest.approx(good.gap_bound, rel=1e-6, abs=1e-20)
+
+
+_FINITE = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 40).flatmap(lambda n: st.lists(st.lists(_FINITE, min_size=3, max_size=3), min_size=n,
+                                                     max_size=n)))
+def test_extended_column_sums_are_within_their_bound(rows: list[list[float]]) -> None:
+    """sum_columns_extended (the GLM gradient certificate's sums, issue 29): the float64 result differs from the
+    exact sum of the float64 entries (rational arithmetic, an independent oracle) by at most the returned bound plus
+    the final rounding u|s|.  Deterministic: exact arithmetic, no tolerance."""
+    from fractions import Fraction
+
+    from dpsco.reference.certificates import UNIT_ROUNDOFF, sum_columns_extended
+
+    A = np.array(rows, dtype=np.float64)
+    s, err = sum_columns_extended(A)
+    assert s.shape == err.shape == (3,) and np.all(err >= 0)
+    for j in range(3):
+        exact = sum((Fraction(float(v)) for v in A[:, j]), Fraction(0))
+        assert abs(Fraction(float(s[j])) - exact) <= Fraction(float(err[j])) + Fraction(UNIT_ROUNDOFF) * abs(
+            Fraction(float(s[j])))
+
+
+def test_extended_column_sums_catch_cancellation_that_float64_loses() -> None:
+    """The case the bound is for: 1e16 + 1 − 1e16 in one column.  Recursive float64 summation returns 0; the
+    extended sum (x86-64: 64-bit significand) returns the exact 1, or — where longdouble is double — a result
+    whose bound covers the error."""
+    from dpsco.reference.certificates import sum_columns_extended
+
+    A = np.array([[1e16], [1.0], [-1e16]])
+    s, err = sum_columns_extended(A)
+    assert abs(s[0] - 1.0) <= err[0]

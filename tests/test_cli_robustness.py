@@ -77,7 +77,7 @@ CANDIDATES = textwrap.dedent(
     """
     import sys
 
-    from dpsco.verification.campaign.compare_variants import faithful_nsgd
+    from dpsco.verification.mutants.bftt19.implementations import faithful_nsgd
 
     print("candidates module imported")
 

@@ -22,13 +22,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dpsco.verification.campaign import compare_variants as cv
+from dpsco.verification.mutants.bftt19 import implementations as cv
 from dpsco.verification.campaign.compare import (CandidateError, build_instance, compare, ks_critical_value,
                                   minimum_detectable_ks, two_sample_test)
+from dpsco.verification.campaign.compare_detection import detection_campaign
 from dpsco.verification.cli.compare import configure_parser, run
 
 ROOT = Path(__file__).resolve().parents[1]
-VARIANTS_FILE = str(ROOT / "verification" / "campaign" / "compare_variants.py")
+VARIANTS_FILE = str(ROOT / "verification" / "mutants" / "bftt19" / "implementations.py")
 TEST_CONFIDENCE = 1.0 - 1e-6
 
 
@@ -170,7 +171,7 @@ def test_detection_campaign():
     published 0/50 misses at N = 2000; at N = 8000 the unit tests have a proved bound).
     """
     out = os.environ.get("DPSCO_COMPARE_CAMPAIGN_OUT")
-    res = cv.detection_campaign(50, samples=2000, confidence=TEST_CONFIDENCE)
+    res = detection_campaign(50, samples=2000, confidence=TEST_CONFIDENCE)
     if out:
         Path(out).write_text(json.dumps(res, indent=1))
     assert res["variants"]["faithful"]["refuted"] <= 1
@@ -188,8 +189,9 @@ def test_compare_measures_the_objective_of_the_entry(against, instance):
 
     entry = get_entry(against)
 
-    def ours_again(X, y, problem, epsilon, delta, rng, replicates=None):
-        return entry.run(X, y, problem, epsilon, delta, rng, replicates=replicates, **entry.options)
+    def ours_again(X, y, problem, epsilon, delta, rng, replicates=None, **options):
+        assert options == entry.options   # the entry's options, by name (its compare signature)
+        return entry.run(X, y, problem, epsilon, delta, rng, replicates=replicates, **options)
 
     res = compare(ours_again, against=against, instance=instance, samples=400, confidence=TEST_CONFIDENCE,
                   run_audit=False, seed=7)

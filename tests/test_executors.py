@@ -87,6 +87,38 @@ def test_an_audit_of_single_runs_is_the_same_on_every_executor(cluster) -> None:
     assert all(r == results[0] for r in results[1:])
 
 
+class LoopClippedMean:
+    """mean(clip(X[:, 0], 0, 1)) + Lap(1/(nε)) without a batched sample(), for the pair-search and family audits."""
+
+    def __call__(self, data: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
+        x = np.clip(np.asarray(data["X"], dtype=np.float64)[:, 0], 0.0, 1.0)
+        return np.array([x.mean() + rng.laplace(0.0, 1.0 / x.size)])
+
+
+def test_pair_search_and_family_audits_are_the_same_on_every_executor(cluster) -> None:
+    """Pilots and tests of a pair search (issue 29) and of a family audit run on the executor they are given, and
+    the rows — hence every number of the result — are those of a run in this process."""
+    from dpsco.verification.auditing.estimators import audit_family
+    from dpsco.verification.auditing.neighbours import BoxBounds
+    from dpsco.verification.auditing.pair_search import pair_search_audit
+
+    rng0 = np.random.default_rng(3)
+    data = {"X": rng0.uniform(0.0, 1.0, (6, 1)), "y": rng0.uniform(0.0, 1.0, 6)}
+    box = BoxBounds((0.0,), (1.0,), 0.0, 1.0)
+    nb = {"X": np.r_[data["X"][:-1], [[1.0]]], "y": data["y"].copy()}
+    search, family = [], []
+    with DaskExecutor(cluster.scheduler_address) as dask:
+        for workers in (None, 2, dask):
+            r = pair_search_audit(LoopClippedMean(), data, box, (1.0, 0.0), 40, 300, np.random.default_rng(5),
+                                  max_candidates=3, workers=workers)
+            search.append(_strip(r.to_dict()))
+            f = audit_family(LoopClippedMean(), [(data, nb)], (1.0, 0.0), 300, np.random.default_rng(6),
+                             n_pilot=40, workers=workers)
+            family.append(_strip(f.to_dict()))
+    assert all(r == search[0] for r in search[1:])
+    assert all(f == family[0] for f in family[1:])
+
+
 def test_verify_is_the_same_on_every_executor(tmp_path: Path, cluster) -> None:
     out = {}
     for name, workers in (("serial", 1), ("pool", 2)):

@@ -49,7 +49,10 @@ from dpsco.verification.cli import plan as plan_cli
 from dpsco.verification.auditing import planning  # noqa: E402
 from dpsco.verification.campaign import verify as verify_mod  # noqa: E402
 from dpsco.verification.papers.catalogue import CATALOGUE  # noqa: E402
-from dpsco.verification.cli.main import main  # noqa: E402
+from dpsco.verification.cli.main import COMMANDS, main  # noqa: E402
+from dpsco.verification.papers.signatures import signature_registry  # noqa: E402
+
+_SUBCOMMANDS = "{" + ",".join(COMMANDS) + "}"  # the dispatcher's metavar (every registered command)
 
 FUZZ = settings(max_examples=60, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -361,8 +364,8 @@ def test_audit_missing_or_malformed_files(env: dict[str, str], capsys: pytest.Ca
     _refused(capsys, _with(_audit_base(env), which, path), which)
 
 
-@pytest.mark.parametrize("option", ["MODULE:CALLABLE", "--dataset", "--epsilon", "--delta", "--seed", "--samples",
-                                    "--neighbour"])
+@pytest.mark.parametrize("option", ["MODULE:CALLABLE", "--dataset", "--epsilon", "--delta", "--samples",
+                                    "--neighbour"])  # --seed is optional (drawn when absent: test_cli_conventions)
 def test_audit_missing_required_argument(env: dict[str, str], capsys: pytest.CaptureFixture[str], option: str) -> None:
     argv = _audit_base(env)
     argv = argv[:1] + argv[2:] if option == "MODULE:CALLABLE" else _without(argv, option)
@@ -456,7 +459,7 @@ def _compare_base(files: dict[str, str]) -> list[str]:
 
 
 _NAMES = tuple(e.name for e in CATALOGUE)
-_COMPARABLE = tuple(e.name for e in CATALOGUE if e.suite is None)  # compare refuses entries verified by a suite
+_COMPARABLE = tuple(n for n, sig in signature_registry().items() if sig.comparable)  # every private entry
 COMPARE_VALUES: dict[str, st.SearchStrategy[str]] = {
     "--samples": bad_int(4),
     "--audit-samples": bad_int(4),
@@ -610,14 +613,14 @@ def _write(d: Path, stem: str, payload: bytes) -> str:
 # the dispatcher itself
 # ---------------------------------------------------------------------------------------------------------
 @FUZZ_SLOW
-@given(word=TEXT.filter(lambda s: s not in ("verify", "audit", "plan", "compare") and not s.startswith("-")))
+@given(word=TEXT.filter(lambda s: s not in COMMANDS and not s.startswith("-")))
 @example(word="")
 def test_unknown_subcommand(env: dict[str, str], capsys: pytest.CaptureFixture[str], word: str) -> None:
-    _refused(capsys, [word], "{verify,audit,plan,compare}", "invalid choice")
+    _refused(capsys, [word], _SUBCOMMANDS, "invalid choice")
 
 
 def test_no_subcommand_and_unknown_option(env: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
-    _refused(capsys, [], "{verify,audit,plan,compare}")
+    _refused(capsys, [], _SUBCOMMANDS)
     _refused(capsys, PLAN_BASE + ["--no-such-option", "1\n2"], "--no-such-option")  # folded onto one line
 
 

@@ -466,6 +466,49 @@ def test_one_copy_of_each_projection() -> None:
         f"stale allowance (the copy is gone; drop it): {sorted(set(PROJECTION_COPIES_ALLOWED) - found)}"
 
 
+# -- one Ball type and one Loss protocol (issue 26) ------------------------------------------------------------------
+#: classes named *Loss that are not losses, each with the reason; a stale entry fails the test
+NOT_LOSSES = {
+    # Theorem 8's κ-growth SCO instance T5 (records sampler, population risk, constants), named after its loss
+    "dpsco.oracles.accd22.interpolation_instances.InterpolatingPowerLoss": "an SCO instance, not a loss",
+}
+
+
+def _classes(pattern: str) -> dict[str, tuple[str, str]]:
+    """qualified name -> (module, class) of every top-level class of reference/ and oracles/ matching ``pattern``."""
+    out = {}
+    for name, path in MODULES.items():
+        if not name.startswith(("dpsco.reference", "dpsco.oracles")):
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef) and re.search(pattern, node.name):
+                out[f"{name}.{node.name}"] = (name, node.name)
+    return out
+
+
+def test_one_ball_type() -> None:
+    """The domain W is dpsco.reference.domains.Ball everywhere: no other class named *Ball* or *Domain (accd22's
+    BallDomain is gone; the oracles' private _BallInstance is an instance base, not a domain)."""
+    others = {q for q in _classes(r"Ball|Domain$") if q != "dpsco.reference.domains.Ball"}
+    assert others == {"dpsco.oracles.accd22.interpolation_instances._BallInstance"}, sorted(others)
+
+
+def test_every_loss_class_implements_the_loss_protocol() -> None:
+    """Every class named *Loss in reference/ and oracles/ has the protocol's ``values``/``grads``
+    (dpsco.reference.loss.Loss; a structural check on the class, whose constructors need arguments —
+    tests/test_loss_protocol.py constructs each one and checks isinstance and the numbers)."""
+    import importlib
+
+    from dpsco.reference.loss import Loss, is_loss
+
+    found = _classes(r"Loss$")
+    bad = [q for q, (mod, cls) in found.items() if q not in NOT_LOSSES and not (
+        is_loss(getattr(importlib.import_module(mod), cls)) and issubclass(getattr(importlib.import_module(mod), cls),
+                                                                           Loss))]
+    assert len(found) >= 20 and not bad, f"*Loss classes without values(w, data)/grads(w, data): {bad}"
+    assert set(NOT_LOSSES) <= set(found), f"stale NOT_LOSSES entries: {sorted(set(NOT_LOSSES) - set(found))}"
+
+
 def test_one_test_naming_scheme_in_the_rooms() -> None:
     """tests/<paper>/ holds test_<paper>_<topic>.py only (one scheme for every paper)."""
     bad = [str(p.relative_to(ROOT)) for paper in _papers() for p in (ROOT / "tests" / paper).glob("*.py")
@@ -479,10 +522,10 @@ SHARED_FOLDERS = ("reference", "oracles", "verification/campaign", "verification
                   "verification/cli", "verification/mutants")
 #: shared modules that import exactly one paper's room and serve only that room, kept in a shared folder on purpose
 #: (each with its reason; drop a line when the module moves or gains a second paper)
-#: None are needed today.  verification/campaign/compare_variants.py is Bassily et al.'s A_NSGD written out again for
-#: testing `dpsco compare`, but it imports no room (it is written independently of dpsco.reference.bftt19 on purpose,
-#: so that compare does not compare our code with itself), so this rule does not see it; it moves with the compare
-#: work (issue 26).
+#: None are needed today: compare_variants.py, which issue 26 named beside calibration_table.py, is now
+#: verification/mutants/bftt19/implementations.py (it imports no room either: it is written independently of
+#: dpsco.reference.bftt19 on purpose); campaign/compare_detection.py imports bftt19's room but serves every paper's
+#: implementations (its harness_detection) and benchmarks/compare_detection.py.
 ONE_PAPER_SHARED_ALLOWED: set[str] = set()
 
 

@@ -104,8 +104,8 @@ def test_the_real_campaign_rederives_to_its_own_verdict(results: dict[str, Any])
 
 
 @pytest.mark.parametrize("edit, match", [
-    (lambda r: r["records"][0]["audit"].__setitem__("epsilon_lower", 50.0), "epsilon_lower"),
-    (lambda r: r["records"][0]["empirical"].__setitem__("p_value", 1e-12), "gives 'fail'"),
+    (lambda r: r["records"][0]["audits"]["audit"].__setitem__("epsilon_lower", 50.0), "epsilon_lower"),
+    (lambda r: r["records"][0]["checks"]["empirical"].__setitem__("p_value", 1e-12), "gives 'fail'"),
     (lambda r: r.__setitem__("verdict", "fail" if r["verdict"] == "pass" else "pass"), "top-level verdict"),
 ])
 def test_an_edited_results_json_is_refused(results: dict[str, Any], edit: Any, match: str) -> None:
@@ -119,7 +119,7 @@ def test_from_takes_its_exit_code_from_the_records(results: dict[str, Any], tmp_
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "edited.json"
     edited = copy.deepcopy(results)
-    edited["records"][0]["audit"]["epsilon_lower"] = 50.0         # "not refuted" kept: a lie
+    edited["records"][0]["audits"]["audit"]["epsilon_lower"] = 50.0         # "not refuted" kept: a lie
     src.write_text(json.dumps(edited))
     assert main(["verify", "--from", str(src), "--out", str(tmp_path / "r"), "--format", "md"]) == 2
     assert "epsilon_lower" in capsys.readouterr().err

@@ -54,13 +54,14 @@ import numpy as np
 
 from dpsco.reference.accd22 import theorems as th
 from dpsco.reference.accd22.extension import ConvexLoss, check_records
-from dpsco.reference.accd22.phase import (REFERENCE_PARTS, SOLVER_TOL, BallDomain, Balls, GradFn, Parts,
+from dpsco.reference.accd22.phase import (REFERENCE_PARTS, SOLVER_TOL, Balls, GradFn, Parts,
                                           PhaseRecord, Transcript, extension_oracle, phase_noise, project_balls,
                                           solve_phase, solver_steps)
+from dpsco.reference.domains import Ball
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import (check_calibration_budget, check_positive, check_positive_int, check_rng)
 
-__all__ = ["BallDomain", "Parts", "PhaseRecord", "REFERENCE_PARTS", "Transcript", "SOLVER_TOL", "extension_oracle",
+__all__ = ["Ball", "Parts", "PhaseRecord", "REFERENCE_PARTS", "Transcript", "SOLVER_TOL", "extension_oracle",
            "phase_noise", "project_balls", "run_with_parts", "solve_phase", "solver_steps", "algorithm_1",
            "algorithm_2", "algorithm_3", "algorithm_4", "algorithm_5", "algorithm_6"]
 
@@ -134,7 +135,27 @@ def _algorithm_5(Z: np.ndarray, offset: int, center: np.ndarray, radius: float, 
     return X  # line 14
 
 
-def _start(x0: Any, domain: BallDomain, R: int) -> np.ndarray:
+def _domain(domain: Any, x0: Any) -> Ball:
+    """The domain X = B(c, r) as a :class:`dpsco.reference.domains.Ball` with an explicit centre (public): a
+    ``Ball(r)`` without a centre is B(0, r) in the dimension of ``x0``.  Raises TypeError if ``domain`` is not a
+    Ball, ValueError (naming ``domain``) if its radius is infinite (the step sizes need the diameter D = 2r)."""
+    if not isinstance(domain, Ball):
+        raise TypeError(f"domain must be a dpsco.reference.domains.Ball, got {type(domain).__name__}")
+    if not domain.bounded:
+        raise ValueError(f"domain must be a bounded ball (finite radius; the step sizes need Diam X), got radius "
+                         f"{domain.radius}")
+    if domain.center is not None:
+        return domain
+    try:
+        d = np.asarray(x0, dtype=np.float64).size
+    except (TypeError, ValueError):
+        raise TypeError("x0 must be a numeric (d,) point") from None
+    if d < 1:
+        raise ValueError("x0 must be a non-empty (d,) point (it fixes the dimension of a domain without centre)")
+    return Ball(domain.radius, center=np.zeros(d))
+
+
+def _start(x0: Any, domain: Ball, R: int) -> np.ndarray:
     x = np.asarray(x0, dtype=np.float64).reshape(-1)
     if x.shape != (domain.d,) or not np.all(np.isfinite(x)):
         raise ValueError(f"x0 must be a finite point of dimension {domain.d}, got shape {x.shape}")
@@ -152,8 +173,6 @@ def _setup(parts: Parts, Z: Any, loss: ConvexLoss, domain: Any, L: float, H: flo
     error against the solver's tolerance (grad_rtol·n ≤ SOLVER_TOL, so that every phase keeps a positive share)."""
     if not isinstance(loss, ConvexLoss):
         raise TypeError(f"loss must be a ConvexLoss of dpsco.reference.accd22.extension, got {type(loss).__name__}")
-    if not isinstance(domain, BallDomain):
-        raise TypeError(f"domain must be a BallDomain, got {type(domain).__name__}")
     Zc = check_records(Z, loss, domain.d)
     check_positive(L, "L")
     H = check_positive(H, "H")
@@ -211,13 +230,13 @@ def _release(X: np.ndarray, claim: PrivacyClaim, ctx: _Context, parameters: dict
                    diagnostics={"phases": len(ctx.transcript.phases)})
 
 
-def algorithm_4(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, x0: Any, epsilon: float,
+def algorithm_4(Z: Any, loss: ConvexLoss, domain: Ball, L: float, H: float, x0: Any, epsilon: float,
                 delta: float, rng: np.random.Generator, *, eta: float | None = None, beta: float | None = None,
                 replicates: int | None = None, white_box: bool = False) -> Release:
     """Algorithm 4 (localisation-based algorithm of Asi, Levy & Duchi 2021; App. A.2), on the Lipschitzian
     extensions F_L (the paper's "Lipschitz (clipping) constant L").
 
-    Z : (n, p) records of ``loss`` (n ≥ 1).  domain : BallDomain X.  L > 0 : Lipschitz constant of the extension
+    Z : (n, p) records of ``loss`` (n ≥ 1).  domain : Ball X.  L > 0 : Lipschitz constant of the extension
     and of the calibration.  H > 0 : declared smoothness (checked against the records).  x0 : (d,) start in X.
     epsilon > 0, delta ∈ [0, 1).  eta : the step size; default Proposition 2/3's
     (D/L)·min{1/√(n log(1/β)), ε/(d_δ log(1/β))} with β = ``beta`` (default 1/(n + d)).
@@ -229,10 +248,11 @@ def algorithm_4(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
                             beta=beta, replicates=replicates, white_box=white_box)
 
 
-def _run_algorithm_4(parts: Parts, Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, x0: Any,
+def _run_algorithm_4(parts: Parts, Z: Any, loss: ConvexLoss, domain: Ball, L: float, H: float, x0: Any,
                      epsilon: float, delta: float, rng: np.random.Generator, *, eta: float | None = None,
                      beta: float | None = None, replicates: int | None = None, white_box: bool = False) -> Release:
     """:func:`algorithm_4` run with ``parts`` (the public function: :data:`REFERENCE_PARTS`)."""
+    domain = _domain(domain, x0)
     Zc, ctx, R = _setup(parts, Z, loss, domain, L, H, epsilon, delta, rng, replicates)
     n = Zc.shape[0]
     b = 1.0 / (n + domain.d) if beta is None else check_positive(beta, "beta")
@@ -249,7 +269,7 @@ def _T5(n: int, T5: int | None, kappa_lower: float = 2.0) -> int:
     return th.algorithm_5_epochs(n, kappa_lower) if T5 is None else check_positive_int(T5, "T5")
 
 
-def algorithm_5(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, x0: Any, epsilon: float,
+def algorithm_5(Z: Any, loss: ConvexLoss, domain: Ball, L: float, H: float, x0: Any, epsilon: float,
                 delta: float, rng: np.random.Generator, *, beta: float | None = None, T5: int | None = None,
                 kappa_lower: float = 2.0, eta_scale: float = 1.0, replicates: int | None = None,
                 white_box: bool = False) -> Release:
@@ -263,7 +283,7 @@ def algorithm_5(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
                             white_box=white_box, name="Algorithm 5")
 
 
-def algorithm_1(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, x0: Any, epsilon: float,
+def algorithm_1(Z: Any, loss: ConvexLoss, domain: Ball, L: float, H: float, x0: Any, epsilon: float,
                 delta: float, rng: np.random.Generator, *, beta: float | None = None, T5: int | None = None,
                 kappa_lower: float = 2.0, eta_scale: float = 1.0, replicates: int | None = None,
                 white_box: bool = False) -> Release:
@@ -271,7 +291,7 @@ def algorithm_1(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
     it: line 1 replaces every F(·; s_i) by F_L(·; s_i) = inf_y {F(y; s_i) + L‖· − y‖} (exactly, in closed form:
     ``dpsco.reference.accd22.extension``); line 2 runs Algorithm 5 on them; lines 3–4 return its output.
 
-    Z : (n, p) records.  domain : BallDomain X.  L > 0, H > 0 (declared smoothness), x0 ∈ X, epsilon > 0,
+    Z : (n, p) records.  domain : Ball X.  L > 0, H > 0 (declared smoothness), x0 ∈ X, epsilon > 0,
     delta ∈ [0, 1), rng : numpy Generator.  beta : default 1/(n + d).  T5 : Algorithm 5's epochs (default
     Theorem 6's).  Proposition 1.1: (ε, δ)-DP for every dataset of convex losses; Proposition 1.2: on L-Lipschitz
     data the output is Algorithm 5's on F (identical draws).  Returns a Release (replicates: an (R, d) record)."""
@@ -280,11 +300,12 @@ def algorithm_1(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
                             white_box=white_box)
 
 
-def _run_algorithm_1(parts: Parts, Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, x0: Any,
+def _run_algorithm_1(parts: Parts, Z: Any, loss: ConvexLoss, domain: Ball, L: float, H: float, x0: Any,
                      epsilon: float, delta: float, rng: np.random.Generator, *, beta: float | None = None,
                      T5: int | None = None, kappa_lower: float = 2.0, eta_scale: float = 1.0,
                      replicates: int | None = None, white_box: bool = False, name: str = "Algorithm 1") -> Release:
     """:func:`algorithm_1` run with ``parts`` (the public function: :data:`REFERENCE_PARTS`)."""
+    domain = _domain(domain, x0)
     Zc, ctx, R = _setup(parts, Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale)
     n = Zc.shape[0]
     b = 1.0 / (n + domain.d) if beta is None else check_positive(beta, "beta")
@@ -308,14 +329,14 @@ def _m_T(n: int, m: int | None, T: int | None, default_m: float, what: str) -> t
     return mm, TT, override
 
 
-def algorithm_2(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, lam: float, x0: Any,
+def algorithm_2(Z: Any, loss: ConvexLoss, domain: Ball, L: float, H: float, lam: float, x0: Any,
                 epsilon: float, delta: float, rng: np.random.Generator, *, mu: float = 1.0, beta: float | None = None,
                 m: int | None = None, T: int | None = None, T5: int | None = None,
                 constant: float = th.ALGORITHM_2_CONSTANT, eta_scale: float = 1.0, replicates: int | None = None,
                 white_box: bool = False) -> Release:
     """Algorithm 2 (domain and Lipschitz localisation, Section 4.2).
 
-    Z : (n, p) records.  domain : BallDomain X (D_1 = Diam X).  L : the Lipschitz constant L_1.  H : smoothness
+    Z : (n, p) records.  domain : Ball X (D_1 = Diam X).  L : the Lipschitz constant L_1.  H : smoothness
     (L_{i+1} = H·D_{i+1}; also the inner solver's declared bound).  lam : the quadratic-growth constant λ.  x0 ∈ X.
     mu : Theorem 2's β = n^{−μ} (default μ = 1) unless ``beta`` is given.  m, T : samples per epoch and epochs;
     default Theorem 2's m (which exceeds n at practical n: a ValueError asks for m=), T = ⌊n/m⌋.  T5 : inner
@@ -328,12 +349,13 @@ def algorithm_2(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
                             replicates=replicates, white_box=white_box)
 
 
-def _run_algorithm_2(parts: Parts, Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float,
+def _run_algorithm_2(parts: Parts, Z: Any, loss: ConvexLoss, domain: Ball, L: float, H: float,
                      lam: float, x0: Any, epsilon: float, delta: float, rng: np.random.Generator, *,
                      mu: float = 1.0, beta: float | None = None, m: int | None = None, T: int | None = None,
                      T5: int | None = None, constant: float = th.ALGORITHM_2_CONSTANT, eta_scale: float = 1.0,
                      replicates: int | None = None, white_box: bool = False) -> Release:
     """:func:`algorithm_2` run with ``parts`` (the public function: :data:`REFERENCE_PARTS`)."""
+    domain = _domain(domain, x0)
     Zc, ctx, R = _setup(parts, Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale=eta_scale)
     lam = check_positive(lam, "lam")
     n, d = Zc.shape[0], domain.d
@@ -368,7 +390,7 @@ def _run_epochs(Zc: np.ndarray, offset: int, ctx: _Context, center: np.ndarray, 
     return X  # line 9
 
 
-def algorithm_3(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, lam: float, x0: Any,
+def algorithm_3(Z: Any, loss: ConvexLoss, domain: Ball, L: float, H: float, lam: float, x0: Any,
                 epsilon: float, delta: float, rng: np.random.Generator, *, beta: float | None = None,
                 mu: float = 1.0, m: int | None = None, T: int | None = None, T5: int | None = None,
                 constant: float = th.ALGORITHM_3_CONSTANT, alg2_constant: float = th.ALGORITHM_2_CONSTANT,
@@ -392,7 +414,7 @@ def algorithm_3(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
                             replicates=replicates, white_box=white_box)
 
 
-def _run_algorithm_3(parts: Parts, Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float,
+def _run_algorithm_3(parts: Parts, Z: Any, loss: ConvexLoss, domain: Ball, L: float, H: float,
                      lam: float, x0: Any, epsilon: float, delta: float, rng: np.random.Generator, *,
                      beta: float | None = None, mu: float = 1.0, m: int | None = None, T: int | None = None,
                      T5: int | None = None, constant: float = th.ALGORITHM_3_CONSTANT,
@@ -400,6 +422,7 @@ def _run_algorithm_3(parts: Parts, Z: Any, loss: ConvexLoss, domain: BallDomain,
                      project_output: bool = True, eta_scale: float = 1.0, replicates: int | None = None,
                      white_box: bool = False) -> Release:
     """:func:`algorithm_3` run with ``parts`` (the public function: :data:`REFERENCE_PARTS`)."""
+    domain = _domain(domain, x0)
     Zc, ctx, R = _setup(parts, Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale=eta_scale)
     lam = check_positive(lam, "lam")
     n, d = Zc.shape[0], domain.d
@@ -428,7 +451,7 @@ def _run_algorithm_3(parts: Parts, Z: Any, loss: ConvexLoss, domain: BallDomain,
     return _release(X, claim, ctx, params, f"Algorithm 3 ({PAPER})", replicates, white_box)
 
 
-def algorithm_6(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float, lam: float, kappa: float, x0: Any,
+def algorithm_6(Z: Any, loss: ConvexLoss, domain: Ball, L: float, H: float, lam: float, kappa: float, x0: Any,
                 epsilon: float, delta: float, rng: np.random.Generator, *, beta: float | None = None,
                 T: int | None = None, m: int | None = None, T5: int | None = None, constant: float | None = None,
                 eta_scale: float = 1.0, replicates: int | None = None, white_box: bool = False) -> Release:
@@ -446,12 +469,13 @@ def algorithm_6(Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float
                             replicates=replicates, white_box=white_box)
 
 
-def _run_algorithm_6(parts: Parts, Z: Any, loss: ConvexLoss, domain: BallDomain, L: float, H: float,
+def _run_algorithm_6(parts: Parts, Z: Any, loss: ConvexLoss, domain: Ball, L: float, H: float,
                      lam: float, kappa: float, x0: Any, epsilon: float, delta: float, rng: np.random.Generator,
                      *, beta: float | None = None, T: int | None = None, m: int | None = None,
                      T5: int | None = None, constant: float | None = None, eta_scale: float = 1.0,
                      replicates: int | None = None, white_box: bool = False) -> Release:
     """:func:`algorithm_6` run with ``parts`` (the public function: :data:`REFERENCE_PARTS`)."""
+    domain = _domain(domain, x0)
     Zc, ctx, R = _setup(parts, Z, loss, domain, L, H, epsilon, delta, rng, replicates, eta_scale=eta_scale)
     lam = check_positive(lam, "lam")
     k = check_positive(kappa, "kappa")

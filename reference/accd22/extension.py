@@ -71,10 +71,19 @@ def check_records(Z: object, loss: "ConvexLoss", d: int | None = None, name: str
     return A
 
 
+def _point(w: object) -> np.ndarray:
+    """``w`` as a (d,) float array; ValueError naming ``w`` for another number of axes."""
+    p = np.asarray(w, dtype=np.float64)
+    if p.ndim != 1:
+        raise ValueError(f"w must be one (d,) point, got shape {p.shape}")
+    return p
+
+
 class ConvexLoss(ABC):
     """A family of convex per-sample losses F(·; s) with a closed-form Lipschitzian extension.
 
-    ``value``/``grad`` evaluate F and ∇F; ``extended_value``/``extended_grad`` evaluate F_L and ∇F_L (eq. (2));
+    ``value``/``grad`` evaluate F and ∇F (``values``/``grads`` at one point: the ``dpsco.reference.loss.Loss``
+    protocol, data = the records Z); ``extended_value``/``extended_grad`` evaluate F_L and ∇F_L (eq. (2));
     ``extension_smoothness`` bounds the smoothness of F_L for each record (used to certify Algorithm 4's inner
     solver: the caller's declared H is checked against it).  ``glm`` is True where ∇F_L is ℓ2 clipping of ∇F.
     ``grad_rtol`` bounds ‖extended_grad − ∇F_L‖/L in exact arithmetic (0 for the closed forms; the bisection
@@ -102,6 +111,14 @@ class ConvexLoss(ABC):
     @abstractmethod
     def grad(self, X: np.ndarray, Z: np.ndarray) -> np.ndarray:
         """∇F(x_r; s_j): (R, n, d)."""
+
+    def values(self, w: np.ndarray, Z: np.ndarray) -> np.ndarray:
+        """F(w; s_j) at one point w (d,): (n,), by ``value`` (the :class:`dpsco.reference.loss.Loss` protocol)."""
+        return self.value(_point(w)[None, :], Z)[0]
+
+    def grads(self, w: np.ndarray, Z: np.ndarray) -> np.ndarray:
+        """∇F(w; s_j) at one point w (d,): (n, d), by ``grad`` (the :class:`dpsco.reference.loss.Loss` protocol)."""
+        return self.grad(_point(w)[None, :], Z)[0]
 
     @abstractmethod
     def extended_value(self, X: np.ndarray, Z: np.ndarray, L: float) -> np.ndarray:

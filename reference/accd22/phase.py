@@ -1,8 +1,9 @@
 """One phase of Algorithm 4 of Asi, Chadha, Cheng & Duchi (2022), arXiv:2210.17070 (App. A.2; Asi, Levy & Duchi
-2021), and the pieces every run of Algorithms 1–6 is made of: the ball domains and their exact projection, the
-certified inner solver of the regularised ERM (line 4) with its public step count, the noise calibration (lines
-6–10), the per-record gradient oracle of the Lipschitzian extension with its fail-safe (Algorithm 1, line 1), the
-run's :class:`Parts`, and the white-box :class:`Transcript`.  Derivations: ``docs/derivations.md`` ("Sensitivity
+2021), and the pieces every run of Algorithms 1–6 is made of: the per-replicate ball domains (:data:`Balls`; the
+domain X itself is the core ``dpsco.reference.domains.Ball``) and their exact projection, the certified inner solver
+of the regularised ERM (line 4) with its public step count, the noise calibration (lines 6–10), the per-record
+gradient oracle of the Lipschitzian extension with its fail-safe (Algorithm 1, line 1), the run's :class:`Parts`,
+and the white-box :class:`Transcript`.  Derivations: ``docs/derivations.md`` ("Sensitivity
 of Algorithm 4's phase", "The inner solver's step count", "The τ-search of the diagonal quadratic").  The
 algorithms themselves are in ``dpsco.reference.accd22.algorithms`` (which re-exports these names).
 """
@@ -20,43 +21,13 @@ from dpsco.reference.accd22.extension import ConvexLoss
 from dpsco.reference import projections
 from dpsco.reference.clipping import enforce_norm_bound
 from dpsco.reference.noise import analytic_gaussian_sigma, gaussian_log_delta
-from dpsco.reference.validation import check_positive
 
-__all__ = ["BallDomain", "Balls", "EpochBatchFn", "GradFn", "Parts", "PhaseRecord", "REFERENCE_PARTS", "SOLVER_TOL",
+__all__ = ["Balls", "EpochBatchFn", "GradFn", "Parts", "PhaseRecord", "REFERENCE_PARTS", "SOLVER_TOL",
            "SolveFn", "Transcript", "extension_oracle", "phase_noise", "project_balls", "solve_phase",
            "solver_steps"]
 
 #: certified inner-solver tolerance in units of Lη: ‖x̂ − argmin G‖ ≤ SOLVER_TOL·Lη (sensitivity ≤ (1 + 2·0.05)Lη)
 SOLVER_TOL = 0.05
-
-
-@dataclass(frozen=True)
-class BallDomain:
-    """The Euclidean ball B(center, radius) ⊂ R^d, the domain X of the algorithms (public).
-
-    center : (d,) float array.  radius : float > 0.  Raises ValueError for a non-finite centre or radius ≤ 0."""
-
-    center: np.ndarray
-    radius: float
-
-    def __post_init__(self) -> None:
-        c = np.asarray(self.center, dtype=np.float64).reshape(-1).copy()
-        if c.size == 0 or not np.all(np.isfinite(c)):
-            raise ValueError("domain center must be a non-empty finite vector")
-        c.setflags(write=False)
-        object.__setattr__(self, "center", c)
-        object.__setattr__(self, "radius", check_positive(self.radius, "radius"))
-
-    @property
-    def d(self) -> int:
-        return int(self.center.size)
-
-    @property
-    def diameter(self) -> float:
-        return 2.0 * self.radius
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"center": self.center.tolist(), "radius": self.radius}
 
 
 Balls = list[tuple[np.ndarray, float]]  # (centres (R, d), radius) per ball; the domain is their intersection

@@ -43,7 +43,7 @@ from dpsco.reference.alt24.model import HeavyTailedLoss, MomentBounds, check_rec
 from dpsco.reference.alt24.primitives import project_ball
 from dpsco.reference.alt24.theorems import zcdp_to_dp
 from dpsco.reference.clipping import clip_rows, enforce_norm_bound
-from dpsco.reference.domains import Ball
+from dpsco.reference.domains import Ball, require_centred
 from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.reference.validation import as_float_vector, check_delta, check_positive, check_rng
 
@@ -151,8 +151,7 @@ def phased_noisy_gd(block_grads: BlockGradients, params: dict[str, Any], d: int,
 
 
 def _domain(domain: Any) -> Ball:
-    if not isinstance(domain, Ball):
-        raise TypeError(f"domain must be a dpsco.reference.Ball (X = B(0, R)), got {type(domain).__name__}")
+    require_centred(domain, "domain", "Asi, Liu & Tian 2024, Sec. 2")  # X = B(0, R), Sec. 2
     if not domain.bounded:
         raise ValueError("domain must be bounded (Definition 4: X compact, diameter D)")
     return domain

@@ -65,7 +65,7 @@ from dpsco.reference.bftt19.objp import check_common as _check_common
 from dpsco.reference.bftt19.objp import replicate_count as _replicates
 from dpsco.reference.bftt19.theorems import (PAPER, PaperRegimeError, prox_inner_iterations, theorem_3_2_parameters,
                                              theorem_3_2_T, theorem_4_4_beta)
-from dpsco.reference.domains import Ball
+from dpsco.reference.domains import Ball, require_centred
 from dpsco.reference.privacy import Release
 from dpsco.reference.problem import ERMProblem
 from dpsco.reference.white_box import NoisyGradientTrace
@@ -135,9 +135,11 @@ def nsgd_core(
 
     Raises
     ------
-    ValueError / TypeError naming ``average`` (not "paper" / "standard") or ``T`` (not an integer in
-    [1, dpsco.reference.validation.MAX_ITERATIONS]), before the loop starts.
+    ValueError / TypeError naming ``average`` (not "paper" / "standard"), ``T`` (not an integer in
+    [1, dpsco.reference.validation.MAX_ITERATIONS]) or ``domain`` (not a Ball centred at 0: W = B(0, M), Sec. 2),
+    before the loop starts.
     """
+    require_centred(domain, "domain")
     T = check_iterations(T, "T")
     check_choice(average, "average", ("paper", "standard"))
     idx_rng, noise_rng = rng.spawn(2)

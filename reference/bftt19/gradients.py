@@ -34,7 +34,7 @@ from typing import Any, Callable
 import numpy as np
 
 from dpsco.reference.clipping import clip_rows, row_norms
-from dpsco.reference.domains import Ball
+from dpsco.reference.domains import Ball, require_centred
 from dpsco.reference.projections import project_ball
 
 __all__ = [
@@ -214,8 +214,9 @@ def approximate_envelope_gradient(
     ``local_radius`` is given, else C = W (the paper's W-constrained prox, Def. 4.2).
     Error: ‖β(w − v_K) − ∇ℓ_β(w, z)‖ ≤ 2G_φ/√K (Rakhlin–Shamir–Sridharan 2012, Lemma 1, deterministic case).
 
-    Shapes: W, X (k, d); y (k,).  Returns (k, d).
+    Shapes: W, X (k, d); y (k,).  Returns (k, d).  Raises ValueError if ``domain`` is not centred at 0.
     """
+    require_centred(domain, "domain")  # W = B(0, M) (Sec. 2)
     v = W.copy()  # v_1 = w
     for k in range(1, K):
         s = loss.dphi(np.einsum("ij,ij->i", v, X), y)[:, None] * X + beta * (v - W)
@@ -246,7 +247,7 @@ class ApproximateEnvelopeGradientOracle(ParallelGradientOracle):
                  local_radius: float | None) -> None:
         super().__init__(X, y)
         self.loss, self.beta, self.K = loss, float(beta), int(K)
-        self.domain, self.local_radius = domain, local_radius
+        self.domain, self.local_radius = require_centred(domain, "domain"), local_radius  # W = B(0, M) (Sec. 2)
 
     def __call__(self, W: np.ndarray, idx: np.ndarray) -> np.ndarray:
         R, m = idx.shape

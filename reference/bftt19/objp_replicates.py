@@ -40,7 +40,7 @@ from scipy.special import expit
 
 from dpsco.reference.certificates import UNIT_ROUNDOFF as _U
 from dpsco.reference.certificates import Certificate, UncertifiedError, regulariser_gap, rounding_gamma
-from dpsco.reference.domains import Ball
+from dpsco.reference.domains import Ball, require_centred
 from dpsco.reference.losses import GLMLoss
 from dpsco.reference.solvers import certified_minimize
 from dpsco.reference.validation import check_iterations
@@ -90,7 +90,9 @@ def certified_or_best(loss: GLMLoss, X: np.ndarray, y: np.ndarray, domain: Ball,
     (the projection of Proj_W(0) if it has none), marked ``certified=False``.  Never raises for validated data.
 
     loss, X (n, d), y (n,), domain, lam, linear (d,), tol : as ``dpsco.reference.solvers.certified_minimize``.
+    Raises ValueError (before the fail-safe) if ``domain`` is not centred at 0.
     """
+    require_centred(domain, "domain")  # W = B(0, M): checked here, outside the fail-safe that catches ValueError
     try:
         sol = certified_minimize(loss, X, y, domain, lam=lam, linear=linear, tol=tol)
         return CertifiedPoint(sol.w, sol.certificate, True, int(sol.iterations))
@@ -129,6 +131,7 @@ class _Data:
     """X, y, uniform weights π_i = fl(1/n) (as ``prepare_problem`` builds them) and the per-problem constants."""
 
     def __init__(self, loss: GLMLoss, X: np.ndarray, y: np.ndarray, domain: Ball, lam: float):
+        require_centred(domain, "domain")  # the batched solvers keep M only: W = B(0, M)
         self.loss, self.X, self.y, self.lam, self.M = loss, X, y, float(lam), float(domain.radius)
         self.domain = domain
         self.n, self.d = X.shape

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from dpsco.reference.clipping import row_norms
-from dpsco.reference.domains import Ball
+from dpsco.reference.domains import Ball, require_centred
 from dpsco.reference.validation import as_float_matrix, as_float_vector, check_positive
 
 __all__ = [
@@ -74,9 +74,12 @@ def rows_within_bound(G: np.ndarray, bound: float) -> bool:
 
 
 def check_region(region: Any, name: str = "region") -> Ball | None:
-    """``region`` if it is ``None`` (all of R^d) or a :class:`Ball` centred at 0; ``TypeError`` otherwise."""
-    if region is None or isinstance(region, Ball):
+    """``region`` if it is ``None`` (all of R^d) or a :class:`Ball` centred at 0; ``TypeError`` otherwise, and
+    ``ValueError`` (naming ``name``) for a ball with a non-zero centre: the declared constants read its radius only."""
+    if region is None:
         return region
+    if isinstance(region, Ball):
+        return require_centred(region, name, "Menart et al. 2023, §2")
     raise TypeError(f"{name} must be a dpsco.reference.domains.Ball or None (all of R^d), "
                     f"got {type(region).__name__}")
 

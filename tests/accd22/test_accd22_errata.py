@@ -50,7 +50,7 @@ from dpsco.verification.mutants.accd22.bugs import RAW_GRADIENTS
 LOSS = SquaredLoss()
 TOL = al.SOLVER_TOL
 Y_OUT = 1e6  # the outlier label: |x − y| ≫ M = L/|a| on the domain, so ∇F_L = ∓L there
-DOM1 = al.BallDomain(np.zeros(1), 1.0)
+DOM1 = al.Ball(1.0, center=np.zeros(1))
 
 
 def _outlier_data(n: int) -> np.ndarray:
@@ -162,7 +162,7 @@ def test_ACCD22_E2_each_phase_is_at_most_a_quarter_of_epsilon():
     # d = 2: records a = (1, 1)/√2, y = ±Y; the minimiser moves along (1, 1)/√2 by Lη
     a = np.array([1.0, 1.0]) / math.sqrt(2.0)
     Z2 = np.tile(np.concatenate([a, [Y_OUT]]), (50, 1))
-    dom2 = al.BallDomain(np.zeros(2), 1.0)
+    dom2 = al.Ball(1.0, center=np.zeros(2))
     tr2 = al.algorithm_5(Z2, LOSS, dom2, 1.0, 1.0, [0.0, 0.0], eps, 0.0, np.random.default_rng(3),
                          white_box=True).white_box
     for p in tr2.phases:
@@ -181,7 +181,7 @@ def test_ACCD22_E2_random_data_stays_below_the_bound():
     A /= np.maximum(1.0, np.linalg.norm(A, axis=1, keepdims=True))  # ‖a‖ ≤ 1: H = 1 is a valid smoothness
     y = A @ np.array([0.3, -0.2, 0.1]) + np.where(rng.uniform(size=n) < 0.2, 50.0, 0.0)
     Z = np.column_stack([A, y])
-    dom = al.BallDomain(np.zeros(d), 1.0)
+    dom = al.Ball(1.0, center=np.zeros(d))
     tr = al.algorithm_5(Z, LOSS, dom, 1.0, 1.0, np.zeros(d), eps, 0.0, np.random.default_rng(5),
                         white_box=True).white_box
     for p in tr.phases:
@@ -293,7 +293,7 @@ def test_ACCD22_E5_algorithm_3_line_2_runs_on_X_L_x0():
     symbols bound only inside Algorithm 2's loop.  Ours: (X, L, x_0) and T_5 = ⌈2 log(n/2)⌉ (ACCD22-E6): every phase of
     the first half has the top-level L, the first phase is centred at x_0 on the domain X."""
     Z = _alg3_data()
-    dom = al.BallDomain(np.zeros(2), 1.0)
+    dom = al.Ball(1.0, center=np.zeros(2))
     x0 = np.array([0.1, 0.0])
     rel = al.algorithm_3(Z, LOSS, dom, 3.0, 1.0, 0.5, x0, 1.0, 0.0, np.random.default_rng(0), m=8, white_box=True)
     P = rel.parameters
@@ -312,7 +312,7 @@ def test_ACCD22_E6_inner_algorithm_5_epochs_are_theorem_6s():
     ⌈2 log N/(κ̲ − 1)⌉ with N the call's sample size (κ̲ = 2 for Algorithms 2 and 3, κ for Algorithm 6), recorded
     in the release and visible in the transcript's phase count."""
     Z = _alg3_data(64)
-    dom = al.BallDomain(np.zeros(2), 1.0)
+    dom = al.Ball(1.0, center=np.zeros(2))
     r2 = al.algorithm_2(Z, LOSS, dom, 3.0, 1.0, 0.5, [0.0, 0.0], 1.0, 0.0, np.random.default_rng(0), m=16,
                         white_box=True)
     assert r2.parameters["T5"] == math.ceil(2 * math.log(16)) == 6
@@ -333,7 +333,7 @@ def test_ACCD22_E13_theorem_9_claim_is_approx_dp():
     (Here d = 2 ≤ log(1/δ) for δ ≤ e^{−2}: the Laplace branch — ε-DP, hence (ε, δ)-DP — at δ = 1e-5; δ = 0.5 gives
     log 2 < d and the Gaussian branch.)"""
     Z = _alg3_data()
-    dom = al.BallDomain(np.zeros(2), 1.0)
+    dom = al.Ball(1.0, center=np.zeros(2))
     for delta, notion, kind in ((0.5, "approx-DP", "gaussian"), (1e-5, "approx-DP", "laplace"),
                                 (0.0, "pure-DP", "laplace")):
         rel = al.algorithm_3(Z, LOSS, dom, 3.0, 1.0, 0.5, [0.0, 0.0], 1.0, delta, np.random.default_rng(0), m=8,
@@ -537,7 +537,7 @@ def test_ACCD22_E12_printed_radius_uses_n_instead_of_n_over_2():
     assert 0.55 < math.log(1000) / (2 * math.log(500)) < 0.56 and 0.82 < (
         math.log(1000) / math.log(500)) ** 1.5 / math.sqrt(2) < 0.83
     Z = _alg3_data()
-    dom = al.BallDomain(np.zeros(2), 1.0)
+    dom = al.Ball(1.0, center=np.zeros(2))
     kw = dict(m=8)
     r_ours = al.algorithm_3(Z, LOSS, dom, 3.0, 1.0, 0.5, [0.0, 0.0], 1.0, 0.0, np.random.default_rng(0), **kw)
     r_pr = al.algorithm_3(Z, LOSS, dom, 3.0, 1.0, 0.5, [0.0, 0.0], 1.0, 0.0, np.random.default_rng(0),

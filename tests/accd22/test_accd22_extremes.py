@@ -216,7 +216,7 @@ KWARGS = {"algorithm_1": {}, "algorithm_2": {"m": 12}, "algorithm_3": {"m": 6}, 
 
 
 def _run(name: str, Z: np.ndarray, loss, H: float, seed: int = 3):
-    head = (Z, loss, al.BallDomain(np.zeros(2), 1.0), 1.0, H)
+    head = (Z, loss, al.Ball(1.0, center=np.zeros(2)), 1.0, H)
     if name in ("algorithm_2", "algorithm_3"):
         head += (1.0,)
     elif name == "algorithm_6":
@@ -292,7 +292,7 @@ def test_fail_safe_bounds_a_broken_oracle(what):
     Z[0] = [7.0, 0.0, 1.0, 1.0]
     G = oracle(np.zeros((1, 2)), Z, 1.0)
     assert np.all(np.isfinite(G)) and np.all(_norm(G) <= 1.0)
-    rel = al.algorithm_4(Z, loss, al.BallDomain(np.zeros(2), 1.0), 1.0, 1.0, np.zeros(2), 1.0, 0.0,
+    rel = al.algorithm_4(Z, loss, al.Ball(1.0, center=np.zeros(2)), 1.0, 1.0, np.zeros(2), 1.0, 0.0,
                          np.random.default_rng(2), white_box=True)
     assert np.all(np.isfinite(rel.output))
     Z2 = Z.copy()
@@ -321,7 +321,7 @@ def test_reference_has_no_planted_bug_keywords():
         text = path.read_text(encoding="utf-8")
         assert "_bug" not in text and "_extension=" not in text, path.name
     with pytest.raises(TypeError, match="_bug"):
-        al.algorithm_4(np.zeros((4, 2)), SquaredLoss(), al.BallDomain(np.zeros(1), 1.0), 1.0, 1.0, np.zeros(1), 1.0,
+        al.algorithm_4(np.zeros((4, 2)), SquaredLoss(), al.Ball(1.0, center=np.zeros(1)), 1.0, 1.0, np.zeros(1), 1.0,
                        0.0, np.random.default_rng(0), _bug="raw_gradients")
 
 
@@ -331,7 +331,7 @@ def test_planted_bug_releases_are_marked():
     from dpsco.verification.mutants.accd22 import bugs as mutants
 
     Z = np.column_stack([np.linspace(0.5, 1.0, 32), np.zeros(32)])
-    args = (Z, SquaredLoss(), al.BallDomain(np.zeros(1), 1.0), 1.0, 1.0, np.zeros(1), 1.0, 0.0)
+    args = (Z, SquaredLoss(), al.Ball(1.0, center=np.zeros(1)), 1.0, 1.0, np.zeros(1), 1.0, 0.0)
     ref = al.algorithm_4(*args, np.random.default_rng(0))
     for fn in (mutants.algorithm_4_sloppy_solver, mutants.accd22_algorithm_4_draws_sigma_over_sqrt2,
                mutants.accd22_algorithm_4_draws_laplace_scale_over_sqrt2):

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dpsco.oracles.accd22.margin_instances import FlippedSquaredHinge, SeparableSquaredHinge
-from dpsco.reference.accd22 import BallDomain, SquaredHingeLoss, algorithm_1
+from dpsco.reference.accd22 import Ball, SquaredHingeLoss, algorithm_1
 
 LOSS = SquaredHingeLoss()
 
@@ -85,7 +85,7 @@ def test_distance_to_the_solution_set_and_growth() -> None:
 def test_algorithms_run_on_the_margin_instances() -> None:
     inst = SeparableSquaredHinge(2, 2.0)
     Z = inst.sample(400, np.random.default_rng(5))
-    rel = algorithm_1(Z, LOSS, BallDomain(np.zeros(2), inst.R), inst.L, inst.H, np.zeros(2), 1.0, 0.0,
+    rel = algorithm_1(Z, LOSS, Ball(inst.R, center=np.zeros(2)), inst.L, inst.H, np.zeros(2), 1.0, 0.0,
                       np.random.default_rng(6), replicates=4)
     assert rel.output.shape == (4, 2) and np.all(np.linalg.norm(rel.output, axis=1) <= inst.R * (1 + 1e-12))
 

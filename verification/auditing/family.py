@@ -24,7 +24,7 @@ from dpsco.verification.auditing.events import select_event
 from dpsco.verification.auditing.gdp import GAUSSIAN_TRADEOFF, gdp_epsilon_lower_bound, gdp_mu_lower_bound
 from dpsco.verification.auditing.inputs import as_claim, check_dataset, check_neighbouring_pair
 from dpsco.verification.auditing.results import AuditResult, AuditResultBase
-from dpsco.verification.auditing.samples import draw
+from dpsco.verification.auditing.samples import draw, executor_for
 from dpsco.verification.auditing.statistics import parse_statistic, statistic_function
 
 __all__ = ["FamilyAuditResult", "audit_family", "p_value_of_counts"]
@@ -161,6 +161,7 @@ def audit_family(
     assume: str | None = None,
     assume_reason: str | None = None,
     sample_check_runs: int | None = None,
+    workers: Any = None,
 ) -> FamilyAuditResult:
     """Audit a claim over neighbouring pairs × statistics × thresholds × directions at one overall confidence.
 
@@ -197,6 +198,10 @@ def audit_family(
         "select" only: pilot runs per side per pair (default ``n_samples``).
     epsilon_true : float, optional
         Exact ε of the mechanism (worst case over the pairs), reported next to ε_lb.
+    workers : int >= 1, Executor or None, optional
+        Where the single runs of every pilot and every audit run, as for
+        :func:`dpsco.verification.auditing.audit.audit` (one executor for the whole family, started once; the
+        rows, hence the result, are the same whatever runs them).
     assume, assume_reason, sample_check_runs : as for :func:`dpsco.verification.auditing.audit.audit`
         With ``estimator="gdp"`` the verdict rests on the Gaussian figure only if ``assume`` is
         "gaussian-tradeoff"; otherwise the pilot selects by the assumption-free threshold criterion and the
@@ -226,9 +231,25 @@ def audit_family(
         verdict_kind = "gdp"
     else:
         verdict_kind = "hockey-stick" if estimator == "hockey-stick" else "threshold"
-    extra = {"assume": assume, "assume_reason": assume_reason, "sample_check_runs": sample_check_runs}
     if isinstance(n_samples, bool) or not isinstance(n_samples, Integral) or int(n_samples) < 4:
         raise ValueError(f"n_samples must be an integer >= 4, got {n_samples!r}")
+    ex, owned = executor_for(workers)
+    try:
+        return _audit_family(mechanism, plist, the_claim, n_samples, rng, statistics, estimator, method, conf,
+                             n_pilot, n_thresholds, epsilon_true, check_neighbouring, seed_entropy, assume,
+                             assume_reason, sample_check_runs, verdict_kind, ex)
+    finally:
+        if owned:
+            ex.close()
+
+
+def _audit_family(mechanism: Any, plist: list[Any], the_claim: Any, n_samples: Any, rng: np.random.Generator,
+                  statistics: Sequence[Any], estimator: str, method: str, conf: float, n_pilot: int | None,
+                  n_thresholds: int, epsilon_true: float | None, check_neighbouring: bool, seed_entropy: int | None,
+                  assume: str | None, assume_reason: str | None, sample_check_runs: int | None, verdict_kind: str,
+                  ex: Any) -> FamilyAuditResult:
+    """:func:`audit_family` after its argument checks, with its executor ``ex`` started."""
+    extra = {"assume": assume, "assume_reason": assume_reason, "sample_check_runs": sample_check_runs, "workers": ex}
     n = int(n_samples)
     if seed_entropy is None:
         seq = getattr(rng.bit_generator, "seed_seq", None)
@@ -284,8 +305,8 @@ def audit_family(
             nb = check_dataset(nb_raw, "neighbour")
             if check_neighbouring:
                 check_neighbouring_pair(ds, nb, the_claim.neighbouring)
-            pa, _ = draw(mechanism, ds, n_sel, rng, "dataset")
-            pb, _ = draw(mechanism, nb, n_sel, rng, "neighbour")
+            pa, _ = draw(mechanism, ds, n_sel, rng, "dataset", workers=ex)
+            pb, _ = draw(mechanism, nb, n_sel, rng, "neighbour", workers=ex)
             for stat in statistics:
                 kind, arg = parse_statistic(stat)
                 fn, desc, _info = statistic_function(kind, arg, pa, pb, pa.shape[1])

@@ -32,7 +32,7 @@ from dpsco.verification.auditing.neighbours import (BoxBounds, Domain, extreme_p
                                                     n_deterministic_extreme_points, replace_one_extreme)
 from dpsco.verification.auditing.neighbour_pairs import NeighbourPair
 from dpsco.verification.auditing.results import AuditResult, AuditResultBase
-from dpsco.verification.auditing.samples import draw
+from dpsco.verification.auditing.samples import draw, executor_for
 from dpsco.verification.auditing.statistics import DEFAULT_STATISTIC, parse_statistic, select_statistic_and_event
 
 __all__ = ["PairSearchResult", "pair_search_audit", "parse_interval_bounds", "search_pairs"]
@@ -376,6 +376,7 @@ def pair_search_audit(
     epsilon_true: float | None = None,
     seed_entropy: int | None = None,
     sample_check_runs: int | None = None,
+    workers: Any = None,
     **search: Any,
 ) -> PairSearchResult:
     """Search the neighbouring pairs of ``dataset`` in the declared domain and audit the worst, at one confidence.
@@ -417,6 +418,9 @@ def pair_search_audit(
     candidates : sequence of NeighbourPair, optional
         Use these instead of :func:`search_pairs` (each must be a neighbouring pair under the claim's relation).
     n_thresholds, epsilon_true, seed_entropy, sample_check_runs : as for ``audit``
+    workers : int >= 1, Executor or None, optional
+        Where the single runs of the pilots and of the tests run, as for ``audit``: one executor, started once,
+        for every candidate (the rows, hence the result, are the same whatever runs them).
 
     Returns
     -------
@@ -449,6 +453,20 @@ def pair_search_audit(
         seq = getattr(rng.bit_generator, "seed_seq", None)
         if isinstance(seq, np.random.SeedSequence) and isinstance(seq.entropy, (int, np.integer)):
             seed_entropy = int(seq.entropy)
+    ex, owned = executor_for(workers)
+    try:
+        return _pair_search(mechanism, cands, bounds, the_claim, npil, ntest, nfin, rng, conf, statistic, estimator,
+                            n_thresholds, epsilon_true, seed_entropy, sample_check_runs, relation, ex)
+    finally:
+        if owned:
+            ex.close()
+
+
+def _pair_search(mechanism: Any, cands: list[NeighbourPair], bounds: Domain, the_claim: Any, npil: int, ntest: int,
+                 nfin: int, rng: np.random.Generator, conf: float, statistic: Any, estimator: str, n_thresholds: int,
+                 epsilon_true: float | None, seed_entropy: int | None, sample_check_runs: int | None, relation: Any,
+                 ex: Any) -> PairSearchResult:
+    """:func:`pair_search_audit` after its argument checks, with its executor ``ex`` started."""
     half_alpha = (1.0 - conf) / 2.0
     kind, arg = parse_statistic(statistic)
     members: list[dict[str, Any]] = []
@@ -457,8 +475,8 @@ def pair_search_audit(
         ds = check_dataset(c.dataset, "dataset")
         nb = check_dataset(c.neighbour, "neighbour")
         check_neighbouring_pair(ds, nb, relation)
-        pa, _ = draw(mechanism, ds, npil, rng, "dataset")
-        pb, _ = draw(mechanism, nb, npil, rng, "neighbour")
+        pa, _ = draw(mechanism, ds, npil, rng, "dataset", workers=ex)
+        pb, _ = draw(mechanism, nb, npil, rng, "neighbour", workers=ex)
         fn, desc, _info, ev, score, _ = select_statistic_and_event(kind, arg, pa, pb, pa.shape[1], the_claim.delta,
                                                                    half_alpha, n_thresholds, estimator,
                                                                    the_claim.epsilon)
@@ -482,7 +500,7 @@ def pair_search_audit(
         tested.append(audit(mechanism, cands[j].dataset, cands[j].neighbour, the_claim, ntest, rng,
                             confidence=test_conf, statistic=fixed_statistic, event=ev, estimator=estimator,
                             power_family=None, epsilon_true=epsilon_true, seed_entropy=seed_entropy,
-                            sample_check_runs=sample_check_runs))
+                            sample_check_runs=sample_check_runs, workers=ex))
         members[j]["tested"] = True
     b = int(np.argmax([r.epsilon_lower for r in tested]))
     refuted = any(r.refuted for r in tested)

@@ -79,8 +79,11 @@ def _task_runs(mechanism: Any, data: dict[str, np.ndarray], n: int, seed: np.ran
     return [as_real_output(mechanism(data, rng)).ravel() for _ in range(n)]
 
 
-def _executor(workers: Any) -> tuple[Executor, bool]:
-    """(executor, owned): ``workers`` itself if it is an Executor, else this process (None, 1) or a local pool."""
+def executor_for(workers: Any) -> tuple[Executor, bool]:
+    """(executor, owned): ``workers`` itself if it is an Executor, else this process (None, 1) or a local pool.
+
+    The caller closes the executor when ``owned``; an audit that draws several times (pilots, a family, a pair
+    search) starts it once and passes it to every :func:`draw` and ``audit``."""
     if isinstance(workers, Executor):
         return workers, False
     w = validate_workers(workers)
@@ -128,7 +131,7 @@ def draw(
     else:
         sizes = task_sizes(n)
         seeds = np.random.SeedSequence(int(rng.integers(0, 2**63))).spawn(len(sizes))
-        ex, owned = _executor(workers)
+        ex, owned = executor_for(workers)
         if ex.kind == "process":
             _check_picklable(mechanism, data)
         chunks: list[list[np.ndarray]] = [[] for _ in sizes]

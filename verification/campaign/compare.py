@@ -1,8 +1,5 @@
 """dpsco compare: validate another implementation of a catalogued algorithm against ours.
 
-(This file is longer than 600 lines because it is one cohesive thing: the three families of tests of one
-comparison, their instance and the candidate's runs, which share their data and their error budget.)
-
 A *candidate* is any callable with the signature of the catalogue's run functions::
 
     f(X, y, problem, epsilon, delta, rng, **options) -> Release | array
@@ -17,6 +14,11 @@ A *candidate* is any callable with the signature of the catalogue's run function
 * Optional vectorisation: if the signature has a parameter named ``replicates``, the candidate is called with
   ``replicates=k`` and must return k *independent* runs as a (k, d) output (like ``noisy_sgd``).  Otherwise it
   is called once per run, each call with its own generator spawned from the comparison's ``SeedSequence``.
+
+Entries verified by their own suites (Asi, Liu & Tian; Menart et al.; Asi, Chadha, Cheng & Duchi) use the other
+calling convention of their declared :class:`dpsco.verification.papers.signatures.CompareSignature`: the candidate
+is a drop-in for the reference function, called by the entry's privacy harness on its own instance
+(:mod:`dpsco.verification.campaign.compare_suite`).  What follows is the logistic convention.
 
 The comparison runs the candidate and the catalogue entry on the same instance and tests three families of
 hypotheses; a faithful candidate is refuted with probability at most α = 1 − ``confidence`` overall
@@ -73,6 +75,9 @@ from dpsco.reference import Ball, DataBounds, ERMProblem, get_loss
 from dpsco.reference.privacy import PrivacyClaim, Release, to_jsonable
 
 from dpsco.verification.auditing.audit import audit
+from dpsco.verification.campaign.compare_result import CompareResult
+from dpsco.verification.campaign.compare_suite import compare_harness
+from dpsco.verification.papers.signatures import compare_signature
 from dpsco.verification.auditing.inputs import as_real_output
 from dpsco.verification.auditing.samples import task_sizes
 from dpsco.verification.executors import Executor, ProcessExecutor, SerialExecutor, validate_workers
@@ -88,7 +93,9 @@ __all__ = ["CandidateError", "CompareResult", "Instance", "TwoSampleResult", "bu
            "ks_critical_value", "minimum_detectable_ks", "two_sample_test", "DEFAULT_CONFIDENCE", "DEFAULT_SEED", "INSTANCES"]
 
 DEFAULT_SEED = 20191208
-DEFAULT_CONFIDENCE = 0.99
+#: = ``dpsco.verification.cli.conventions.DEFAULT_CONFIDENCE``, the one default confidence of every command and API
+#: (this layer may not import the CLI's; tests/test_compare_signatures.py checks that they agree)
+DEFAULT_CONFIDENCE = 0.95
 INSTANCES = ("fair", "synthetic")
 RADIUS = 2.0
 SYNTHETIC_N, SYNTHETIC_D = 500, 3
@@ -290,79 +297,6 @@ class _CandidateMechanism:
 # ---------------------------------------------------------------------------------------------------------
 # the comparison
 # ---------------------------------------------------------------------------------------------------------
-@dataclass
-class CompareResult:
-    """Outcome of :func:`compare`.
-
-    verdict : "refuted" | "not refuted";  refuted_by : names of the rejected hypotheses;
-    two_sample, utility, audit : per-family records;  alpha : overall false-refutation budget (1 − confidence).
-    """
-
-    verdict: str
-    refuted_by: list[str]
-    alpha: float
-    confidence: float
-    against: str
-    candidate: str
-    instance: dict[str, Any]
-    samples: int
-    two_sample: dict[str, Any]
-    utility: dict[str, Any]
-    audit: dict[str, Any] | None
-    seed: int
-    seed_entropy: str
-    wall_seconds: float
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def refuted(self) -> bool:
-        return self.verdict == "refuted"
-
-    @property
-    def exit_status(self) -> int:
-        return 1 if self.refuted else 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return to_jsonable({k: getattr(self, k) for k in (
-            "verdict", "refuted_by", "alpha", "confidence", "against", "candidate", "instance", "samples",
-            "two_sample", "utility", "audit", "seed", "seed_entropy", "wall_seconds", "notes")})
-
-    def summary(self) -> str:
-        t, u, a = self.two_sample, self.utility, self.audit
-        e, ks = t["energy"], t["ks"]
-        lines = [
-            f"dpsco compare: {self.candidate} against {self.against} on {self.instance['name']} "
-            f"(n = {self.instance['n']}, d = {self.instance['d']}, ε = {self.instance['epsilon']:g}, "
-            f"δ = {self.instance['delta']:.3g}), {self.samples} runs each",
-            f"  verdict: {self.verdict.upper()}" + (f" by {', '.join(self.refuted_by)}" if self.refuted_by else "")
-            + f"   (overall α = {self.alpha:.3g}: a faithful implementation is refuted with probability ≤ α)",
-            f"  (a) same distribution: p = {t['p_value']:.3g} vs α = {t['alpha']:.3g} -> "
-            f"{'REJECT' if t['reject'] else 'not rejected'}",
-            f"      energy distance {e['statistic']:.4g}, permutation p = {e['p_value']:.3g} "
-            f"({e['permutations']} permutations, floor {e['p_value_floor']:.2g}"
-            + ("" if e["can_reject"] else ", CANNOT reject at this α") + ")",
-        ]
-        for r in ks["tests"]:
-            lines.append(f"      KS {r['name']}: D = {r['statistic']:.4f}, p = {r['p_value']:.3g}, Holm p = {r['p_holm']:.3g}")
-        lines.append(f"      power: a CDF gap ≥ {t['power']['ks_min_detectable_gap_miss_0.05']:.3f} in any KS statistic "
-                     "is detected with probability ≥ 0.95")
-        for side in ("candidate", "reference"):
-            c = u[side]
-            if c.get("outside_domain"):
-                lines.append(f"  (b) utility, {side}: {c['outside_domain']} output(s) outside W -> FAIL")
-                continue
-            lines.append(f"  (b) utility, {side}: mean excess empirical risk {c['mean']:.4g} (LCB {c['lcb']:.4g}) vs "
-                         f"bound {c['bound']:.4g} at α = {c['alpha']:.3g} -> {c['verdict'].upper()}")
-        if a is not None:
-            lines.append(f"  (c) privacy audit of the candidate: ε_lb = {a['epsilon_lower']:.4g} vs claimed "
-                         f"ε = {a['claim']['epsilon']:g} at confidence {a['confidence']:.6g} -> {a['verdict'].upper()}")
-        else:
-            lines.append("  (c) privacy audit: skipped")
-        lines += [f"  seed {self.seed} (entropy {self.seed_entropy}); {self.wall_seconds:.1f} s"] + [
-            f"  note: {n}" for n in self.notes]
-        return "\n".join(lines)
-
-
 def _excess(problem: ERMProblem, X: np.ndarray, y: np.ndarray, W: np.ndarray, oracle_value: float) -> np.ndarray:
     vals = problem.loss.phi(X @ W.T, y[:, None]).mean(axis=0)
     return vals - oracle_value
@@ -424,6 +358,8 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
         (module docstring: the interface, vectorisation through ``replicates``).
     against : catalogue name (e.g. "bftt19.nsgd") or entry.
     instance : "fair" (built-in real data, as ``dpsco verify``), "synthetic" (D1 logistic, n = 500, d = 3),
+        "harness" (entries verified by their own suites: their privacy harness's instance; the default
+        "synthetic" is read as "harness" for them),
         or a prebuilt :class:`Instance` (reused across calls; its oracle is then not recomputed).
     samples : N runs of each implementation for (a) and (b).
     audit_samples : runs per side of the audit (default ``samples``; must be ≥ 4).
@@ -431,7 +367,8 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
     confidence : 1 − α; α is the overall probability of refuting a faithful implementation.
     claimed_epsilon, claimed_delta : the claim audited when the candidate returns an array (and an override
         when it returns a Release); default: the ε, δ the instance runs at.
-    options : keyword options passed to the candidate (ours uses the catalogue entry's options).
+    options : keyword options passed to the candidate (default: the catalogue entry's options, by name — what ours
+        runs with, e.g. ``mu=0.1, method="agd"`` for ``lr21.alg1``; ``compare_signature(entry).options``).
     permutations, energy_max : see :func:`two_sample_test`.
     run_audit : False skips (c) (its α share is then unused; the verdict is conservative).
     workers : where the runs of a candidate without ``replicates`` go (:func:`candidate_outputs`): None or
@@ -453,10 +390,9 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
     if not callable(candidate):
         raise TypeError(f"candidate must be callable, got {type(candidate).__name__}")
     entry = against if isinstance(against, CatalogueEntry) else get_entry(str(against))
-    if entry.suite is not None:
-        raise ValueError(f"entry {entry.name!r} is verified by its own suite (its paper's setting: heavy tails, its own "
-                         "data), not on the logistic instances compare uses; compare against an entry of "
-                         "Bassily et al. or Lowy & Razaviyayn")
+    signature = compare_signature(entry.name)
+    if not signature.comparable:
+        raise ValueError(f"entry {entry.name!r} is not comparable: {signature.reason}")
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 4:
         raise ValueError(f"samples must be an integer >= 4, got {samples!r}")
     if audit_samples is None:
@@ -467,6 +403,22 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not (0.0 < confidence < 1.0):
         raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
+    if signature.calling == "harness":   # an entry verified by its own suite: its harness's instance and pairs
+        if isinstance(instance, Instance) or instance not in ("synthetic", "harness"):
+            raise ValueError(f"entry {entry.name!r} runs on its harness's instance; instance must be 'harness', "
+                             f"got {instance!r}")
+        if options:
+            raise ValueError(f"entry {entry.name!r}: its options are part of the harness call (--show-signature); "
+                             "options cannot be overridden")
+        if claimed_epsilon is not None or claimed_delta is not None:
+            raise ValueError(f"entry {entry.name!r}: the claim audited is the one the candidate's Release states "
+                             "(claimed_epsilon / claimed_delta are for the logistic entries)")
+        return compare_harness(candidate, entry, signature, samples=samples, audit_samples=audit_samples, seed=seed,
+                               confidence=confidence, permutations=permutations, energy_max=energy_max,
+                               run_audit=run_audit, candidate_name=candidate_name or getattr(
+                                   candidate, "__name__", repr(candidate)))
+    if options is None:   # the entry's options, by name (the signature's): the candidate runs what ours runs
+        options = dict(entry.options)
     alpha = 1.0 - float(confidence)
     ss = np.random.SeedSequence(seed)
     s_inst, s_ours, s_theirs, s_perm, s_audit = ss.spawn(5)

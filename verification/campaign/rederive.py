@@ -139,12 +139,18 @@ def check_phase_result(result: dict[str, Any], where: str) -> None:
 
 def rederive_campaign(results: dict[str, Any], check_keys: tuple[str, ...]) -> tuple[str, list[str]]:
     """Re-derive every verdict of a results.json from its numbers; returns (verdict, failed entry names).
-    ``check_keys``: the record keys of the campaign's common checks (``verify.CHECK_KEYS``).
+    ``check_keys``: the record keys of the campaign's common checks (``verify.CHECK_KEYS``) in a record of the
+    shape before schema version 2; a record of the current shape (``campaign.results_record``) is read from its
+    ``checks``, ``planted_bugs`` (one Holm family with the checks) and ``audits``.  Non-finite numbers must be
+    floats (``results_record.decode_nonfinite``) or their old string spellings.
 
     Raises InconsistentRecordError naming the first record whose stored verdict, bound or p-value disagrees
     with the recomputation, or a top-level verdict / failed list that disagrees with the records."""
     from statsmodels.stats.multitest import multipletests
 
+    from dpsco.verification.campaign.results_record import decode_nonfinite
+
+    results = decode_nonfinite(results)  # {"value": null, "reason": "+infinity"} → inf (results_record)
     records = results.get("records")
     if not isinstance(records, list):
         raise InconsistentRecordError("results.json has no list of records")
@@ -152,6 +158,11 @@ def rederive_campaign(results: dict[str, Any], check_keys: tuple[str, ...]) -> t
     audits: list[tuple[str, str, dict[str, Any]]] = []
     for rec in records:
         name = str(rec.get("name"))
+        if isinstance(rec, dict) and isinstance(rec.get("checks"), dict):  # the record shape of schema version 2
+            for group, family in (("checks", checks), ("planted_bugs", checks), ("audits", audits)):
+                family += [(name, k, v) for k, v in (rec.get(group) or {}).items()   # not-run items: no verdict to test
+                           if isinstance(v, dict) and v.get("verdict") not in ("skipped", "not applicable")]
+            continue
         for key in check_keys:
             if isinstance(rec.get(key), dict):
                 checks.append((name, key, rec[key]))

@@ -63,8 +63,10 @@ import numpy as np
 from dpsco.reference import Ball, get_loss
 from dpsco.reference.privacy import to_jsonable
 
-from dpsco.verification.executors import Executor, get_executor, max_workers, validate_workers
-from dpsco.verification.progress import progress_bar, stderr_is_terminal
+from dpsco.verification.executors import Executor, get_executor, validate_workers
+from dpsco.verification.cli.conventions import DEFAULT_CONFIDENCE, announce_seed, get_logger, is_quiet, report_errors
+from dpsco.verification.cli.verify_options import add_verify_options, campaign_seed, check_arguments
+from dpsco.verification.progress import progress_bar
 from dpsco.verification.papers.catalogue import BUDGET_NAMES, CATALOGUE, CatalogueEntry, extra_check_labels
 from dpsco.verification.campaign.audits import WHITE_BOX_INSTANCE, apply_holm_to_audits
 from dpsco.verification.campaign.checkpoints import CHECKPOINT_DIR, clear_checkpoints, load_checkpoints, save_checkpoint
@@ -73,7 +75,12 @@ from dpsco.verification.campaign.fileio import (OutputError, atomic_write_text, 
                                                staged_directory)
 from dpsco.verification.campaign.phases import RADIUS, PhaseBudget, assemble_entry, entry_phases, run_phase
 from dpsco.verification.campaign.rederive import rederive_campaign
-from dpsco.verification.campaign.report import check_results, format_html, format_latex, format_markdown, format_table
+from dpsco.verification.campaign.report_html import format_html
+from dpsco.verification.campaign.report_latex import format_latex
+from dpsco.verification.campaign.report_markdown import format_markdown
+from dpsco.verification.campaign.report_table import format_table
+from dpsco.verification.campaign.results_record import (SCHEMA_VERSION, decode_nonfinite, encode_nonfinite,
+                                                        record_power, shape_record, upgrade_results, validate_results)
 from dpsco.verification.checks.power import label_uninformative
 from dpsco.verification.checks.theorem_checks import apply_holm
 
@@ -82,7 +89,8 @@ __all__ = ["Budget", "BUDGETS", "REPORT_DIRS", "REPORT_FILES", "configure_parser
 
 DEFAULT_SEED = 20191208  # NeurIPS 2019 opening day; any fixed integer would do — it is recorded
 CAMPAIGN_ALPHA = 1e-3
-AUDIT_CONFIDENCE = 0.95
+AUDIT_CONFIDENCE = DEFAULT_CONFIDENCE  # the one default confidence of every command (cli/conventions.py)
+_log = get_logger("verify")
 
 
 @dataclass(frozen=True)
@@ -126,8 +134,9 @@ CHECK_KEYS = ("empirical", "population", "rate", *(key for key, _ in extra_check
 
 
 def _progress(msg: str, quiet: bool) -> None:
+    """A log line (INFO, logger dpsco.cli.verify: ``-q`` hides it) unless ``quiet``."""
     if not quiet:
-        print(f"[dpsco verify {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+        _log.info(msg)
 
 
 def _phase_budget(b: Budget) -> PhaseBudget:
@@ -261,7 +270,8 @@ def write_reports(results: dict[str, Any], out: str, formats: Sequence[str], *,
     """
     _check_formats(formats)
     text = json.dumps(results, indent=2, allow_nan=False) if results_text is None else results_text
-    files = [("results.json", text)] + [(_REPORT_WRITERS[f][0], _REPORT_WRITERS[f][1](results)) for f in formats]
+    readable = decode_nonfinite(results)  # the reports read non-finite numbers as floats
+    files = [("results.json", text)] + [(_REPORT_WRITERS[f][0], _REPORT_WRITERS[f][1](readable)) for f in formats]
     with staged_directory(out, REPORT_FILES, allowed_dirs=REPORT_DIRS) as tmp:
         for name, body in files:
             with open(os.path.join(tmp, name), "w", encoding="utf-8") as fh:
@@ -368,8 +378,9 @@ def _run_locked(*, budget: str, out: str, seed: int, only: str | None, quiet: bo
     pb = _phase_budget(b)
     args = [(name, phase, pb, seed, confidence, oracle_values)
             for name, phase in todo]
-    bar = progress_bar(len(todo), "dpsco verify", enabled=not quiet)
-    log_lines = not quiet and not stderr_is_terminal()
+    # a bar with total and ETA on a terminal; one log line per finished task otherwise (also under a zero-width
+    # pseudo-terminal, which is not a terminal: dpsco.verification.progress)
+    bar = progress_bar(len(todo), "dpsco verify", enabled=not quiet, logger=_log)
     checkpointing = True
     try:
         for i, res in ex.as_completed(run_phase, args):
@@ -381,11 +392,8 @@ def _run_locked(*, budget: str, out: str, seed: int, only: str | None, quiet: bo
                     print(f"dpsco verify: warning: cannot save checkpoints in {out!r} ({exc}); the campaign "
                           "continues without them", file=sys.stderr)
             results[todo[i]] = res
+            bar.set_postfix_str(f"{res['entry']} {res['phase']} done in {res['seconds']:.0f} s")
             bar.update(1)
-            bar.set_postfix_str(f"{res['entry']} {res['phase']}")
-            if log_lines:
-                _progress(f"{res['entry']}: {res['phase']} done in {res['seconds']:.0f} s "
-                          f"({len(results)}/{len(tasks)})", quiet)
         wall, cpu = time.time() - t0, _cpu_seconds() - cpu0  # before the workers exit with their CPU times
     except KeyboardInterrupt:
         bar.close()
@@ -416,7 +424,11 @@ def _run_locked(*, budget: str, out: str, seed: int, only: str | None, quiet: bo
                     | {r["name"] for r in records for a in r.get("suite_audits", {}).values()
                        if a.get("verdict") == "refuted"})
     busy = sum(results[t]["seconds"] for t in todo)
+    # one record shape for every entry (results_record): claim, audits, checks, planted_bugs, power, provenance
+    shaped = [shape_record(r, CHECK_KEYS) for r in records]
+    cannot_refute = sum(1 for r in shaped for p in r["power"].values() if p.get("can_refute") is False)
     results_json = {
+        "schema_version": SCHEMA_VERSION,
         "budget": b.name,
         "seed_entropy": str(ss.entropy),
         "epsilon": 1.0,
@@ -425,13 +437,14 @@ def _run_locked(*, budget: str, out: str, seed: int, only: str | None, quiet: bo
         "checks": len(all_checks),
         "uninformative_checks": uninformative,
         "uninformative_audits": uninformative_audits,
+        "audits_that_cannot_refute": cannot_refute,
         "alpha_campaign": alpha,
         "audit_confidence": confidence,
         "audit_family": {"audits": len(audits), "family_wise_alpha": 1.0 - confidence, "method": "holm",
                          "white_box_instance": WHITE_BOX_INSTANCE.to_dict()},
         "dataset": real.to_dict(),
         "oracle": None if oracle is None else oracle.to_dict(),
-        "records": records,
+        "records": shaped,
         "verdict": "fail" if failed else "pass",
         "failed": failed,
         "provenance": {"versions": _versions(), "git_commit": _git_commit(), "machine": platform.platform(),
@@ -447,9 +460,24 @@ def _run_locked(*, budget: str, out: str, seed: int, only: str | None, quiet: bo
                        "command": " ".join(sys.argv), "seed": seed,
                        "seed_entropy": str(ss.entropy), "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
     }
-    results_json = to_jsonable(results_json)
+    results_json = encode_nonfinite(to_jsonable(results_json))  # ∞, NaN: {"value": null, "reason": ...}
+    try:
+        validate_results(results_json)
+    except ValueError as exc:  # a bug of ours: say so, but never lose the campaign's numbers
+        print(f"dpsco verify: warning: results.json does not match its published schema ({exc})", file=sys.stderr)
     _write_campaign(results_json, out, formats)
     return results_json
+
+
+def _check_power(results: dict[str, Any]) -> None:
+    """Refuse a results.json whose stored power figures differ from those recomputed from its records (a stored
+    figure is believed only if it can be recomputed: campaign.rederive)."""
+    for rec in results["records"]:
+        want = encode_nonfinite(record_power(rec))
+        stored = rec.get("power") or {}
+        if stored != want:
+            bad = sorted(k for k in set(want) | set(stored) if stored.get(k) != want.get(k))
+            raise ValueError(f"{rec.get('name')}: power {bad[:3]} differs from the figures recomputed from its records")
 
 
 def _cpu_seconds() -> float:
@@ -472,73 +500,22 @@ def _cpu_seconds() -> float:
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--budget", choices=sorted(BUDGETS), default=None,
-                   help="sample sizes: quick (about a minute on 2 cores), standard (default, about 5 minutes on 2 "
-                        "cores), paper (hours)")
-    p.add_argument("--quick", action="store_true", help="shorthand for --budget quick (not with another --budget)")
-    p.add_argument("--out", default="dpsco-report", metavar="DIR",
-                   help="output directory for results.json and the reports (default: dpsco-report/); checked "
-                        "before computing (exit 2 if it cannot be written), then written as one set and swapped in "
-                        "whole. An existing DIR is replaced only if it holds nothing but files verify writes")
-    p.add_argument("--format", dest="formats", action="append", choices=["md", "html", "latex"], default=None,
-                   help="report formats to write, repeatable (default: md and html; latex writes tables.tex)")
-    p.add_argument("--from", dest="from_json", metavar="RESULTS_JSON", default=None,
-                   help="regenerate the reports from an existing results.json without recomputing (copied into "
-                        "--out with them); a file missing a key the reports need is refused (exit 2)")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, metavar="INT",
-                   help=f"entropy of the campaign's SeedSequence (default: {DEFAULT_SEED}); recorded in results.json")
-    p.add_argument("--only", metavar="PATTERN", default=None,
-                   help="run only catalogue entries whose name contains PATTERN (e.g. 'objp')")
-    p.add_argument("--confidence", type=float, default=AUDIT_CONFIDENCE, metavar="C",
-                   help=f"confidence of each privacy audit, in (0, 1) (default: {AUDIT_CONFIDENCE})")
-    p.add_argument("--alpha", type=float, default=CAMPAIGN_ALPHA, metavar="A",
-                   help=f"family-wise false-failure probability of all checks of the papers' claims (Holm) "
-                        f"(default: {CAMPAIGN_ALPHA})")
-    p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="local worker processes that run the campaign's tasks (default: every core; 1: this process "
-                        "only); the results do not depend on it")
-    p.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
-                   help="run the tasks on the Dask cluster whose scheduler listens there (pip install 'dpsco[dask]'; "
-                        "every worker needs the same dpsco); not with --workers")
-    p.add_argument("--resume", action="store_true",
-                   help="continue an interrupted campaign from the checkpoints in --out (same options required); "
-                        "without it a run starts afresh")
-    p.add_argument("--quiet", action="store_true", help="no progress on stderr (a progress bar on a terminal, "
-                                                        "one line per finished task otherwise)")
+    """Add the ``verify`` options to ``p`` (dpsco.verification.cli.verify_options) and set ``run`` as its handler."""
+    add_verify_options(p, BUDGETS, AUDIT_CONFIDENCE, CAMPAIGN_ALPHA)
     p.set_defaults(run=run)
-
-
-def _check_arguments(args: argparse.Namespace) -> str:
-    """Check the options before anything is read or computed; returns the budget.  Raises ValueError with a
-    one-line message naming the option (argparse has already checked the choices and that --seed is an int and
-    --confidence, --alpha floats)."""
-    budget = args.budget or "standard"
-    if args.quick and args.budget not in (None, "quick"):
-        raise ValueError(f"--quick means --budget quick; it contradicts --budget {args.budget}")
-    if args.seed < 0:
-        raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
-    for name, value in (("--confidence", args.confidence), ("--alpha", args.alpha)):
-        if not (0.0 < value < 1.0):  # also rejects nan
-            raise ValueError(f"{name} must lie in (0, 1), got {value}")
-    if args.from_json is not None and not args.from_json:
-        raise ValueError("--from must name a results.json file, got ''")
-    if args.workers is not None and not 1 <= args.workers <= max_workers():
-        raise ValueError(f"--workers must be an integer in [1, {max_workers()}] (8 local processes per core), got "
-                         f"{args.workers}")
-    if args.workers is not None and args.scheduler is not None:
-        raise ValueError("--workers and --scheduler exclude each other: a Dask cluster has its own workers")
-    if args.scheduler is not None and not args.scheduler.startswith(("tcp://", "tls://", "inproc://")):
-        raise ValueError(f"--scheduler must be a Dask scheduler address such as tcp://HOST:8786, got {args.scheduler!r}")
-    if args.from_json is not None and (args.resume or args.scheduler is not None or args.workers is not None):
-        raise ValueError("--from regenerates reports without computing: it takes no --resume, --workers or "
-                         "--scheduler")
-    return "quick" if args.quick else budget
 
 
 def run(args: argparse.Namespace) -> int:
     formats = args.formats or ["md", "html"]
+    quiet = bool(getattr(args, "quiet", 0)) or is_quiet("verify")
     try:
-        budget = _check_arguments(args)
+        budget = check_arguments(args, AUDIT_CONFIDENCE, CAMPAIGN_ALPHA)
+        if args.list_checks is not None:
+            from dpsco.verification.cli.list_checks import format_checks, list_checks
+
+            listing = list_checks(args.list_checks)
+            print(json.dumps(listing) if args.json else format_checks(listing))
+            return 0
         if args.from_json is not None:
             check_output_directory(args.out, REPORT_FILES, allowed_dirs=REPORT_DIRS)
             try:
@@ -548,22 +525,31 @@ def run(args: argparse.Namespace) -> int:
             except (OSError, ValueError) as exc:  # ValueError: JSONDecodeError, UnicodeDecodeError
                 raise ValueError(f"cannot read --from {args.from_json!r}: {exc}") from None
             try:
-                check_results(results)
-                verdict, _failed = rederive_campaign(results, CHECK_KEYS)   # nothing stored is believed that can be recomputed
+                # a file of the shape before schema version 2 is reshaped (and written in the current shape)
+                results, upgraded = upgrade_results(results, CHECK_KEYS)
+                validate_results(results)
+                verdict, _failed = rederive_campaign(decode_nonfinite(results), CHECK_KEYS)   # nothing stored is believed that can be recomputed
+                _check_power(results)
             except ValueError as exc:
                 raise ValueError(f"--from {args.from_json!r} is not a usable dpsco results.json: {exc}") from None
+            if upgraded:
+                print(f"dpsco verify: --from {args.from_json!r} has the record shape before schema version "
+                      f"{SCHEMA_VERSION}; its results.json copy is written in the current shape", file=sys.stderr)
             try:
                 with exclusive_output(args.out):
-                    written = write_reports(results, args.out, formats, results_text=text)
+                    written = write_reports(results, args.out, formats, results_text=None if upgraded else text)
             except OutputError:
                 raise
             except (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError) as exc:
                 raise ValueError(f"--from {args.from_json!r}: cannot render the reports from it "
                                  f"({type(exc).__name__}: {exc})") from None
-            print(format_table(results["records"]))
+            print(format_table(decode_nonfinite(results), wide=getattr(args, "wide", False)))
             print("\nregenerated: " + ", ".join(written))
             return 0 if verdict == "pass" else 1
-        results = run_verification(budget=budget, out=args.out, seed=args.seed, only=args.only, quiet=args.quiet,
+        seed = campaign_seed(args, CHECKPOINT_DIR)
+        if not quiet:
+            announce_seed("verify", seed)
+        results = run_verification(budget=budget, out=args.out, seed=seed.value, only=args.only, quiet=quiet,
                                    confidence=args.confidence, alpha=args.alpha, formats=formats,
                                    workers=args.workers, scheduler=args.scheduler, resume=args.resume)
     except (ImportError, OSError) as exc:  # --scheduler: distributed missing, scheduler unreachable
@@ -572,9 +558,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"dpsco verify: error: --scheduler: {str(exc).replace(chr(10), ' ')}", file=sys.stderr)
         return 2
     except ValueError as exc:
-        print(f"dpsco verify: error: {str(exc).replace(chr(10), ' ')}", file=sys.stderr)
-        return 2
-    print(format_table(results["records"]))
+        return report_errors("verify", exc)
+    print(format_table(decode_nonfinite(results), wide=getattr(args, "wide", False)))
     print(f"\nverdict: {results['verdict']}  (results: {os.path.join(args.out, 'results.json')}, reports: "
           f"{', '.join(formats)} in {args.out}, {results['provenance']['wall_seconds']:.0f} s)")
     return 0 if results["verdict"] == "pass" else 1

@@ -1,16 +1,16 @@
 """dpsco audit: empirically audit the privacy claim of any mechanism on a pair of neighbouring datasets.
 
 usage: dpsco audit MODULE:CALLABLE --dataset A.npz --neighbour B.npz --epsilon E --delta D
-                   --samples N --seed S [--confidence C] [--statistic STAT]
+                   --samples N [--seed S] [--confidence C] [--statistic STAT]
                    [--estimator threshold|gdp|hockey-stick|auto] [--assume gaussian-tradeoff]
                    [--event-from-claim gaussian|laplace] [--claim-neighbouring replace-one|add/remove]
                    [--epsilon-true E0] [--json]
        dpsco audit MODULE:CALLABLE --dataset A.npz --neighbour B.npz
-                   --claim gdp:MU|zcdp:RHO|approx:EPS,DELTA|event:FILE.json --samples N --seed S [...]
+                   --claim gdp:MU|zcdp:RHO|approx:EPS,DELTA|event:FILE.json --samples N [--seed S] [...]
        dpsco audit MODULE:CALLABLE --dataset A.npz --pairs extreme|sign-flip|worst-case --x-max X --y-max Y
-                   [--loss NAME] [--pilot P] --epsilon E --delta D --samples N --seed S [...]
+                   [--loss NAME] [--pilot P] --epsilon E --delta D --samples N [--seed S] [...]
        dpsco audit MODULE:CALLABLE --estimator one-run --canaries M --dataset A.npz --epsilon E --delta D
-                   --seed S [--canary-protocol add/remove|replace-one]
+                   [--seed S] [--canary-protocol add/remove|replace-one]
                    [--claim-neighbouring replace-one|add/remove] [--confidence C] [--json]
 
 MODULE is a dotted module path (``mypkg.mech``) or a path to a ``.py`` file; CALLABLE names
@@ -39,7 +39,8 @@ it); epsilon_lower and the verdict stay assumption-free.  --assume gaussian-trad
 states the assumption: only then may the Gaussian figure refute the claim, and the JSON record names the
 assumption (assumption) and warns if the shape check contradicts it (warnings).
 --estimator hockey-stick reports a lower bound on delta at epsilon E.  Every result names its assumptions.  The randomness is
-numpy.random.default_rng(numpy.random.SeedSequence(S)); the seed entropy is printed for reproduction.
+numpy.random.default_rng(numpy.random.SeedSequence(S)); without --seed, S is drawn from OS entropy and printed
+on stderr ("seed: S — rerun with --seed S"); the JSON record holds it (seed, seed_drawn).
 
 --estimator auto picks the strongest estimator whose assumptions are declared to hold
 (dpsco.verification.auditing.estimators.choose_estimator): the mechanism object may carry a dict attribute ``audit_info``
@@ -94,7 +95,8 @@ User code: a dotted MODULE is imported with the current directory at the front o
 does), so ``dpsco audit mech:f`` finds ./mech.py.  What the mechanism prints goes to stderr: stdout carries
 only the result (e.g. the --json record).
 
-exit status: 0 claim not refuted, 1 claim refuted, 2 bad input (a one-line error on stderr), including a
+exit status: 0 claim not refuted, 1 claim refuted, 2 bad input (one line on stderr per error; the options
+that can be checked alone are all checked before reporting), including a
 mechanism that raises or calls sys.exit (at import or when run); 130 interrupted (Ctrl-C).
 """
 
@@ -120,7 +122,9 @@ from dpsco.verification.auditing.curve_audit import audit_curve
 from dpsco.verification.auditing.neighbours import BoxBounds
 from dpsco.verification.auditing.sequential import sequential_audit
 from dpsco.verification.cli.audit_inputs import (CLAIM_FORMS, check_statistic, parse_float, parse_int,
-                                                 parse_runs, refuse_identical, load_npz, parse_claim)
+                                                 parse_runs, precheck, refuse_identical, load_npz, parse_claim)
+from dpsco.verification.cli.conventions import (add_confidence_option, add_seed_option, announce_seed, report_errors,
+                                              resolve_seed)
 from dpsco.verification.cli.usercode import InputError, load_mechanism, running, runs_executor
 from dpsco.verification.executors import Executor
 
@@ -142,8 +146,8 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                         "as PrivacyClaim writes it); gdp/zcdp/event are curve audits (audit_curve)")
     p.add_argument("--samples", default=None, metavar="N",
                    help="runs per dataset (>= 4); required except with --estimator one-run")
-    p.add_argument("--seed", required=True, metavar="S", help="non-negative integer seed of the SeedSequence")
-    p.add_argument("--confidence", default="0.95", metavar="C", help="confidence level in (0, 1) (default 0.95)")
+    add_seed_option(p, "the audit's SeedSequence")
+    add_confidence_option(p)
     p.add_argument("--statistic", default="auto", metavar="STAT",
                    help="'auto' (default: the best of location, scale, extremes and, for outputs of >= 4 "
                         "coordinates, a learned classifier, chosen on the selection half), 'projection', 'norm', "
@@ -337,6 +341,7 @@ def run(args: argparse.Namespace) -> int:
     reason: str | None = None
     executor: Executor | None = None
     try:
+        precheck(args)  # every option that can be checked alone, all errors at once
         claim_text = getattr(args, "claim", None)
         curve = None
         if claim_text is not None:
@@ -366,9 +371,8 @@ def run(args: argparse.Namespace) -> int:
             if args.samples is None:
                 raise InputError("--samples is required (runs per dataset)")
             samples = parse_runs(args.samples, "--samples", 4)
-        seed = parse_int(args.seed, "--seed")
-        if seed < 0:
-            raise InputError(f"--seed must be a non-negative integer, got {args.seed!r}")
+        drawn = resolve_seed(getattr(args, "seed", None))  # absent: a fresh seed from OS entropy, printed below
+        seed = drawn.value
         if not one_run:
             check_statistic(args.statistic)
         dataset = load_npz(args.dataset, "--dataset")
@@ -509,10 +513,11 @@ def run(args: argparse.Namespace) -> int:
                 elif search_bounds is not None:
                     search_options = {} if candidates is None else {"max_candidates": candidates}
                     result = pair_search.pair_search_audit(
-                        mechanism, dataset, search_bounds, claim,
+                        runner, dataset, search_bounds, claim,
                         pilot if pilot is not None else max(2, samples // 10), samples, rng,
                         confidence=confidence, statistic=statistic, estimator=estimator,
-                        epsilon_true=epsilon_true, seed_entropy=int(seq.entropy), **search_options,
+                        epsilon_true=epsilon_true, seed_entropy=int(seq.entropy), workers=executor,
+                        **search_options,
                     )
                 elif pairs is None:
                     result = audit(
@@ -523,22 +528,24 @@ def run(args: argparse.Namespace) -> int:
                     )
                 else:
                     result = estimators.audit_family(
-                        mechanism, pairs, claim, samples, rng, statistics=(statistic,), estimator=estimator,
+                        runner, pairs, claim, samples, rng, statistics=(statistic,), estimator=estimator,
                         method="select", confidence=confidence, n_pilot=pilot, epsilon_true=epsilon_true,
                         seed_entropy=int(seq.entropy), assume=assume, assume_reason=assume_reason,
+                        workers=executor,
                     )
     except InputError as exc:
-        print(f"dpsco audit: error: {exc}", file=sys.stderr)
-        return 2
+        return report_errors("audit", exc)
     finally:
         if executor is not None:
             executor.close()
+    announce_seed("audit", drawn)
     if args.json:
         for warning in getattr(result, "warnings", None) or []:   # stdout is the record: the warnings go loud to stderr
             print(f"dpsco audit: warning: {warning}", file=sys.stderr)
         record = result.to_dict()
         record["mechanism"] = args.target
         record["seed"] = seed
+        record["seed_drawn"] = drawn.drawn
         if reason is not None:
             record["estimator_choice_reason"] = reason
         print(json.dumps(record))

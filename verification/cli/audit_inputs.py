@@ -17,10 +17,11 @@ import numpy as np
 from dpsco.reference.privacy import event_from_dict
 from dpsco.verification.auditing.clopper_pearson import CLOPPER_PEARSON_MAX_N
 from dpsco.verification.auditing.curves import CurveClaim
+from dpsco.verification.cli.conventions import ErrorCollector, parse_confidence, parse_seed
 from dpsco.verification.cli.usercode import InputError
 
 __all__ = ["CLAIM_FORMS", "EVENT_RELATION", "check_statistic", "load_npz", "parse_claim", "parse_float", "parse_int",
-           "parse_runs", "refuse_identical"]
+           "parse_runs", "precheck", "refuse_identical"]
 
 
 def parse_float(text: Any, name: str) -> float:
@@ -172,3 +173,50 @@ def parse_claim(text: Any, neighbouring: str = "replace-one") -> Any:
         raise
     except (ValueError, TypeError) as exc:
         raise InputError(f"--claim {form!r}: {exc}") from None
+
+
+def _at_least(parse: Any, text: Any, flag: str, minimum: float, strict: bool = False) -> Any:
+    value = parse(text, flag)
+    if value < minimum or (strict and value == minimum):
+        raise InputError(f"{flag} must be {'>' if strict else '>='} {minimum:g}, got {text!r}")
+    return value
+
+
+def precheck(args: Any) -> None:
+    """Every option of ``dpsco audit`` whose value can be checked on its own, checked at once: raises
+    ArgumentErrors (an InputError) listing every bad one, so that the user fixes them in one go.  The checks
+    that relate options to each other follow in ``dpsco.verification.cli.audit.run`` (one at a time)."""
+    errors = ErrorCollector()
+    get = lambda name: getattr(args, name, None)  # noqa: E731 - a parser built elsewhere may lack an option
+    if get("claim") is not None:
+        errors.call(parse_claim, args.claim, get("claim_neighbouring") or "replace-one")
+    if get("epsilon") is not None:
+        errors.call(_at_least, parse_float, args.epsilon, "--epsilon", 0, strict=True)
+    if get("delta") is not None:
+        with errors.guard():
+            if not 0.0 <= parse_float(args.delta, "--delta") + 0.0 < 1.0:
+                raise InputError(f"--delta must lie in [0, 1), got {args.delta!r}")
+    errors.call(parse_confidence, get("confidence"))
+    if get("seed") is not None:
+        errors.call(parse_seed, args.seed)
+    if get("estimator") != "one-run":
+        if get("samples") is not None:
+            errors.call(parse_runs, args.samples, "--samples", 4)
+        errors.call(check_statistic, get("statistic") or "auto")
+    for flag, name, parse, minimum, strict in (("--candidates", "candidates", parse_int, 1, False),
+                                               ("--pilot", "pilot", parse_runs, 2, False),
+                                               ("--canaries", "canaries", parse_int, 1, False),
+                                               ("--epsilon-true", "epsilon_true", parse_float, 0, False),
+                                               ("--x-max", "x_max", parse_float, 0, True),
+                                               ("--y-max", "y_max", parse_float, 0, False),
+                                               ("--max-samples", "max_samples", parse_runs, 4, False),
+                                               ("--batch", "batch", parse_runs, 1, False)):
+        if get(name) is not None:
+            if parse is parse_runs:
+                errors.call(parse_runs, get(name), flag, minimum)
+            else:
+                errors.call(_at_least, parse, get(name), flag, minimum, strict)
+    for flag, name in (("--dataset", "dataset"), ("--neighbour", "neighbour")):
+        if get(name) is not None and not os.path.isfile(get(name)):
+            errors.add(f"{flag} file not found: {get(name)}")
+    errors.check()

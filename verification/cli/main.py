@@ -9,6 +9,10 @@ plan     samples per side an audit needs to certify r·ε for a mechanism family
 compare  test another implementation of a catalogued algorithm against ours (output distribution, utility
          bound, privacy audit).
 
+Global options: ``--version``; ``-v``/``--verbose`` (more log lines on stderr) and ``-q``/``--quiet`` (no progress,
+no per-task lines, no seed line; ``-qq``: errors only), given before or after the command
+(dpsco.verification.cli.conventions: the conventions every command shares).
+
 Exit status: 0 success (audit/compare: nothing refuted), 1 a check failed or a claim was refuted, 2 bad input
 (one line on stderr naming the option, nothing on stdout; usage errors such as an unknown choice or a missing
 argument included; also user code that raises or calls sys.exit), 130 interrupted (Ctrl-C).  If the reader of standard output
@@ -23,7 +27,7 @@ import os
 import sys
 from typing import Iterable, NoReturn, Sequence
 
-__all__ = ["COMMANDS", "build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "main", "version"]
 
 _EPILOG = """\
 exit status: 0 success (audit, compare: claim not refuted), 1 a check failed or a claim was refuted,
@@ -47,6 +51,38 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {' '.join(str(message).split())} (see {self.prog} --help)\n")
 
 
+def version() -> str:
+    """The installed dpsco's version (importlib.metadata), or "unknown" when it is not installed."""
+    import importlib.metadata as md
+
+    try:
+        return md.version("dpsco")
+    except md.PackageNotFoundError:
+        return "unknown"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: prints ``dpsco VERSION`` and exits 0; the version is looked up only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print dpsco's version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        print(f"dpsco {version()}")
+        parser.exit(0)
+
+
+def _add_verbosity(p: argparse.ArgumentParser, default: object) -> None:
+    """-v/--verbose and -q/--quiet (counts).  On the subcommands the default is SUPPRESS, so that ``dpsco -q
+    verify`` and ``dpsco verify -q`` both work."""
+    p.add_argument("-v", "--verbose", action="count", default=default,
+                   help="more log lines on stderr (repeatable)")
+    p.add_argument("-q", "--quiet", action="count", default=default,
+                   help="fewer log lines on stderr: no progress, no per-task lines, no seed line (-qq: errors only)")
+
+
 #: the subcommands: (module that configures and runs it, one-line help).  A module is imported only when its
 #: command is parsed, so ``dpsco --help`` loads no auditor, catalogue, cvxpy or matplotlib
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -55,6 +91,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "audit": ("dpsco.verification.cli.audit", "audit the privacy claim of any mechanism f(data, rng) -> array"),
     "plan": ("dpsco.verification.cli.plan", "samples per side an audit needs to certify r·ε"),
     "compare": ("dpsco.verification.cli.compare", "test another implementation of a catalogued algorithm against ours"),
+    "list": ("dpsco.verification.cli.list", "every catalogue entry: paper, algorithm, whether dpsco compare accepts it"),
 }
 
 
@@ -75,14 +112,18 @@ def build_parser(commands: Iterable[str] | None = None) -> argparse.ArgumentPars
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="{verify,audit,plan,compare}")
+    parser.add_argument("--version", action=_VersionAction)
+    _add_verbosity(parser, 0)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{" + ",".join(COMMANDS) + "}")
     for name, (module_name, help_text) in COMMANDS.items():
         if name not in wanted:
             sub.add_parser(name, help=help_text)
             continue
         module = importlib.import_module(module_name)
-        module.configure_parser(sub.add_parser(name, help=help_text, description=module.__doc__,
-                                               formatter_class=argparse.RawDescriptionHelpFormatter))
+        p = sub.add_parser(name, help=help_text, description=module.__doc__,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        _add_verbosity(p, argparse.SUPPRESS)
+        module.configure_parser(p)
     return parser
 
 
@@ -102,13 +143,17 @@ def _stdout_closed() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``dpsco``; returns the exit status (see the module docstring)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    # only the command being run is imported (the first argument names it; the top level has no other options)
-    parser = build_parser([args_list[0]] if args_list and args_list[0] in COMMANDS else [])
+    # only the command being run is imported: the first argument that is not a global option names it
+    command = next((a for a in args_list if not a.startswith("-")), None)
+    parser = build_parser([command] if command in COMMANDS else [])
     try:
         try:
             args = parser.parse_args(args_list)  # --help is printed here
         except SystemExit as exc:  # --help (0) or a usage error (2, one line already on stderr): a status, as below
             return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+        from dpsco.verification.cli.conventions import configure_logging
+
+        configure_logging(getattr(args, "verbose", 0) or 0, getattr(args, "quiet", 0) or 0)
         status = int(args.run(args))
         sys.stdout.flush()  # with buffered stdout a closed pipe is reported here, not at interpreter exit
     except BrokenPipeError:

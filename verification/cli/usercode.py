@@ -22,20 +22,11 @@ import argparse
 import sys
 from typing import Any, Iterator
 
-from dpsco.verification.executors import Executor, TrackedExecutor, get_executor, max_workers
-from dpsco.verification.progress import progress_bar
+from dpsco.verification.cli.conventions import InputError, get_logger, is_quiet
+from dpsco.verification.executors import Executor, get_executor, max_workers
+from dpsco.verification.progress import track_executor
 
 __all__ = ["InputError", "UserMechanism", "cwd_on_sys_path", "load_mechanism", "running", "runs_executor"]
-
-
-class InputError(Exception):
-    """Bad command-line input or failing user code; reported as a one-line error and exit status 2.
-
-    The message is folded onto one line (user exceptions may carry multi-line messages).
-    """
-
-    def __init__(self, message: object = "") -> None:
-        super().__init__(" ".join(str(message).split()))
 
 
 def _describe_exit(code: object) -> str:
@@ -141,6 +132,12 @@ class UserMechanism:
         return f"UserMechanism({self.target!r})"
 
 
+def _task_runs(task: tuple[Any, ...]) -> int:
+    """Runs in one of the auditor's tasks ``(mechanism, data, k, seed)``: k (1 for any other shape)."""
+    k = task[2] if len(task) >= 3 else 1
+    return int(k) if isinstance(k, (int,)) or hasattr(k, "__index__") else 1
+
+
 def runs_executor(args: argparse.Namespace, mechanism: Any, target: str, quiet: bool) -> tuple[Any, Executor | None]:
     """(mechanism, executor) for the auditor's single runs: a mechanism with ``sample`` runs in this process;
     otherwise the runs go to ``--workers`` local processes (default every core) or the ``--scheduler`` cluster,
@@ -164,6 +161,7 @@ def runs_executor(args: argparse.Namespace, mechanism: Any, target: str, quiet: 
         ex = get_executor(workers, scheduler)
     except (ImportError, OSError, ValueError) as exc:
         raise InputError(f"--scheduler: {exc}") from None
-    bar = progress_bar(0, "runs", enabled=not quiet, unit="run")
-    tracked = TrackedExecutor(ex, lambda rows: bar.update(len(rows)), bar.close)
+    # the auditor's tasks are (mechanism, data, k, seed): k runs each (dpsco.verification.auditing.samples)
+    tracked = track_executor(ex, "runs", enabled=not quiet and not is_quiet("audit"), unit="run",
+                             task_size=_task_runs, logger=get_logger("audit"))
     return (mechanism if ex.kind == "serial" else UserMechanism(target)), tracked

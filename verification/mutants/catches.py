@@ -111,12 +111,20 @@ def none_kind(row: CheckCatch) -> str | None:
 def check_records(results: Mapping[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
     """Every (entry name, key, record) of the checks and audits in a campaign's ``results`` (the parsed
     ``results.json`` of ``dpsco verify``): the common keys (:data:`COMMON_KEYS`) whose value is a record, then
-    the keys of ``suite_checks`` and ``suite_audits``.  ValueError if ``results`` has no "records" list."""
+    the keys of ``suite_checks`` and ``suite_audits``; in a record of the current shape
+    (``campaign.results_record``), the keys of ``audits``, ``checks`` and ``planted_bugs`` that ran.  ValueError if
+    ``results`` has no "records" list."""
     records = results.get("records") if isinstance(results, Mapping) else None
     if not isinstance(records, list):
         raise ValueError("results must be a dpsco verify results mapping with a 'records' list")
     for rec in records:
         name = rec["name"]
+        if isinstance(rec.get("checks"), Mapping):  # the record shape of results schema version 2
+            for group in ("audits", "checks", "planted_bugs"):
+                for key, check in (rec.get(group) or {}).items():
+                    if isinstance(check, Mapping) and check.get("verdict") not in ("skipped", "not applicable"):
+                        yield name, key, check
+            continue
         for key in COMMON_KEYS:
             if isinstance(rec.get(key), dict):
                 yield name, key, rec[key]

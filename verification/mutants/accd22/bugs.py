@@ -240,8 +240,9 @@ def _step_off_by_one(algorithm: Callable[..., Release]) -> Callable[..., Release
             if eta is None:  # Proposition 2's default step (algorithms.algorithm_4), from the public inputs
                 Z, _, domain, L, _, _, epsilon, delta = args[:8]
                 n = np.asarray(Z).shape[0]
-                beta = kwargs.get("beta") or 1.0 / (n + domain.d)
-                eta = th.proposition_2_eta(domain.diameter, L, n, domain.d, epsilon, delta, beta)
+                d = domain.d if domain.d is not None else np.asarray(args[5]).size  # Ball(r): d of x0
+                beta = kwargs.get("beta") or 1.0 / (n + d)
+                eta = th.proposition_2_eta(domain.diameter, L, n, d, epsilon, delta, beta)
             kwargs["eta"] = float(eta) / 16.0
         else:
             kwargs["eta_scale"] = float(kwargs.get("eta_scale", 1.0)) / 2.0

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from dpsco.reference.accd22 import theorems as th
-from dpsco.reference.accd22.algorithms import SOLVER_TOL, BallDomain, Transcript, extension_oracle
+from dpsco.reference.accd22.algorithms import SOLVER_TOL, Ball, Transcript, extension_oracle
 from dpsco.reference.accd22.extension import DiagonalQuadraticLoss
 from dpsco.reference.clipping import clip_rows
 from dpsco.verification.checks.stats import exact_check
@@ -69,7 +69,7 @@ def _clip_phase() -> tuple[Any, Any]:
     are those of the correct algorithm's phase 1 too."""
     c = CLIP_INSTANCE
     Z, _ = _clip_pair()
-    rel = mutants.algorithm_4_clipped_gradients(Z, DiagonalQuadraticLoss(), BallDomain(np.zeros(2), c["radius"]),
+    rel = mutants.algorithm_4_clipped_gradients(Z, DiagonalQuadraticLoss(), Ball(c["radius"], center=np.zeros(2)),
                                                 L_CAL, c["H"], np.zeros(2), c["epsilon"], 0.0,
                                                 np.random.default_rng(0), eta=c["eta"], replicates=1,
                                                 white_box=True)

@@ -37,7 +37,7 @@ import numpy as np
 from scipy import integrate
 
 from dpsco.reference.accd22 import algorithms as alg
-from dpsco.reference.accd22.algorithms import SOLVER_TOL, BallDomain
+from dpsco.reference.accd22.algorithms import SOLVER_TOL, Ball
 from dpsco.reference.accd22.extension import DiagonalQuadraticLoss
 from dpsco.reference.privacy import Release
 from dpsco.verification.papers.accd22.noise import public_schedule
@@ -63,7 +63,7 @@ _FAR = 1e6
 def _call(fn: Callable[..., Release], name: str, Z: np.ndarray, d: int, delta: float, rng: np.random.Generator,
           **extra: Any) -> Release:
     P = PUBLIC
-    head: tuple[Any, ...] = (Z, DiagonalQuadraticLoss(), BallDomain(np.zeros(d), P["radius"]), P["L"], P["H"])
+    head: tuple[Any, ...] = (Z, DiagonalQuadraticLoss(), Ball(P["radius"], center=np.zeros(d)), P["L"], P["H"])
     if name in ("algorithm_2", "algorithm_3"):
         head += (P["lam"],)
     elif name == "algorithm_6":

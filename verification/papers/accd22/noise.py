@@ -37,7 +37,7 @@ from scipy import stats as sps
 
 from dpsco.reference.accd22 import algorithms as alg
 from dpsco.reference.accd22 import theorems as th
-from dpsco.reference.accd22.algorithms import BallDomain
+from dpsco.reference.accd22.algorithms import Ball
 from dpsco.reference.accd22.extension import SquaredLoss
 from dpsco.verification.checks.noise import DEFAULT_ALPHA, measured_noise_check, miss_probability
 from dpsco.verification.checks.stats import exact_check, suite_check
@@ -197,7 +197,7 @@ def _gaussian_records(n: int, d: int) -> np.ndarray:
 
 def _run(fn: Callable[..., Any], algorithm_name: str, instance: dict[str, Any], Z: np.ndarray, d: int,
          epsilon: float, delta: float, runs: int, rng: np.random.Generator) -> Any:
-    head = (Z, SquaredLoss(), BallDomain(np.zeros(d), 1.0), 1.0, 1.0)
+    head = (Z, SquaredLoss(), Ball(1.0, center=np.zeros(d)), 1.0, 1.0)
     if algorithm_name in ("algorithm_2", "algorithm_3"):
         head += (instance["lam"],)
     elif algorithm_name == "algorithm_6":

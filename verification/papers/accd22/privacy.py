@@ -67,7 +67,7 @@ import numpy as np
 from scipy.special import ndtr
 
 from dpsco.reference.accd22 import algorithms as alg
-from dpsco.reference.accd22.algorithms import SOLVER_TOL, BallDomain, Transcript
+from dpsco.reference.accd22.algorithms import SOLVER_TOL, Ball, Transcript
 from dpsco.reference.accd22.extension import SquaredLoss
 from dpsco.reference import conversions
 from dpsco.reference.validation import check_positive_int, check_rng
@@ -166,7 +166,7 @@ def run_algorithm(algorithm_name: str, fn: Callable[..., Any], Z: np.ndarray, x0
     """One white-box call of ``fn`` (the reference ``algorithm_name`` or a mutant with its signature) on ``Z`` with
     the instance's public inputs and ``replicates`` runs; returns the Release (``white_box`` its Transcript)."""
     inst = INSTANCES[algorithm_name]
-    dom = BallDomain(np.zeros(1), RADIUS)
+    dom = Ball(RADIUS, center=np.zeros(1))
     head = (Z, SquaredLoss(), dom, L_CAL, H_SMOOTH)
     if algorithm_name in ("algorithm_2", "algorithm_3"):
         head += (inst["lam"],)

@@ -46,7 +46,7 @@ import numpy as np
 from dpsco.oracles.accd22.interpolation_instances import (InterpolatingLeastSquares, InterpolatingPowerLoss,
                                                           NoisyLeastSquares)
 from dpsco.oracles.accd22.lower_bound_instances import (theorem_1_instance, theorem_4_instance)
-from dpsco.reference.accd22 import (BallDomain, PowerLoss, SquaredDistanceLoss, SquaredLoss, algorithm_1,
+from dpsco.reference.accd22 import (Ball, PowerLoss, SquaredDistanceLoss, SquaredLoss, algorithm_1,
                                     algorithm_2, algorithm_3, algorithm_4, algorithm_5, algorithm_6)
 from dpsco.reference.accd22.algorithms import run_with_parts
 from dpsco.verification.checks.stats import exact_check, suite_check
@@ -69,7 +69,7 @@ SIZES: dict[str, dict[str, Any]] = {"quick": {"T": (1, 2, 3), "runs": 20},
                                     "standard": {"T": (1, 2, 3, 4, 5), "runs": 100},
                                     "paper": {"T": (1, 2, 3, 4, 5, 6), "runs": 200}}
 _X_STAR = np.array([0.5])
-_DOMAIN = BallDomain(np.zeros(1), 1.0)
+_DOMAIN = Ball(1.0, center=np.zeros(1))
 _INTERP = InterpolatingLeastSquares(1, 1.0, _X_STAR, 1.0)
 _TWIN = NoisyLeastSquares(1, 1.0, _X_STAR, 1.0, 0.5)
 #: excess values lie in [0, ½·(R + ‖x*‖)²] on the domain (f(x) − f* = ½(x − x*)² in d = 1)

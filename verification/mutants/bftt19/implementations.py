@@ -1,5 +1,8 @@
 """Planted implementations of A_NSGD for testing ``dpsco compare``: one faithful, four subtly wrong.
 
+(Moved from ``verification/campaign/compare_variants.py``; the detection campaign that measures them is
+``dpsco.verification.campaign.compare_detection.detection_campaign``.)
+
 Written independently from the paper (Bassily, Feldman, Talwar, Thakurta, NeurIPS 2019, Algorithm 1 and
 Theorem 3.2), *not* by calling ``dpsco.reference.bftt19``: a comparison of our code with a copy of itself
 would prove nothing.  Only the public constants of the ``problem`` (L = ``problem.lipschitz``,
@@ -149,46 +152,3 @@ def sigma_half_nsgd(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: 
                     *, replicates: int | None = None) -> Release:
     """WRONG: σ × 0.5."""
     return nsgd_variant(X, y, problem, epsilon, delta, rng, variant="sigma_half", replicates=replicates)
-
-
-def detection_campaign(reps: int = 50, *, samples: int = 2000, confidence: float = 0.99, seed: int = 20240501,
-                       variants: tuple[str, ...] = VARIANTS, progress: Any = None) -> dict[str, Any]:
-    """Refutation rates of ``dpsco compare`` for each planted variant over ``reps`` independent repetitions.
-
-    One synthetic instance (D1 logistic, n = 500, d = 3) is built from ``seed``; repetition r of a variant
-    uses compare seed = ``seed`` + 1 + r (independent streams).  Returns, per variant, the number refuted,
-    the rate with its two-sided 95 % Clopper–Pearson interval (``scipy.stats.binomtest``), the refutations
-    per family, the median wall time, and the largest KS statistic seen (min over repetitions).
-    """
-    import time
-
-    from scipy.stats import binomtest
-
-    from dpsco.verification.campaign.compare import build_instance, compare
-
-    inst = build_instance("synthetic", np.random.SeedSequence(seed))
-    out: dict[str, Any] = {"reps": reps, "samples": samples, "confidence": confidence, "seed": seed,
-                           "instance": inst.to_dict(), "variants": {}}
-    for v in variants:
-        def cand(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float, rng: np.random.Generator, *,
-                 replicates: int | None = None, _v: str = v) -> Release:
-            return nsgd_variant(X, y, problem, epsilon, delta, rng, variant=_v, replicates=replicates)
-
-        refuted, fams, times, min_d = 0, {"two_sample": 0, "utility": 0, "audit": 0}, [], math.inf
-        for r in range(reps):
-            t0 = time.perf_counter()
-            res = compare(cand, instance=inst, samples=samples, seed=seed + 1 + r, confidence=confidence,
-                          candidate_name=v)
-            times.append(time.perf_counter() - t0)
-            refuted += int(res.refuted)
-            fams["two_sample"] += int(res.two_sample["reject"])
-            fams["utility"] += int(res.utility["candidate"]["verdict"] == "fail")
-            fams["audit"] += int(res.audit is not None and res.audit["verdict"] == "refuted")
-            min_d = min(min_d, max(t["statistic"] for t in res.two_sample["ks"]["tests"]))
-        ci = binomtest(refuted, reps).proportion_ci(0.95, method="exact")
-        out["variants"][v] = {"refuted": refuted, "reps": reps, "rate": refuted / reps,
-                              "ci95": [float(ci.low), float(ci.high)], "by_family": fams,
-                              "median_seconds": float(np.median(times)), "min_max_ks_statistic": float(min_d)}
-        if progress is not None:
-            progress(v, out["variants"][v])
-    return out
