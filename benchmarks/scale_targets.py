@@ -1,7 +1,7 @@
 """Scale targets of the executors, measured side by side in one run.
 
     python benchmarks/scale_targets.py memory [--runs 10000000]
-    python benchmarks/scale_targets.py dask [--runs 400] [--ms 20]
+    python benchmarks/scale_targets.py dask [--runs 400] [--ms 20] [--workers 1,2] [--sleep]
 
 memory: an audit (``dpsco.verification.auditing.audit``) of a vectorised scalar mechanism (sum + Laplace
     noise, ``sample`` drawing all runs in one call) at ``--runs`` runs per side, in a fresh subprocess so that
@@ -11,6 +11,9 @@ dask: the same audit of a mechanism without ``sample`` whose single run burns ``
     (a numpy loop, not a sleep: sleeping would scale whatever the cores), on a Dask ``LocalCluster`` of 1 then
     2 worker processes (one thread each), alternating, 3 repetitions each; prints the median times, their
     ratio and checks that the two results are identical.  Target: ≥ 1.6× with 2 workers.
+    ``--workers 1,4 --sleep`` (issue 29): 4 workers against 1 on a machine that has the cores, simulated here
+    (2 cores) by a mechanism that *waits* ``--ms`` milliseconds per run (``time.sleep``: the run occupies a
+    worker, not a core, as it would on a 4-core machine).  Target: ≥ 3× with 4 workers.
 """
 
 from __future__ import annotations
@@ -39,6 +42,17 @@ class BusyLaplace:
         for _ in range(self.reps):
             acc += float(np.sin(v).sum())
         return np.array([data["x"].sum() + rng.laplace(0.0, 1.0) + 0.0 * acc])
+
+
+class SleepyLaplace:
+    """sum(x) + Lap(1) after waiting ``ms`` milliseconds (a run that holds a worker but not a core)."""
+
+    def __init__(self, ms: float):
+        self.ms = ms
+
+    def __call__(self, data: dict[str, np.ndarray], rng: np.random.Generator) -> np.ndarray:
+        time.sleep(self.ms / 1000.0)
+        return np.array([data["x"].sum() + rng.laplace(0.0, 1.0)])
 
 
 def _untimed(d: dict) -> dict:
@@ -85,26 +99,26 @@ def memory(runs: int) -> None:
           f"({'met' if rec['maxrss_mib'] <= 2048 else 'MISSED'})")
 
 
-def dask(runs: int, ms: float, repetitions: int) -> None:
+def dask(runs: int, ms: float, repetitions: int, workers: tuple[int, ...] = (1, 2), sleep: bool = False) -> None:
     from distributed import LocalCluster
 
     from dpsco.verification.auditing.audit import audit
     from dpsco.verification.executors import DaskExecutor
 
-    mech = BusyLaplace(ms, _calibrate(ms))
+    mech = SleepyLaplace(ms) if sleep else BusyLaplace(ms, _calibrate(ms))
     t = time.perf_counter()
     for _ in range(10):
         mech({"x": np.zeros(2)}, np.random.default_rng(0))
     per_run = (time.perf_counter() - t) / 10
     S, S1 = {"x": np.zeros(10)}, {"x": np.r_[np.zeros(9), 1.0]}
-    times: dict[int, list[float]] = {1: [], 2: []}
+    times: dict[int, list[float]] = {w: [] for w in workers}
     results: dict[int, dict] = {}
     clusters = {w: LocalCluster(n_workers=w, threads_per_worker=1, processes=True, dashboard_address=None,
-                                silence_logs=40) for w in (1, 2)}
+                                silence_logs=40) for w in workers}
     try:
         executors = {w: DaskExecutor(c.scheduler_address) for w, c in clusters.items()}
         for _ in range(repetitions):
-            for w in (1, 2):
+            for w in workers:
                 t = time.perf_counter()
                 r = audit(mech, S, S1, (1.0, 0.0), runs, np.random.default_rng(5), workers=executors[w],
                           power_family=None)
@@ -115,14 +129,19 @@ def dask(runs: int, ms: float, repetitions: int) -> None:
     finally:
         for c in clusters.values():
             c.close()
-    m1, m2 = statistics.median(times[1]), statistics.median(times[2])
-    print(f"audit of a {per_run * 1e3:.1f} ms/run mechanism without sample(), {runs} runs per side "
+    med = {w: statistics.median(times[w]) for w in workers}
+    kind = "waiting (sleep)" if sleep else "CPU-bound"
+    print(f"audit of a {per_run * 1e3:.1f} ms/run {kind} mechanism without sample(), {runs} runs per side "
           f"({2 * runs} runs), Dask LocalCluster, medians of {repetitions}:")
-    print(f"  1 worker: {m1:.1f} s   2 workers: {m2:.1f} s   ratio {m1 / m2:.2f}× (target ≥ 1.6×)")
-    same = results[1] == results[2]
-    print(f"  identical results with 1 and 2 workers (timings aside): {same}")
+    base = med[workers[0]]
+    print("  " + "   ".join(f"{w} worker{'s' if w > 1 else ''}: {med[w]:.1f} s ({base / med[w]:.2f}×)"
+                           for w in workers))
+    same = all(results[w] == results[workers[0]] for w in workers)
+    print(f"  identical results with {', '.join(map(str, workers))} workers (timings aside): {same}")
     if not same:
-        print("  differing keys:", sorted(k for k in results[1] if results[1][k] != results[2].get(k)))
+        for w in workers[1:]:
+            print(f"  differing keys ({w}):", sorted(k for k in results[workers[0]]
+                                                    if results[workers[0]][k] != results[w].get(k)))
 
 
 def main() -> None:
@@ -134,11 +153,13 @@ def main() -> None:
     d.add_argument("--runs", type=int, default=400)
     d.add_argument("--ms", type=float, default=20.0)
     d.add_argument("--repetitions", type=int, default=3)
+    d.add_argument("--workers", default="1,2", help="comma-separated worker counts, the first is the baseline")
+    d.add_argument("--sleep", action="store_true", help="runs wait instead of computing (simulates the cores)")
     a = p.parse_args()
     if a.what == "memory":
         memory(a.runs)
     else:
-        dask(a.runs, a.ms, a.repetitions)
+        dask(a.runs, a.ms, a.repetitions, tuple(int(w) for w in a.workers.split(",")), a.sleep)
 
 
 if __name__ == "__main__":

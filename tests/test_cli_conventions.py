@@ -102,7 +102,7 @@ def test_resolve_seed_and_seed_line() -> None:
 
 
 def test_verify_seed_is_optional_and_resume_reuses_the_checkpoints_seed(tmp_path: Path) -> None:
-    from dpsco.verification.cli.verify_options import campaign_seed
+    from dpsco.verification.cli.verify import campaign_seed
 
     args = _parsers()["verify"].parse_args([])
     assert args.seed is None  # no fixed default: drawn when absent
@@ -125,7 +125,7 @@ def test_verify_prints_the_drawn_seed_it_runs_with(tmp_path: Path, monkeypatch, 
         seen.update(kw)
         raise ValueError("stub: the campaign is not run here")
 
-    monkeypatch.setattr(verify, "run_verification", stub)
+    monkeypatch.setattr(verify, "run_verification", stub)  # cli/verify.py calls it through the module
     assert main(["verify", "--quick", "--out", str(tmp_path / "r")]) == 2
     match = SEED_LINE.search(capsys.readouterr().err)
     assert match and int(match.group(1)) == seen["seed"]
@@ -293,7 +293,7 @@ def test_track_executor_gives_the_runs_bar_a_total(monkeypatch, caplog) -> None:
     monkeypatch.setattr(sys, "stderr", io.StringIO())
     logger = logging.getLogger("dpsco.test_track")
     with caplog.at_level(logging.INFO, logger="dpsco.test_track"):
-        ex = progress.track_executor(SerialExecutor(), "runs", task_size=lambda t: t[0], logger=logger,
+        ex = conventions.track_executor(SerialExecutor(), "runs", task_size=lambda t: t[0], logger=logger,
                                      min_interval=0.0)
         assert ex.map(lambda k: k * 2, [(5,), (7,)]) == [10, 14]
         ex.close()
@@ -324,7 +324,7 @@ def test_help_promises_no_timing_the_readme_does_not_state() -> None:
 ERROR_SOURCES = {
     "verification/cli/audit.py": ("audit",), "verification/cli/audit_inputs.py": ("audit",),
     "verification/cli/usercode.py": ("audit", "compare"), "verification/cli/plan.py": ("plan",),
-    "verification/cli/verify_options.py": ("verify",), "verification/cli/list_checks.py": ("verify",),
+    "verification/cli/verify.py": ("verify",), "verification/cli/list_checks.py": ("verify",),
     "verification/campaign/verify.py": ("verify",), "verification/cli/conventions.py": tuple(COMMANDS),
     "verification/cli/compare.py": ("compare",),
 }

@@ -512,7 +512,7 @@ PLAN_VALUES: dict[str, st.SearchStrategy[str]] = {
     "--selection-fraction": bad_float(_delta_ok),
     "--n-max": st.one_of(bad_float(lambda v: 1 <= v <= 1e12 and v == int(v)), st.sampled_from(["1e13", "1.5", "0"])),
     "--family": bad_choice(planning.FAMILIES),
-    "--route": bad_choice(planning.ROUTES),
+    "--estimator": bad_choice(planning.ROUTES),
     "--grid": bad_choice(("exact", "quarter-decade")),
 }
 
@@ -530,7 +530,7 @@ def test_plan_invalid_option_values(env: dict[str, str], capsys: pytest.CaptureF
 
 
 @pytest.mark.parametrize(("argv", "option"), [
-    (["--route", "gdp"], "--route"),  # gdp only for the gaussian family
+    (["--estimator", "gdp"], "--estimator"),  # gdp only for the gaussian family
     (["--family", "gaussian"], "--delta"),  # gaussian needs delta > 0 (default 0)
     (["--family", "gaussian", "--delta", "-0"], "--delta"),
 ])
@@ -672,7 +672,7 @@ def test_plan_valid_edge_inputs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.
     route = "gdp" if gdp and family == "gaussian" else "threshold"
     argv = ["plan", "--family", family, "--epsilon", repr(eps), "--delta", repr(delta), "--target-ratio",
             repr(ratio), "--confidence", repr(conf), "--selection-fraction", repr(frac), "--grid", grid,
-            "--route", route, "--n-max", str(n_max)] + (["--json"] if as_json else [])
+            "--estimator", route, "--n-max", str(n_max)] + (["--json"] if as_json else [])
     _result_or_refusal(capsys, argv, as_json)
 
 
@@ -731,7 +731,7 @@ def test_plan_messages_name_the_options(env: dict[str, str], capsys: pytest.Capt
     """The plan's errors used the Python parameter names (target_ratio, selection_fraction, n_max, route='gdp')."""
     assert "--target-ratio must lie in (0, 1)" in _refused(capsys, _with(PLAN_BASE, "--target-ratio", "1"),
                                                            "--target-ratio")
-    assert "--route gdp" in _refused(capsys, PLAN_BASE + ["--route", "gdp"], "--route")
+    assert "--estimator gdp" in _refused(capsys, PLAN_BASE + ["--estimator", "gdp"], "--estimator")
     assert "validated range" in _refused(capsys, PLAN_BASE + ["--n-max", "1e13"], "--n-max")
 
 

@@ -268,3 +268,78 @@ def test_lazy_exports():
 
     assert "testing" in dpsco.__all__ and "adapters" in dpsco.__all__
     assert dpsco.testing.assert_private is assert_private and callable(dpsco.adapters.sklearn_mechanism)
+
+
+def test_transcript_step_claim_models_the_public_step():
+    from dpsco.adapters import transcript_step_claim
+    from dpsco.verification.auditing.white_box import claimed_step
+
+    class Public:  # the public fields of a trace: n, m, T, sigma, clip_norm, sampling
+        n, m, T, sigma, clip_norm, sampling = 10, 4, 5, 2.0, 0.5, "with-replacement"
+
+    c = transcript_step_claim((1.0, 1e-5), Public)
+    step = claimed_step(c)
+    # hand derivation: one step's noise in units of the replaced record's shift Delta/m = 2C/m is zeta = m sigma/(2C)
+    assert (c.epsilon, c.delta, c.neighbouring, step.steps) == (1.0, 1e-5, "replace-one", 5)
+    assert step.zeta == pytest.approx(4 * 2.0 / (2 * 0.5), rel=1e-12)
+    assert step.w[0] == pytest.approx((1 - 1 / 10) ** 4, rel=1e-9)  # P(the record is not drawn in 4 draws)
+    Public.sampling, Public.m = "full-batch", 10
+    step = claimed_step(transcript_step_claim((1.0, 1e-5), Public))
+    assert step.zeta == pytest.approx(10 * 2.0 / (2 * 0.5), rel=1e-12) and list(step.k) == [1.0]
+    # an add/remove (eps, delta) claim is tested as the replace-one (2 eps, (1 + e^eps) delta) it implies
+    from dpsco.adapters import add_remove_claim
+
+    c = transcript_step_claim(add_remove_claim(0.5, 1e-6), Public)
+    assert (c.epsilon, c.delta) == (1.0, pytest.approx((1 + math.exp(0.5)) * 1e-6, rel=1e-12))
+
+
+def test_assert_transcript_private_passes_full_batch_noisy_gradient_descent():
+    from dpsco.adapters import NoisyGradientTranscript
+    from dpsco.reference.conversions import gdp_epsilon as eps_of_mu
+
+    n, T, C, sigma = 8, 3, 1.0, 0.5
+
+    def grad(W, X, y):
+        G = X * y[:, None] - 0.1 * W
+        return G * np.minimum(1.0, C / np.maximum(np.linalg.norm(G, axis=1, keepdims=True), 1e-300))[:, :1]
+
+    def noisy_gd(data, rng):
+        X, y = data["X"], data["y"]
+        w, its, gs = np.zeros(2), [np.zeros(2)], []
+        for _ in range(T):
+            g = grad(np.tile(w, (n, 1)), X, y).mean(axis=0) + rng.normal(0.0, sigma, size=2)
+            w = w - 0.5 * g
+            its.append(w)
+            gs.append(g)
+        return NoisyGradientTranscript(np.array(its), np.array(gs), np.tile(np.arange(n), (T, 1)), sigma, C, grad,
+                                       sampling="full-batch")
+
+    # each step is a Gaussian of sensitivity 2C/n and noise sigma: T of them are mu-GDP with mu = sqrt(T) 2C/(n sigma)
+    mu = math.sqrt(T) * 2 * C / (n * sigma)
+    # a true claim: false failure <= 1e-7 (white-box audit and measured noise at 5e-8 each)
+    out = assert_transcript_private(noisy_gd, (eps_of_mu(mu, 1e-5), 1e-5), n=n, record=(np.array([1.0, 0.0]), 1.0),
+                                    replacement=(np.array([-1.0, 0.0]), 1.0), samples=300, confidence=1 - 1e-7,
+                                    seed=4, pilot_runs=64)
+    assert out["audit"].verdict == "not refuted" and out["noise"]["residuals"] >= 1000
+
+
+def test_add_remove_neighbours_property():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from dpsco.adapters import add_remove_neighbours
+    from dpsco.verification.auditing.inputs import check_dataset, check_neighbouring_pair
+
+    @settings(max_examples=40, deadline=None)
+    # n >= 1: check_neighbouring_pair cannot compare an empty dataset yet (its row reshape fails at n = 0; found
+    # by this property, reported to the auditing module's owner)
+    @given(n=st.integers(1, 6), d=st.integers(1, 4), seed=st.integers(0, 2**32 - 1))
+    def prop(n, d, seed):
+        rng = np.random.default_rng(seed)
+        data = {"X": rng.normal(size=(n, d)), "y": rng.normal(size=n), "scale": np.float64(2.0)}
+        big, small = add_remove_neighbours(data, {"X": rng.normal(size=d), "y": 1.5})
+        assert big["X"].shape == (n + 1, d) and big["scale"] == 2.0
+        found = check_neighbouring_pair(check_dataset(big, "d"), check_dataset(small, "n"), "add/remove")
+        assert found["larger"] == "dataset" and found["removed_index_range"][1] == n
+
+    prop()

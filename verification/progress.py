@@ -12,9 +12,8 @@
 * a silent stand-in when not ``enabled`` (the commands pass ``enabled=False`` under ``--json`` and ``-q``, so
   machine-read output never carries progress text).
 
-All three have ``update``/``set_postfix_str``/``close`` and a growable ``total``.  :func:`track_executor`
-wraps an :class:`~dpsco.verification.executors.Executor` so that its tasks drive a bar whose total grows as
-tasks are submitted (``dpsco audit`` and ``dpsco compare`` use it for the mechanism's runs).
+All three have ``update``/``set_postfix_str``/``close`` and a growable ``total``
+(``dpsco.verification.cli.conventions.track_executor`` drives one from an executor's tasks).
 """
 
 from __future__ import annotations
@@ -23,9 +22,9 @@ import logging
 import os
 import sys
 import time
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
-__all__ = ["progress_bar", "stderr_is_terminal", "terminal_columns", "track_executor"]
+__all__ = ["progress_bar", "stderr_is_terminal", "terminal_columns"]
 
 
 def terminal_columns() -> int | None:
@@ -124,29 +123,3 @@ def progress_bar(total: int, desc: str, *, enabled: bool = True, unit: str = "ta
     from tqdm import tqdm
 
     return tqdm(total=total or None, desc=desc, unit=unit, file=sys.stderr, dynamic_ncols=True, leave=False)
-
-
-def track_executor(inner: Any, desc: str, *, enabled: bool = True, unit: str = "run",
-                   task_size: Callable[[tuple[Any, ...]], int] | None = None,
-                   logger: logging.Logger | None = None, min_interval: float = 5.0) -> Any:
-    """``inner`` (an Executor) wrapped so that its tasks drive a :func:`progress_bar`: each batch of tasks given
-    to ``map``/``as_completed`` adds its size to the bar's total (``task_size(task)`` units per task, default 1)
-    and each finished task advances it, so the bar has a total and an ETA for the work submitted so far.
-    Closing the wrapper closes the bar and ``inner``.  Off a terminal, a log line at most every
-    ``min_interval`` seconds."""
-    from dpsco.verification.executors import TrackedExecutor
-
-    bar = progress_bar(0, desc, enabled=enabled, unit=unit, logger=logger, min_interval=min_interval)
-    size = task_size or (lambda task: 1)
-
-    class _Tracked(TrackedExecutor):
-        def as_completed(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]]) -> Iterator[tuple[int, Any]]:
-            sizes = [max(0, int(size(t))) for t in tasks]
-            bar.total = (bar.total or 0) + sum(sizes)
-            if hasattr(bar, "refresh"):
-                bar.refresh()
-            for i, r in self.inner.as_completed(fn, tasks):
-                bar.update(sizes[i])
-                yield i, r
-
-    return _Tracked(inner, lambda _result: None, bar.close)

@@ -340,7 +340,10 @@ def test_proposition_1_bound_linear_loss():
     assert gaps.mean() - width <= bound, (gaps.mean(), bound)
 
 
-def test_corollary_2_success_probability():
+# M = 60 datasets is a campaign (`dpsco verify --only alt24.aggregate_erm` measures the same success rate,
+# alg3_bounds, at 20/100/400 datasets by budget); M = 15 keeps the path in the fast suite with the same 1e-7 bound
+@pytest.mark.parametrize("M", [15, pytest.param(60, marks=pytest.mark.campaign)])
+def test_corollary_2_success_probability(M):
     """Linear loss, s = μ + ρ_r·u with radial Pareto(α = 3.5, x_m = 1) radius ρ_r (E ρ_r^j = α/(α − j)) and u
     uniform on the sphere: F_P(x) = ⟨μ, x⟩, x*_{λ,x̄} = Π_X(x̄ − μ/λ); G_j = ‖μ‖ + (α/(α − j))^{1/j}
     (Minkowski).  Corollary 2 (C_rp = 46, derived): P(‖x̂ − x*‖ ≤ 46(G_k/λ·(√d/(n√ρ))^{1−1/k} + G_2/(λ√n)))
@@ -355,7 +358,7 @@ def test_corollary_2_success_probability():
     target = x_bar - mu / lam
     x_star = target * min(1.0, R / np.linalg.norm(target))
     radius = 46 * (G[-1] / lam * (math.sqrt(d) / (n * math.sqrt(rho))) ** (1 - 1 / k) + G[1] / (lam * math.sqrt(n)))
-    wins, M = 0, 60
+    wins = 0
     for _ in range(M):
         u = rng.standard_normal((n, d))
         u /= np.linalg.norm(u, axis=1, keepdims=True)

@@ -246,6 +246,9 @@ def test_lipschitz_dpsco_runs_and_counts():
     assert rel.nonprivate_internals["gradient_evaluations_performed"] == 30
 
 
+# campaign: `dpsco verify --quick --only alt24.known_lip` and `--only alt24.onepass` run these tasks; the fast
+# suite runs them all in tests/test_verify.py::test_verify_quick_end_to_end (docs/verification.md, campaign tests)
+@pytest.mark.campaign
 def test_suite_tasks_at_the_quick_budget():
     # every task of the three entries returns the suite format and every check passes (p ≥ 1e-3 on a fixed
     # seed; the exact checks are 1.0, the statistical ones were measured at p ≥ 0.89 on these seeds)

@@ -303,6 +303,9 @@ def test_bad_input_is_refused():
 
 # ---- the catalogue suite (quick budget) ---------------------------------------------------------------------
 
+# campaign: `dpsco verify --quick --only alt24` runs these tasks (and the other alt24 entries'); the fast suite
+# runs them all in tests/test_verify.py::test_verify_quick_end_to_end (docs/verification.md, campaign tests)
+@pytest.mark.campaign
 def test_suite_tasks_quick_budget():
     """Every task of the five entries at the quick budget returns {"record", "checks", "audits"} (JSON-ready),
     every check dict carries name/statement/p_value/verdict, and nothing is refuted: each check's p-value is

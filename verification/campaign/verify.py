@@ -46,8 +46,8 @@ Exit status: 0 if no check failed and no audit refuted a claim, 1 otherwise, 2 o
 
 from __future__ import annotations
 
-import argparse
 import json
+import logging
 import math
 import os
 import platform
@@ -64,8 +64,6 @@ from dpsco.reference import Ball, get_loss
 from dpsco.reference.privacy import to_jsonable
 
 from dpsco.verification.executors import Executor, get_executor, validate_workers
-from dpsco.verification.cli.conventions import DEFAULT_CONFIDENCE, announce_seed, get_logger, is_quiet, report_errors
-from dpsco.verification.cli.verify_options import add_verify_options, campaign_seed, check_arguments
 from dpsco.verification.progress import progress_bar
 from dpsco.verification.papers.catalogue import BUDGET_NAMES, CATALOGUE, CatalogueEntry, extra_check_labels
 from dpsco.verification.campaign.audits import WHITE_BOX_INSTANCE, apply_holm_to_audits
@@ -84,13 +82,15 @@ from dpsco.verification.campaign.results_record import (SCHEMA_VERSION, decode_n
 from dpsco.verification.checks.power import label_uninformative
 from dpsco.verification.checks.theorem_checks import apply_holm
 
-__all__ = ["Budget", "BUDGETS", "REPORT_DIRS", "REPORT_FILES", "configure_parser", "run", "run_verification",
+__all__ = ["Budget", "BUDGETS", "REPORT_DIRS", "REPORT_FILES", "print_summary", "regenerate_reports", "run_verification",
            "write_reports"]
 
 DEFAULT_SEED = 20191208  # NeurIPS 2019 opening day; any fixed integer would do — it is recorded
 CAMPAIGN_ALPHA = 1e-3
-AUDIT_CONFIDENCE = DEFAULT_CONFIDENCE  # the one default confidence of every command (cli/conventions.py)
-_log = get_logger("verify")
+# the one default confidence of every command, dpsco.verification.cli.conventions.DEFAULT_CONFIDENCE (the campaign
+# layer does not import the CLI's; tests/test_cli_conventions.py checks that the two are equal)
+AUDIT_CONFIDENCE = 0.95
+_log = logging.getLogger("dpsco.cli.verify")  # dpsco.verification.cli.conventions.get_logger("verify")
 
 
 @dataclass(frozen=True)
@@ -499,67 +499,44 @@ def _cpu_seconds() -> float:
     return total
 
 
-def configure_parser(p: argparse.ArgumentParser) -> None:
-    """Add the ``verify`` options to ``p`` (dpsco.verification.cli.verify_options) and set ``run`` as its handler."""
-    add_verify_options(p, BUDGETS, AUDIT_CONFIDENCE, CAMPAIGN_ALPHA)
-    p.set_defaults(run=run)
-
-
-def run(args: argparse.Namespace) -> int:
-    formats = args.formats or ["md", "html"]
-    quiet = bool(getattr(args, "quiet", 0)) or is_quiet("verify")
+def regenerate_reports(from_json: str, out: str, formats: Sequence[str], wide: bool = False) -> int:
+    """``dpsco verify --from RESULTS_JSON``: check the file, re-derive its verdicts, write the reports into
+    ``out`` and print the table; returns the exit status (0 pass, 1 fail).  ValueError (one line naming --from
+    or --out) for an unusable file or directory."""
+    check_output_directory(out, REPORT_FILES, allowed_dirs=REPORT_DIRS)
     try:
-        budget = check_arguments(args, AUDIT_CONFIDENCE, CAMPAIGN_ALPHA)
-        if args.list_checks is not None:
-            from dpsco.verification.cli.list_checks import format_checks, list_checks
-
-            listing = list_checks(args.list_checks)
-            print(json.dumps(listing) if args.json else format_checks(listing))
-            return 0
-        if args.from_json is not None:
-            check_output_directory(args.out, REPORT_FILES, allowed_dirs=REPORT_DIRS)
-            try:
-                with open(args.from_json, encoding="utf-8") as fh:
-                    text = fh.read()
-                results = json.loads(text)
-            except (OSError, ValueError) as exc:  # ValueError: JSONDecodeError, UnicodeDecodeError
-                raise ValueError(f"cannot read --from {args.from_json!r}: {exc}") from None
-            try:
-                # a file of the shape before schema version 2 is reshaped (and written in the current shape)
-                results, upgraded = upgrade_results(results, CHECK_KEYS)
-                validate_results(results)
-                verdict, _failed = rederive_campaign(decode_nonfinite(results), CHECK_KEYS)   # nothing stored is believed that can be recomputed
-                _check_power(results)
-            except ValueError as exc:
-                raise ValueError(f"--from {args.from_json!r} is not a usable dpsco results.json: {exc}") from None
-            if upgraded:
-                print(f"dpsco verify: --from {args.from_json!r} has the record shape before schema version "
-                      f"{SCHEMA_VERSION}; its results.json copy is written in the current shape", file=sys.stderr)
-            try:
-                with exclusive_output(args.out):
-                    written = write_reports(results, args.out, formats, results_text=None if upgraded else text)
-            except OutputError:
-                raise
-            except (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError) as exc:
-                raise ValueError(f"--from {args.from_json!r}: cannot render the reports from it "
-                                 f"({type(exc).__name__}: {exc})") from None
-            print(format_table(decode_nonfinite(results), wide=getattr(args, "wide", False)))
-            print("\nregenerated: " + ", ".join(written))
-            return 0 if verdict == "pass" else 1
-        seed = campaign_seed(args, CHECKPOINT_DIR)
-        if not quiet:
-            announce_seed("verify", seed)
-        results = run_verification(budget=budget, out=args.out, seed=seed.value, only=args.only, quiet=quiet,
-                                   confidence=args.confidence, alpha=args.alpha, formats=formats,
-                                   workers=args.workers, scheduler=args.scheduler, resume=args.resume)
-    except (ImportError, OSError) as exc:  # --scheduler: distributed missing, scheduler unreachable
-        if args.scheduler is None:
-            raise
-        print(f"dpsco verify: error: --scheduler: {str(exc).replace(chr(10), ' ')}", file=sys.stderr)
-        return 2
+        with open(from_json, encoding="utf-8") as fh:
+            text = fh.read()
+        results = json.loads(text)
+    except (OSError, ValueError) as exc:  # ValueError: JSONDecodeError, UnicodeDecodeError
+        raise ValueError(f"cannot read --from {from_json!r}: {exc}") from None
+    try:
+        # a file of the shape before schema version 2 is reshaped (and written in the current shape)
+        results, upgraded = upgrade_results(results, CHECK_KEYS)
+        validate_results(results)
+        verdict, _failed = rederive_campaign(decode_nonfinite(results), CHECK_KEYS)   # nothing stored is believed that can be recomputed
+        _check_power(results)
     except ValueError as exc:
-        return report_errors("verify", exc)
-    print(format_table(decode_nonfinite(results), wide=getattr(args, "wide", False)))
-    print(f"\nverdict: {results['verdict']}  (results: {os.path.join(args.out, 'results.json')}, reports: "
-          f"{', '.join(formats)} in {args.out}, {results['provenance']['wall_seconds']:.0f} s)")
+        raise ValueError(f"--from {from_json!r} is not a usable dpsco results.json: {exc}") from None
+    if upgraded:
+        print(f"dpsco verify: --from {from_json!r} has the record shape before schema version "
+              f"{SCHEMA_VERSION}; its results.json copy is written in the current shape", file=sys.stderr)
+    try:
+        with exclusive_output(out):
+            written = write_reports(results, out, formats, results_text=None if upgraded else text)
+    except OutputError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError) as exc:
+        raise ValueError(f"--from {from_json!r}: cannot render the reports from it "
+                         f"({type(exc).__name__}: {exc})") from None
+    print(format_table(decode_nonfinite(results), wide=wide))
+    print("\nregenerated: " + ", ".join(written))
+    return 0 if verdict == "pass" else 1
+
+
+def print_summary(results: dict[str, Any], out: str, formats: Sequence[str], wide: bool = False) -> int:
+    """The terminal table and verdict line of a finished campaign; returns its exit status (0 pass, 1 fail)."""
+    print(format_table(decode_nonfinite(results), wide=wide))
+    print(f"\nverdict: {results['verdict']}  (results: {os.path.join(out, 'results.json')}, reports: "
+          f"{', '.join(formats)} in {out}, {results['provenance']['wall_seconds']:.0f} s)")
     return 0 if results["verdict"] == "pass" else 1

@@ -17,7 +17,12 @@ Import the shared pieces from here, so that every command behaves the same way:
   :func:`configure_logging`).  Results the user asked for (tables, ``--json`` records) stay on standard output;
   everything else — progress, the seed line, warnings — goes to standard error through ``logging``.
 * Progress: :func:`dpsco.verification.progress.progress_bar` (re-exported here): a tqdm bar with total and ETA
-  on a terminal, one log line per finished task otherwise.
+  on a terminal, one log line per finished task otherwise; :func:`track_executor` wraps an executor so that
+  its tasks drive such a bar (``dpsco audit``'s and ``dpsco compare``'s single runs).
+
+The campaign modules (layer below the CLI, tests/test_layout.py) do not import this module: the Python APIs
+that default a confidence spell the same 0.95, and tests/test_cli_conventions.py checks that they equal
+:data:`DEFAULT_CONFIDENCE`.
 
 This module imports nothing heavy (numpy only inside :func:`fresh_seed`): ``dpsco --help`` and
 ``dpsco --version`` stay fast (tests/test_lazy_imports.py).
@@ -36,7 +41,8 @@ from dpsco.verification.progress import progress_bar, stderr_is_terminal
 
 __all__ = ["DEFAULT_CONFIDENCE", "ArgumentErrors", "ErrorCollector", "InputError", "Seed", "add_confidence_option",
            "add_seed_option", "announce_seed", "configure_logging", "fresh_seed", "get_logger", "is_quiet", "parse_confidence",
-           "parse_seed", "progress_bar", "report_errors", "resolve_seed", "seed_line", "stderr_is_terminal"]
+           "parse_seed", "progress_bar", "report_errors", "resolve_seed", "seed_line", "stderr_is_terminal",
+           "track_executor"]
 
 #: the one default confidence of every command (and of the Python APIs that default one): a true claim or a
 #: correct implementation is refuted with probability at most 1 - DEFAULT_CONFIDENCE
@@ -252,3 +258,32 @@ def get_logger(command: str) -> logging.Logger:
 def is_quiet(command: str) -> bool:
     """True when ``-q`` hides INFO lines (progress bars and per-task lines are then off as well)."""
     return not get_logger(command).isEnabledFor(logging.INFO)
+
+
+# ------------------------------------------------------------------------------------------------ progress
+
+
+def track_executor(inner: Any, desc: str, *, enabled: bool = True, unit: str = "run",
+                   task_size: Callable[[tuple[Any, ...]], int] | None = None,
+                   logger: logging.Logger | None = None, min_interval: float = 5.0) -> Any:
+    """``inner`` (a :class:`~dpsco.verification.executors.Executor`) wrapped so that its tasks drive a
+    :func:`progress_bar`: each batch of tasks given to ``map``/``as_completed`` adds its size to the bar's total
+    (``task_size(task)`` units per task, default 1) and each finished task advances it, so the bar has a total
+    and an ETA for the work submitted so far.  Closing the wrapper closes the bar and ``inner``.  Off a terminal
+    (or on one of zero width), a log line at most every ``min_interval`` seconds (the last one always)."""
+    from dpsco.verification.executors import TrackedExecutor
+
+    bar = progress_bar(0, desc, enabled=enabled, unit=unit, logger=logger, min_interval=min_interval)
+    size = task_size or (lambda task: 1)
+
+    class _Tracked(TrackedExecutor):
+        def as_completed(self, fn: Callable[..., Any], tasks: Sequence[tuple[Any, ...]]) -> Iterator[tuple[int, Any]]:
+            sizes = [max(0, int(size(t))) for t in tasks]
+            bar.total = (bar.total or 0) + sum(sizes)
+            if hasattr(bar, "refresh"):
+                bar.refresh()
+            for i, r in self.inner.as_completed(fn, tasks):
+                bar.update(sizes[i])
+                yield i, r
+
+    return _Tracked(inner, lambda _result: None, bar.close)

@@ -86,7 +86,7 @@ def _add_verbosity(p: argparse.ArgumentParser, default: object) -> None:
 #: the subcommands: (module that configures and runs it, one-line help).  A module is imported only when its
 #: command is parsed, so ``dpsco --help`` loads no auditor, catalogue, cvxpy or matplotlib
 COMMANDS: dict[str, tuple[str, str]] = {
-    "verify": ("dpsco.verification.campaign.verify",
+    "verify": ("dpsco.verification.cli.verify",
                "run every catalogued algorithm with its privacy audit and bound checks"),
     "audit": ("dpsco.verification.cli.audit", "audit the privacy claim of any mechanism f(data, rng) -> array"),
     "plan": ("dpsco.verification.cli.plan", "samples per side an audit needs to certify r·ε"),

@@ -22,9 +22,8 @@ import argparse
 import sys
 from typing import Any, Iterator
 
-from dpsco.verification.cli.conventions import InputError, get_logger, is_quiet
+from dpsco.verification.cli.conventions import InputError, get_logger, is_quiet, track_executor
 from dpsco.verification.executors import Executor, get_executor, max_workers
-from dpsco.verification.progress import track_executor
 
 __all__ = ["InputError", "UserMechanism", "cwd_on_sys_path", "load_mechanism", "running", "runs_executor"]
 

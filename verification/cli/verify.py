@@ -1,5 +1,6 @@
-"""The command-line options of ``dpsco verify`` and their checks (dpsco.verification.campaign.verify runs the
-campaign; this module only parses and checks what the user typed, every error at once).
+"""``dpsco verify``'s command line: its options, their checks (every error at once) and the handler that runs
+the campaign (dpsco.verification.campaign.verify) or regenerates its reports.  The ``--help`` text is the
+campaign module's docstring.
 """
 
 from __future__ import annotations
@@ -8,13 +9,57 @@ import argparse
 import glob
 import json
 import os
+import sys
 from typing import Iterable
 
-from dpsco.verification.cli.conventions import (ErrorCollector, Seed, add_seed_option, parse_confidence,
-                                              resolve_seed)
+from dpsco.verification.campaign import verify as campaign
+from dpsco.verification.campaign.checkpoints import CHECKPOINT_DIR
+from dpsco.verification.cli.conventions import (DEFAULT_CONFIDENCE, ErrorCollector, Seed, add_seed_option,
+                                              announce_seed, is_quiet, parse_confidence, report_errors, resolve_seed)
 from dpsco.verification.executors import max_workers
 
-__all__ = ["add_verify_options", "campaign_seed", "check_arguments"]
+__doc__ = campaign.__doc__  # noqa: A001 - dpsco verify --help prints the campaign's description
+
+__all__ = ["add_verify_options", "campaign_seed", "check_arguments", "configure_parser", "run"]
+
+
+def configure_parser(p: argparse.ArgumentParser) -> None:
+    """Add the ``verify`` options to ``p`` and set ``run`` as its handler."""
+    add_verify_options(p, campaign.BUDGETS, DEFAULT_CONFIDENCE, campaign.CAMPAIGN_ALPHA)
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Execute ``dpsco verify``; returns the exit status (0 pass, 1 a check failed or an audit refuted, 2 bad
+    input)."""
+    formats = args.formats or ["md", "html"]
+    quiet = bool(getattr(args, "quiet", 0)) or is_quiet("verify")
+    wide = bool(getattr(args, "wide", False))
+    try:
+        budget = check_arguments(args, DEFAULT_CONFIDENCE, campaign.CAMPAIGN_ALPHA)
+        if args.list_checks is not None:
+            from dpsco.verification.cli.list_checks import format_checks, list_checks
+
+            listing = list_checks(args.list_checks)
+            print(json.dumps(listing) if args.json else format_checks(listing))
+            return 0
+        if args.from_json is not None:
+            return campaign.regenerate_reports(args.from_json, args.out, formats, wide=wide)
+        seed = campaign_seed(args, CHECKPOINT_DIR)
+        if not quiet:
+            announce_seed("verify", seed)
+        results = campaign.run_verification(budget=budget, out=args.out, seed=seed.value, only=args.only,
+                                            quiet=quiet, confidence=args.confidence, alpha=args.alpha,
+                                            formats=formats, workers=args.workers, scheduler=args.scheduler,
+                                            resume=args.resume)
+    except (ImportError, OSError) as exc:  # --scheduler: distributed missing, scheduler unreachable
+        if args.scheduler is None:
+            raise
+        print(f"dpsco verify: error: --scheduler: {str(exc).replace(chr(10), ' ')}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        return report_errors("verify", exc)
+    return campaign.print_summary(results, args.out, formats, wide=wide)
 
 
 def add_verify_options(p: argparse.ArgumentParser, budgets: Iterable[str], confidence: float, alpha: float) -> None:
