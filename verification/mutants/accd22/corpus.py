@@ -92,7 +92,7 @@ def _noise_bugs() -> dict[str, PaperTestBug]:
         out[lp.__name__] = PaperTestBug(
             lp.__name__, lp, correct, "accd22",
             f"Algorithm {k} reporting its Laplace scale b_i = 4L_iη_i√d/ε and drawing b_i/√2 in every phase "
-            "(mutants.accd22_noise.under_noised_laplace)",
+            "(mutants.accd22.noise.under_noised_laplace)",
             "Algorithm 4, line 7: b_i = 4Lη_i√d/ε_i with ε_i = ε (ERRATA.md ACCD22-E2)",
             _PHASES + f"; δ = 0, d = 1, {300} runs, every phase replayed",
             "each phase's pure ε grows by √2, to √2(1 + 2·SOLVER_TOL)ε/4 = 0.39ε on the tight pair: not above the "
@@ -109,7 +109,7 @@ _C = "tests/accd22/test_accd22_catches.py::"
 
 
 def _check_bugs() -> dict[str, PaperTestBug]:
-    """The planted bugs of the checks that no copy above makes fail (``mutants.accd22_catches``)."""
+    """The planted bugs of the checks that no copy above makes fail (``mutants.accd22.catches``)."""
     out: dict[str, PaperTestBug] = {}
     for k in range(1, 7):
         name = f"algorithm_{k}"
@@ -118,7 +118,7 @@ def _check_bugs() -> dict[str, PaperTestBug]:
         out[nf.__name__] = PaperTestBug(
             nf.__name__, nf, correct, "accd22",
             f"Algorithm {k} adding no noise (every Laplace and Gaussian draw is 0) while reporting its scales "
-            "(mutants.accd22_noise.noise_free)",
+            "(mutants.accd22.noise.noise_free)",
             "Algorithm 4, line 11: x_i = x̂_i + ζ_i with fresh noise in every phase",
             "the white-box audit's interpolating pair (records (a_j, a_j x*), the last one's a replaced by 1/4) and "
             "the lower-bound instances S_v of Theorems 1 and 4 (n = 64, V = {±0.5, ±0.9})",

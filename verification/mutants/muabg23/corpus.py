@@ -1,6 +1,6 @@
 """Planted bugs of Menart et al. (2023, arXiv:2311.13447 v2) in the corpus
-(``dpsco.verification.mutants.corpus.CORPUS``): the mutants of ``mutants.muabg23_spider`` (Algorithm 1),
-``mutants.muabg23_proximal`` (Algorithms 2 and 4) and ``mutants.muabg23_adaptive`` (Algorithm 3, Theorem 5),
+(``dpsco.verification.mutants.corpus.CORPUS``): the mutants of ``mutants.muabg23.spider`` (Algorithm 1),
+``mutants.muabg23.proximal`` (Algorithms 2 and 4) and ``mutants.muabg23.adaptive`` (Algorithm 3, Theorem 5),
 each with the instance on which it shows, its true privacy there and the test that refutes it.  They are refuted
 by what the mechanism did, never by what its release says about itself: the exact zCDP of the transcript on the
 worst-case replace-one pair (f = L₀⟨w, x⟩ with the replaced record at ±e₁; the number of releases measured, the

@@ -18,7 +18,7 @@ algorithm that reports σ_i and draws σ_i/√2.  Here the noise is *measured*:
   H0 "the noise has scale ≥ b_i", Q = Σ|r_i|/b_i is stochastically larger than Gamma(k, 1) (|r|/b ~ Exp(1) at
   the calibrated scale, and |r| grows with the scale), so "fail when Q is below the Gamma(k, 1) quantile at α"
   has false-failure probability ≤ α exactly (α = 1e-7).  Against the planted bug that draws b_i/√2
-  (``mutants.accd22_noise.under_noised_laplace``), Q ~ Gamma(k, 1/√2) and the check misses with probability
+  (``mutants.accd22.noise.under_noised_laplace``), Q ~ Gamma(k, 1/√2) and the check misses with probability
   Gamma(k, 1).sf(√2·q_α) (:func:`laplace_miss_probability`), below 1e-12 at k ≥ 1,000.
 
 :func:`measured_noise_checks` runs both on one algorithm (Laplace at δ = 0 on the audit's instance, Gaussian at
