@@ -40,8 +40,7 @@ from dpsco.verification.cli.conventions import DEFAULT_CONFIDENCE as HOUSE_DEFAU
 __all__ = ["DEFAULT_CONFIDENCE", "assert_claim_covers", "assert_matches_reference", "assert_private",
            "assert_transcript_private", "claim_notions"]
 
-#: default confidence of the stochastic assertions: the house default of every command and API (0.95); pass a
-#: stricter one in a test suite (false-failure probability = 1 − confidence)
+#: the house default of every command and API (0.95); pass a stricter one in tests (false failure = 1 − confidence)
 DEFAULT_CONFIDENCE = HOUSE_DEFAULT_CONFIDENCE
 #: the fields Release.to_dict publishes (others, from a subclass, must be named as outcome fields)
 PUBLISHED_FIELDS = ("algorithm", "output", "claim", "gradient_evaluations", "parameters", "trajectory")
@@ -187,12 +186,15 @@ def _family_evidence(result: Any) -> list[str]:
                 lines.append(f"(b) utility, {side}: mean excess {_g(u.get('mean'))} (lower confidence bound "
                              f"{_g(u.get('lcb'))}) vs bound {_g(u.get('bound'))} at level {_g(u.get('alpha'))} -> "
                              f"{str(u.get('verdict')).upper()}")
+    if ut and not any(isinstance(ut.get(side), dict) for side in ("candidate", "reference")):
+        lines.append(f"(b) utility: {ut.get('reason') or {k: v for k, v in ut.items() if k != 'declared'}}")
     au = rec.get("audit")
     if isinstance(au, dict):
         cl = au.get("claim") or {}
         lines.append(f"(c) privacy audit of the candidate: epsilon_lower = {_g(au.get('epsilon_lower'))} vs claimed "
                      f"epsilon = {_g(cl.get('epsilon'))} (delta {_g(cl.get('delta'))}) at confidence "
-                     f"{au.get('confidence')} -> {str(au.get('verdict')).upper()}")
+                     f"{au.get('confidence')} -> {str(au.get('verdict')).upper()}"
+                     + (f"; claim against the exact privacy: {au['claim_vs_exact']}" if au.get("claim_vs_exact") else ""))
     for key in rec:
         if key not in ("two_sample", "utility", "audit") and isinstance(rec[key], dict) and "verdict" in rec[key]:
             lines.append(f"{key}: {rec[key]}")
@@ -242,16 +244,12 @@ def _consistency_problems(claim: Any) -> list[str]:
         out.append("a zCDP claim states no rho")
     if claim.notion == "GDP" and claim.mu is None:
         out.append("a GDP claim states no mu")
-    if claim.rho is not None and math.isfinite(eps):
-        implied = float(zcdp_delta(eps, float(claim.rho)))
+    for name, value, notion, delta_of in (("rho", claim.rho, "zCDP", lambda v: zcdp_delta(eps, v)),
+                                          ("mu", claim.mu, "GDP", lambda v: gdp_delta(v, eps))):
+        implied = float(delta_of(float(value))) if value is not None and math.isfinite(eps) else 0.0
         if implied > delta:
-            out.append(f"rho = {claim.rho:g} does not imply the stated (eps, delta) = ({eps:g}, {delta:g}): rho-zCDP "
-                       f"gives delta({eps:g}) = {implied:.4g} (dpsco.reference.conversions.zcdp_delta)")
-    if claim.mu is not None and math.isfinite(eps):
-        implied = float(gdp_delta(float(claim.mu), eps))
-        if implied > delta:
-            out.append(f"mu = {claim.mu:g} does not imply the stated (eps, delta) = ({eps:g}, {delta:g}): mu-GDP "
-                       f"gives delta({eps:g}) = {implied:.4g} (dpsco.reference.conversions.gdp_delta)")
+            out.append(f"{name} = {value:g} does not imply the stated (eps, delta) = ({eps:g}, {delta:g}): {name}-"
+                       f"{notion} gives delta({eps:g}) = {implied:.4g} (dpsco.reference.conversions)")
     if claim.event is not None and math.isfinite(eps):
         # event_neighbouring names the dp_accounting relation under which the event's PLD is the mechanism's on the
         # claim's own relation (PrivacyClaim), so it need not spell the same relation (a replace-one Gaussian

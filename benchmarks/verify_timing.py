@@ -41,7 +41,10 @@ def _run(pythonpath: str | None, out: str, budget: str, extra: list[str]) -> tup
 
 
 def _runs(rec: dict) -> int:
-    """Runs an entry's record says it made (audit sides, white-box sides, replicates, population, rate, stability)."""
+    """Runs an entry's record says it made (audit sides, white-box sides, replicates, population, rate, stability).
+    Reads the record shape of results schema version 2 (audits / checks) and the one before it."""
+    if isinstance(rec.get("checks"), dict):
+        rec = {**rec["audits"], **rec["checks"]}
     total = 0
     for key in ("audit", "white_box_audit"):
         a = rec.get(key) or {}

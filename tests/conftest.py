@@ -18,3 +18,69 @@ sys.path[1:1] = sorted(os.path.join(_TESTS, d) for d in os.listdir(_TESTS)
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
              "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
+
+
+# ---- expensive results computed once per test run ----------------------------------------------------------------
+# Under pytest-xdist (`-n auto`) a module- or session-scoped fixture runs once in EVERY worker that executes one of
+# its tests, and the load scheduler spreads a module's tests over the workers.  `run_once` makes a real campaign run
+# once per test run: the first worker to ask takes a lock in the run's shared temporary root, computes, and marks
+# the result done; the others wait on the lock and reuse it (docs/performance.md, "Test suite").
+
+import contextlib
+import json
+from pathlib import Path
+
+import pytest
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: every worker computes its own copy, as before
+    fcntl = None
+
+
+def _shared_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The temporary directory of this test run that every xdist worker shares (the run's own basetemp without
+    xdist)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    with open(path, "a") as fh:
+        if fcntl is not None:
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            if fcntl is not None:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def run_once(tmp_path_factory: pytest.TempPathFactory, key: str, compute) -> tuple[object, Path]:
+    """``compute(directory) -> JSON value`` run once per test run into ``<shared root>/<key>/``; returns (value,
+    directory).  Callers treat the directory as read-only (copy it before editing)."""
+    root = _shared_root(tmp_path_factory) if fcntl is not None else tmp_path_factory.mktemp(key)
+    directory, done = root / key, root / f"{key}.done.json"
+    with _locked(root / f"{key}.lock"):
+        if not done.exists():
+            directory.mkdir(exist_ok=True)
+            value = compute(directory)
+            done.write_text(json.dumps(value))
+    return json.loads(done.read_text()), directory
+
+
+@pytest.fixture(scope="session")
+def quick_campaign_lr21_alg2(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, Path]:
+    """``dpsco verify --quick --only lr21.alg2 --seed 20191208`` (the default seed of the campaign module) with all
+    three report formats, run once per test run; (exit status, report directory).  Shared by
+    tests/test_verify_errors.py, tests/test_verify_trust.py and tests/test_results_schema.py, each of which copies
+    the directory before use."""
+    from dpsco.verification.cli.main import main
+
+    def compute(directory: Path) -> int:
+        return main(["verify", "--quick", "--quiet", "--only", "lr21.alg2", "--seed", "20191208",
+                     "--out", str(directory / "report"), "--format", "md", "--format", "html", "--format", "latex"])
+
+    status, directory = run_once(tmp_path_factory, "quick-campaign-lr21.alg2", compute)
+    return int(status), directory / "report"

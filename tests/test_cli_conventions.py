@@ -145,9 +145,12 @@ def test_python_apis_default_to_the_same_confidence() -> None:
     from dpsco.verification.auditing.curve_audit import audit_curve
     from dpsco.verification.auditing.planning import samples_needed
     from dpsco.verification.auditing.sequential import sequential_audit
-    from dpsco.verification.campaign.verify import run_verification
+    from dpsco.verification.auditing.one_run import one_run_audit
+    from dpsco.verification.campaign.compare import compare
+    from dpsco.verification.campaign.verify import AUDIT_CONFIDENCE, run_verification
 
-    for fn in (audit, audit_curve, samples_needed, sequential_audit, run_verification):
+    assert AUDIT_CONFIDENCE == DEFAULT_CONFIDENCE
+    for fn in (audit, audit_curve, samples_needed, sequential_audit, one_run_audit, compare, run_verification):
         assert inspect.signature(fn).parameters["confidence"].default == DEFAULT_CONFIDENCE, fn.__name__
 
 
@@ -194,6 +197,18 @@ def test_all_argument_errors_are_reported_at_once(argv, expected, capsys, tmp_pa
     assert out == "" and len(lines) == len(expected), err
     for line, option in zip(sorted(lines), sorted(expected, key=lambda o: [l for l in lines if o in l][0])):
         assert line.startswith(f"dpsco {argv[0]}: error: ") and option in line, (line, option)
+
+
+def test_audit_error_does_not_suggest_a_python_keyword_as_an_option(mech, capsys, tmp_path) -> None:
+    """The library's "pass check_neighbouring=False" advice reached the command line, which has no such option."""
+    import numpy as np
+
+    np.savez(tmp_path / "c.npz", x=np.array([1.0, 1.0]))  # differs from a.npz in two records
+    argv = list(mech)
+    argv[argv.index("b.npz")] = "c.npz"
+    assert main([*argv, "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "differ in 2 records" in err and "pass check_neighbouring" not in err and "Python API" in err, err
 
 
 def test_error_collector() -> None:

@@ -302,3 +302,17 @@ def test_worst_case_pairs_on_1d_data_need_no_rng(loss_name: str) -> None:
     assert len(box_pairs) == 3
     for p in box_pairs:
         assert set(p.dataset["X"][-1]) <= {-1.0, 3.0} and set(p.neighbour["X"][-1]) <= {-1.0, 3.0}
+
+
+def test_add_remove_pair_with_an_empty_side() -> None:
+    """One record against none is an add/remove pair (the smaller side has zero records); the row comparison
+    reshaped (0, -1), which numpy refuses, and raised instead (found by hypothesis in tests/test_adapters.py)."""
+    import numpy as np
+
+    from dpsco.verification.auditing.inputs import check_neighbouring_pair
+
+    one = {"X": np.ones((1, 3)), "y": np.ones(1)}
+    none = {"X": np.ones((0, 3)), "y": np.ones(0)}
+    info = check_neighbouring_pair(one, none, "add/remove")
+    assert info["relation"] == "add/remove" and info["larger"] == "dataset"
+    assert check_neighbouring_pair(none, none, "replace-one")["differing_records"] == []

@@ -106,6 +106,7 @@ def test_terminal_table_fits_in_100_columns_and_wide_gives_everything(results: d
     assert max(len(line) for line in table.splitlines()) <= MAX_WIDTH == 100
     assert "alt24.onepass_dp_sgd_glm" in table  # the longest entry name is never cut
     assert "det≥6.9" in table  # the audit's power beside its lower bound
+    assert "…" not in table.splitlines()[0]  # the header is never cut
     wide = format_table(results, wide=True)
     assert max(len(line) for line in wide.splitlines()) > 100  # the full table: every number, however wide
     assert "detects excess ≥ 1.05" in wide and "detects true ε ≥ 6.9" in wide
@@ -115,7 +116,7 @@ def test_terminal_table_fits_in_100_columns_and_wide_gives_everything(results: d
 def test_every_verdict_is_shown_with_its_power(results: dict[str, Any]) -> None:
     md = format_markdown(results)
     assert "detects excess ≥ 1.05" in md  # a bound check: its minimum detectable excess
-    assert "detects excess ≥ 0.92; slope interval [-0.41, -0.27] vs exponent -0.5" in md  # a rate check
+    assert "slope -0.34 vs -0.5 (pass)" in md and "detects excess ≥ 0.92; slope interval [-0.41, -0.27]" in md
     assert "detects true ε ≥ 6.9" in md  # an audit's minimum detectable ε
     # its ceiling at 100 test runs per side, confidence 0.95, δ = 2.5e-8: P_lo = 0.025^(1/100) = 0.963783,
     # Q_hi = 1 − P_lo = 0.036217, ε = log((P_lo − δ)/Q_hi) = log(26.611) = 3.2813 (by hand)
@@ -152,7 +153,7 @@ def test_html_is_a_jinja2_template_and_escapes(results: dict[str, Any]) -> None:
     assert (Path(report_html.TEMPLATE_DIR) / "report.html.j2").is_file()
     html = report_html.render(results, [("a caption", "alt", "AAAA")])
     assert "Adaptive noisy GD &lt;fully adaptive&gt;" in html and "<fully adaptive>" not in html
-    assert 'name="viewport"' in html and "max-width: 1200px" in html and "width: 100%" in html  # responsive
+    assert 'name="viewport"' in html and "max-width: 1340px" in html and "width: 100%" in html  # responsive
     assert "ρ = 0.5 (zCDP) ⇒ (ε, δ) = (5.76, 1e-06)" in html
     assert "1,347,525 (paper&#39;s formula: 2.9e+15)" in html
 
@@ -168,8 +169,14 @@ def test_the_audit_chart_covers_every_audit(results: dict[str, Any]) -> None:
 def test_figures_render_with_paper_labels(results: dict[str, Any]) -> None:
     figs = report_plots.figures(results)
     captions = " ".join(c for c, _, _ in figs)
-    assert "Privacy audits of every entry" in captions and "Rates" in captions
-    assert all(png for _, _, png in figs)
+    assert "Privacy audits of every entry" in captions
+    assert "Adaptive noisy GD <fully adaptive>: Theorem 4 rate" not in captions  # a suite figure: its own title
+    rates = report_plots.rate_figures(results)
+    assert [c for c, _, _ in rates] == ["A_NSGD: Thm 3.2 (Lemma 3.3) rate, Algorithm 1",
+                                        f"{'OnePass ' * 12}: Thm 3.2 (Lemma 3.3) rate, Algorithm 1"]
+    assert all(png for _, _, png in figs + rates)
+    html = report_html.render(results, figs, rates)
+    assert html.count("data:image/png;base64,") == len(figs) + len(rates) and 'id="rates"' in html
 
 
 def test_latex_is_ascii_and_maps_every_symbol(results: dict[str, Any]) -> None:

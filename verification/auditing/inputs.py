@@ -76,8 +76,9 @@ def check_dataset(data: Any, name: str) -> dict[str, np.ndarray]:
 
 def _row_diff(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Boolean (n,) mask of rows (axis 0) where a and b differ (NaN equals NaN)."""
-    a2 = a.reshape(a.shape[0], -1)
-    b2 = b.reshape(b.shape[0], -1)
+    # the row width from the trailing shape, not -1: reshape(0, -1) is ambiguous and raises for zero records
+    a2 = a.reshape(a.shape[0], int(np.prod(a.shape[1:], dtype=np.int64)))
+    b2 = b.reshape(b.shape[0], int(np.prod(b.shape[1:], dtype=np.int64)))
     same = a2 == b2
     if np.issubdtype(a2.dtype, np.floating) or np.issubdtype(a2.dtype, np.complexfloating):
         same |= np.isnan(a2) & np.isnan(b2)

@@ -99,7 +99,7 @@ def power_text(p: Any) -> str:
         lo, hi = (p.get("slope_interval") or [None, None])[:2]
         out = f"detects excess ≥ {fmt(p['minimum_detectable_excess'])}; " if p.get(
             "minimum_detectable_excess") is not None else ""
-        return out + f"slope interval [{fmt(lo, '.2f')}, {fmt(hi, '.2f')}] vs exponent {fmt(p.get('exponent'))}"
+        return out + f"slope interval [{fmt(lo, '.2f')}, {fmt(hi, '.2f')}]"
     if kind == "measured noise":
         return f"misses σ/√2 with prob. {fmt(p.get('miss_probability_sigma_over_sqrt2'))}"
     if kind == "exact":

@@ -126,14 +126,18 @@ def _context(results: Mapping[str, Any], figures: list[tuple[str, str, str]]) ->
             "provenance": json.dumps(results.get("provenance"), indent=2, allow_nan=True)}
 
 
-def render(results: Mapping[str, Any], figures: list[tuple[str, str, str]]) -> str:
-    """report.html from ``results`` and already-rendered ``figures`` ((caption, alt, base64 PNG))."""
-    return _environment().get_template("report.html.j2").render(**_context(results, figures))
+def render(results: Mapping[str, Any], figures: list[tuple[str, str, str]],
+           rate_figures: list[tuple[str, str, str]] | None = None) -> str:
+    """report.html from ``results`` and already-rendered figures ((caption, alt, base64 PNG)): ``figures`` at the
+    page's width, ``rate_figures`` in a grid that reflows with it."""
+    context = _context(results, figures)
+    context["rate_figures"] = rate_figures or []
+    return _environment().get_template("report.html.j2").render(**context)
 
 
 def format_html(results: Mapping[str, Any]) -> str:
     """report.html: self-contained (figures embedded as base64 PNG).  ``results``: current record shape,
     non-finite numbers as floats."""
-    from dpsco.verification.campaign.report_plots import figures
+    from dpsco.verification.campaign.report_plots import figures, rate_figures
 
-    return render(results, figures(results))
+    return render(results, figures(results), rate_figures(results))

@@ -1,8 +1,8 @@
 """The figures of report.html (matplotlib, embedded as PNG): rates against n, bound checks as ratios, every audit's
 lower bound against its claim and its power, and the figures the suite tasks record.
 
-Every figure has labelled axes with units, titles in the papers' words ("Thm 3.2 rate, Algorithm 1"), at most
-three panels per row, and the legend outside the data.  The HTML scales each image to its container
+Every figure has labelled axes with units, titles in the papers' words ("Thm 3.2 rate, Algorithm 1"), and the
+legend outside the data; the rates are one small figure each, laid out by the page in a grid that reflows.  The HTML scales each image to its container
 (``width: 100%``), so a figure's size here fixes only its aspect and its text size.
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 
 from dpsco.verification.campaign.report_common import fmt
 
-__all__ = ["Figure", "figures"]
+__all__ = ["Figure", "figures", "rate_figures"]
 
 #: (caption, alt text, base64 PNG)
 Figure = tuple[str, str, str]
@@ -50,21 +50,18 @@ def _rate_title(rec: Mapping[str, Any], c: Mapping[str, Any]) -> str:
 
 
 def _rates(plt: Any, recs: list[Mapping[str, Any]]) -> list[Figure]:
-    rated = [(r, r["checks"]["rate"]) for r in recs
-             if isinstance((r.get("checks") or {}).get("rate"), Mapping) and "slope" in r["checks"]["rate"]]
+    """One small figure per rate check (the page lays them out in a grid that reflows with its width)."""
+    from matplotlib.ticker import LogLocator, NullFormatter
+
     out: list[Figure] = []
-    if not rated:
-        return out
-    cols = min(len(rated), 3)
-    rows = math.ceil(len(rated) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.6 * rows), squeeze=False)
-    for ax in axes.flat[len(rated):]:
-        ax.set_visible(False)
-    for ax, (r, rt) in zip(axes.flat, rated):
+    for r in recs:
+        rt = (r.get("checks") or {}).get("rate")
+        if not isinstance(rt, Mapping) or "slope" not in rt:
+            continue
         ns, ys = _floats(rt.get("n_grid")), _floats(rt.get("mean_excess"))
         if len(ns) != len(ys) or not ns:
-            ax.set_visible(False)
             continue
+        fig, ax = plt.subplots(figsize=(4.4, 3.3))
         ax.loglog(ns, ys, "o", label="mean excess")
         slope, intercept = float(rt.get("slope") or math.nan), float(rt.get("intercept") or math.nan)
         with np.errstate(all="ignore"):
@@ -77,20 +74,18 @@ def _rates(plt: Any, recs: list[Mapping[str, Any]]) -> list[Figure]:
         quantity = str((rt.get("extra") or {}).get("quantity") or "population").split(" ")[0]
         ax.set_ylabel(f"{quantity} excess risk (loss units)", fontsize=8)
         ax.tick_params(labelsize=7)
-        from matplotlib.ticker import LogLocator, NullFormatter
-
         if len(ns) <= 7 and all(n > 0 for n in ns):  # the grid's own values as ticks (they never collide)
             ax.set_xticks(ns)
             ax.set_xticklabels([f"{n:g}" if n < 1e4 else f"{n / 1e3:g}k" for n in ns])
         else:
             ax.xaxis.set_major_locator(LogLocator(base=10, numticks=4))
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.yaxis.set_minor_formatter(NullFormatter())
-        ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=1, frameon=False)
-    fig.tight_layout()
-    out.append(("Rates: mean excess risk against n (log–log), the fitted slope and the theorem's bound",
-                "log-log plots of excess risk against n, one per algorithm", _png(fig)))
-    plt.close(fig)
+        ax.xaxis.set_minor_formatter(NullFormatter())  # (y keeps matplotlib's: minor labels within one decade)
+        ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
+        fig.tight_layout()
+        theorem = str(rt.get("theorem") or "").split(":")[0].strip()
+        out.append((f"{r.get('title')}: {theorem} rate, {r.get('algorithm')}",
+                    f"log-log plot of excess risk against n for {r.get('title')}", _png(fig)))
+        plt.close(fig)
     return out
 
 
@@ -244,8 +239,21 @@ def _suite_figures(plt: Any, recs: list[Mapping[str, Any]]) -> list[Figure]:
     return out
 
 
+def rate_figures(results: Mapping[str, Any]) -> list[Figure]:
+    """One figure per rate check of the common-phase entries (shown in a grid)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    common = [r for r in results.get("records", []) if isinstance(r, Mapping) and r.get("kind") != "suite"]
+    with plt.rc_context({"font.size": 8}):
+        return _rates(plt, common)
+
+
 def figures(results: Mapping[str, Any]) -> list[Figure]:
-    """Every figure of report.html, in order: audits, rates, bound checks, the suites' figures."""
+    """The full-width figures of report.html, in order: audits, bound checks, the suites' figures (the rates:
+    :func:`rate_figures`)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -255,4 +263,4 @@ def figures(results: Mapping[str, Any]) -> list[Figure]:
     common = [r for r in recs if r.get("kind") != "suite"]
     suites = [r for r in recs if r.get("kind") == "suite"]
     with plt.rc_context({"font.size": 8}):
-        return _audits(plt, recs) + _rates(plt, common) + _bound_checks(plt, common) + _suite_figures(plt, suites)
+        return _audits(plt, recs) + _bound_checks(plt, common) + _suite_figures(plt, suites)

@@ -12,7 +12,7 @@ __all__ = ["COMPACT_HEADER", "MAX_WIDTH", "compact_row", "format_table"]
 
 #: the widest line of the default table
 MAX_WIDTH = 100
-COMPACT_HEADER = ["entry", "audit: lower bound / claim (power)", "ok/uninf/fail", "not passed", "verdict"]
+COMPACT_HEADER = ["entry", "audit: lower bound / claim, power", "ok/uninf/fail", "not passed", "verdict"]
 #: the widest each compact column may be (the last-but-one takes what is left)
 _WIDTHS = [24, 33, 13, 15, 7]  # + 4 gaps of 2 = 100; 24: the longest entry name  # + 4 gaps of 2 = 100
 

@@ -33,7 +33,11 @@ Where it runs: every entry is split into its phases (``dpsco.verification.campai
 independent tasks on every local core by default (``--workers N``), or on a Dask cluster (``--scheduler
 tcp://HOST:PORT``); each task's streams come from the campaign's seed, so the numbers do not depend on the
 executor.  Each finished task is checkpointed in ``DIR/checkpoints``; after an interruption ``--resume`` runs
-only the missing ones (``dpsco.verification.campaign.checkpoints``).  A progress bar shows on a terminal.
+only the missing ones (``dpsco.verification.campaign.checkpoints``).  Progress: a bar with total and ETA on a
+terminal; one log line per finished task otherwise (a terminal of zero width counts as none); ``-q`` hides both.
+Without ``--seed`` the campaign's seed is drawn from OS entropy, printed ("seed: S — rerun with --seed S") and
+recorded in results.json (provenance.seed); ``--resume`` without ``--seed`` reuses the checkpoints' seed.
+``--list-checks ENTRY`` lists an entry's checks and audits without running them.
 
 Output: ``--out DIR`` is checked before anything is computed (exit 2 if it cannot be created or replaced).
 results.json and the reports are then written as one set: built in a temporary directory next to DIR and
@@ -303,7 +307,7 @@ def _write_campaign(results: dict[str, Any], out: str, formats: Sequence[str]) -
                 f"--out DIR)" if saved else "the results could not be saved anywhere")
         if isinstance(exc, (OSError, OutputError)):
             raise OutputError(f"cannot write the report directory {out!r} ({exc}); {note}") from exc
-        print(f"dpsco verify: {note}", file=sys.stderr)
+        _log.error(note)
         raise
 
 
@@ -380,7 +384,7 @@ def _run_locked(*, budget: str, out: str, seed: int, only: str | None, quiet: bo
             for name, phase in todo]
     # a bar with total and ETA on a terminal; one log line per finished task otherwise (also under a zero-width
     # pseudo-terminal, which is not a terminal: dpsco.verification.progress)
-    bar = progress_bar(len(todo), "dpsco verify", enabled=not quiet, logger=_log)
+    bar = progress_bar(len(todo), "campaign", enabled=not quiet, logger=_log)
     checkpointing = True
     try:
         for i, res in ex.as_completed(run_phase, args):
@@ -389,16 +393,15 @@ def _run_locked(*, budget: str, out: str, seed: int, only: str | None, quiet: bo
                     save_checkpoint(out, key, res)
                 except OSError as exc:  # the campaign goes on; only --resume loses (said once)
                     checkpointing = False
-                    print(f"dpsco verify: warning: cannot save checkpoints in {out!r} ({exc}); the campaign "
-                          "continues without them", file=sys.stderr)
+                    _log.warning(f"cannot save checkpoints in {out!r} ({exc}); the campaign continues without them")
             results[todo[i]] = res
             bar.set_postfix_str(f"{res['entry']} {res['phase']} done in {res['seconds']:.0f} s")
             bar.update(1)
         wall, cpu = time.time() - t0, _cpu_seconds() - cpu0  # before the workers exit with their CPU times
     except KeyboardInterrupt:
         bar.close()
-        print(f"dpsco verify: interrupted; {len(results)} of {len(tasks)} tasks are saved in "
-              f"{os.path.join(out, CHECKPOINT_DIR)}: continue with the same options and --resume", file=sys.stderr)
+        _log.error(f"interrupted; {len(results)} of {len(tasks)} tasks are saved in "
+                   f"{os.path.join(out, CHECKPOINT_DIR)}: continue with the same options and --resume")
         raise
     finally:
         bar.close()

@@ -105,7 +105,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import sys
 from typing import Any, Callable, Iterator
 
 import numpy as np
@@ -123,8 +122,8 @@ from dpsco.verification.auditing.neighbours import BoxBounds
 from dpsco.verification.auditing.sequential import sequential_audit
 from dpsco.verification.cli.audit_inputs import (CLAIM_FORMS, check_statistic, parse_float, parse_int,
                                                  parse_runs, precheck, refuse_identical, load_npz, parse_claim)
-from dpsco.verification.cli.conventions import (add_confidence_option, add_seed_option, announce_seed, report_errors,
-                                              resolve_seed)
+from dpsco.verification.cli.conventions import (add_confidence_option, add_seed_option, announce_seed, get_logger,
+                                              report_errors, resolve_seed)
 from dpsco.verification.cli.usercode import InputError, load_mechanism, running, runs_executor
 from dpsco.verification.executors import Executor
 
@@ -219,6 +218,10 @@ def _named(exc: Exception) -> str:
     """The message of a ValueError raised while auditing, naming the option where the library begins with its
     parameter's name (e.g. "statistic 'coordinate:7' is out of range ..." -> "--statistic 'coordinate:7' ...")."""
     msg = str(exc)
+    # the library's advice names a Python keyword the command line does not have: say what the CLI does instead
+    msg = msg.replace("(pass check_neighbouring=False for layouts where axis 0 is not the record axis)",
+                      "(the command line reads records along axis 0 of every array; for another layout use the "
+                      "Python API: dpsco.audit(..., check_neighbouring=False))")
     for name, option in _LIBRARY_NAMES.items():
         if msg.startswith(name) and msg[len(name):len(name) + 1] in (" ", "="):
             return option + msg[len(name):]
@@ -541,7 +544,7 @@ def run(args: argparse.Namespace) -> int:
     announce_seed("audit", drawn)
     if args.json:
         for warning in getattr(result, "warnings", None) or []:   # stdout is the record: the warnings go loud to stderr
-            print(f"dpsco audit: warning: {warning}", file=sys.stderr)
+            get_logger("audit").warning(warning)
         record = result.to_dict()
         record["mechanism"] = args.target
         record["seed"] = seed

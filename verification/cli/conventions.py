@@ -210,10 +210,14 @@ def add_confidence_option(p: argparse.ArgumentParser, meaning: str = "a true cla
 
 
 class _Formatter(logging.Formatter):
-    """``[dpsco verify 12:34:56] message``: the logger ``dpsco.cli.verify`` prints as ``dpsco verify``."""
+    """Progress and information as ``[dpsco verify 12:34:56] message``; warnings and errors as ``dpsco verify:
+    warning: message`` (the form of the commands' error lines).  The logger ``dpsco.cli.verify`` prints as
+    ``dpsco verify``."""
 
     def format(self, record: logging.LogRecord) -> str:
         name = record.name.replace("dpsco.cli.", "dpsco ").replace(".", " ")
+        if record.levelno >= logging.WARNING:
+            return f"{name}: {record.levelname.lower()}: {record.getMessage()}"
         stamp = self.formatTime(record, "%H:%M:%S")
         level = "" if record.levelno == logging.INFO else f"{record.levelname.lower()}: "
         return f"[{name} {stamp}] {level}{record.getMessage()}"
