@@ -1,4 +1,4 @@
-"""White-box audit of A_NSGD's printed calibration at n = 1000, T = 1 (ERRATA.md E4): runs needed and throughput.
+"""White-box audit of A_NSGD's printed calibration at n = 1000, T = 1 (ERRATA.md BFTT19-E4): runs needed and throughput.
 
 Usage::
 

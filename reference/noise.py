@@ -73,7 +73,7 @@ def c_delta(delta: float, *, printed: bool = False) -> float | complex:
     real.  Evaluated without cancellation, so it stays finite and accurate down to the smallest δ > 0.
 
     ``printed=True`` evaluates the supplement's Theorem 0.1 as printed, c = √log(2/(√(16δ) + 1) − 1)
-    (erratum LR-E14), with complex arithmetic, for comparison only: its log argument 2/(4√δ + 1) − 1 is < 1
+    (erratum LR21-E14), with complex arithmetic, for comparison only: its log argument 2/(4√δ + 1) − 1 is < 1
     for every δ > 0 (negative for δ > 1/16, zero at δ = 1/16, where ValueError is raised), so the printed c is
     never real — purely imaginary for δ < 1/16 (e.g. 0.159i at δ = 1e-5).  No σ can be calibrated with it;
     ``tests/lr21/test_lr21_errata_spec.py`` shows that its real readings are not (ε, δ)-DP.
@@ -109,7 +109,7 @@ def zhao_sigma(sensitivity: float, epsilon: float, delta: float, *, printed_alg2
     """σ = (c_δ + √(c_δ² + ε))Δ/(ε√2) (Zhao et al. 2019, Thm 5 = paper Thm 0.1, Algorithm 1 line 2).
 
     ``printed_alg2=True`` returns the standard deviation of Algorithm 2's printed density,
-    (c_δ + √(c_δ² + ε))Δ/(2ε) = σ/√2 — NOT private at (ε, δ) (erratum LR-E2); for comparison only.
+    (c_δ + √(c_δ² + ε))Δ/(2ε) = σ/√2 — NOT private at (ε, δ) (erratum LR21-E2); for comparison only.
     """
     s = check_positive(sensitivity, "sensitivity")
     eps = check_epsilon(epsilon)

@@ -1,5 +1,5 @@
 """The planted bugs of the common catalogue entries' checks (Bassily et al., Lowy & Razaviyayn): the rows of
-``mutants.bftt19_catches`` and ``mutants.lr21_catches`` that name a bug run it here through THE SAME check code
+``mutants.bftt19.catches`` and ``mutants.lr21.catches`` that name a bug run it here through THE SAME check code
 ``dpsco verify`` runs (``campaign.phases``' phase functions, on the entry's own streams at the quick budget and the
 campaign's default seed), and the rows labelled "uninformative" are backed by the power computations below.
 

@@ -3,7 +3,7 @@
 1. **Algorithm 1 of Bassily et al. (2019) against its exact curve**
    (``test_no_release_of_algorithm_1_claims_a_false_delta``).  For generated (n, d, ε, δ, T, calibration,
    variant), the released claim's δ must be at least the exact δ(ε) of the noise actually used on the
-   worst-case replace-one pair (ERRATA.md E4).  At T = 1 the exact curve comes from the quadrature oracle
+   worst-case replace-one pair (ERRATA.md BFTT19-E4).  At T = 1 the exact curve comes from the quadrature oracle
    (``dpsco.oracles.privacy_curves``), which shares no code with the calibration; at T ≥ 2 from the PLD
    accountant, itself checked against quadrature in tests/bftt19/test_bftt19_accounting.py.
 

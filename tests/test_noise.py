@@ -114,7 +114,7 @@ def test_zhao_sigma_is_private_on_the_exact_curve(delta, eps):
 
 
 def test_erratum_alg2_printed_sigma_is_not_private():
-    """ERRATA.md LR-E2: Algorithm 2's printed density has σ_Zhao/√2.  Exact Gaussian curve (checked
+    """ERRATA.md LR21-E2: Algorithm 2's printed density has σ_Zhao/√2.  Exact Gaussian curve (checked
     independently in 30-digit mpmath): nominal (1, 1e-5) is really ε ≈ 1.16 at δ = 1e-5, i.e. δ(1) ≈ 7.4e-5 >
     1e-5; nominal 5 → 6.57; Zhao's own σ realises 0.793 at nominal 1."""
     assert printed_alg2_exact_epsilon(1.0, 1e-5) == pytest.approx(1.16, abs=0.01)

@@ -44,6 +44,7 @@ from dpsco.verification.mutants.muabg23 import proximal as muabg23_proximal
 from dpsco.verification.mutants.muabg23 import spider as muabg23_spider
 from dpsco.verification.mutants.bftt19 import bugs as mu
 from dpsco.verification.mutants import corpus as pb
+from dpsco.verification.mutants.bftt19 import corpus as bc
 from dpsco.verification.mutants.lr21 import bugs as mlr
 from dpsco.verification.mutants.lr21 import applications as mlr_app
 from dpsco.verification.mutants import notions as nt
@@ -140,17 +141,17 @@ def test_detection_rate_refuses_a_bug_it_does_not_audit():
 
 def test_release_delta_reproduces_the_oracles_without_clamping():
     """Cross-check of the clamped-release curve against dpsco.oracles.privacy_curves when nothing is clamped."""
-    p = pb.NSGD_PARAMS
-    w, a = pb._canary_mixture(pb.N_NSGD, p.m, 1.0)
+    p = bc.NSGD_PARAMS
+    w, a = bc._canary_mixture(bc.N_NSGD, p.m, 1.0)
     s = math.sqrt(p.sigma2)
-    ours = pb.release_epsilon(pb.DELTA_NSGD, w, a, w, -a, s)
-    ref = nsgd_one_step_canary_epsilon(pb.DELTA_NSGD, pb.N_NSGD, p.m, s, 1.0)
+    ours = pb.release_epsilon(bc.DELTA_NSGD, w, a, w, -a, s)
+    ref = nsgd_one_step_canary_epsilon(bc.DELTA_NSGD, bc.N_NSGD, p.m, s, 1.0)
     assert math.isclose(ours, ref, abs_tol=1e-6)
-    ours_null = pb.release_epsilon(pb.DELTA_NSGD, w, a, [1.0], [0.0], s)
-    ref_null = nsgd_one_step_canary_epsilon(pb.DELTA_NSGD, pb.N_NSGD, p.m, s, 1.0, neighbour="null")
+    ours_null = pb.release_epsilon(bc.DELTA_NSGD, w, a, [1.0], [0.0], s)
+    ref_null = nsgd_one_step_canary_epsilon(bc.DELTA_NSGD, bc.N_NSGD, p.m, s, 1.0, neighbour="null")
     assert math.isclose(ours_null, ref_null, abs_tol=1e-6)
-    g = pb.release_epsilon(pb.DELTA_OBJP, [1.0], [1.0], [1.0], [-1.0], pb.SIGMA_OBJP)
-    assert math.isclose(g, gaussian_epsilon(pb.DELTA_OBJP, 2.0, pb.SIGMA_OBJP), abs_tol=1e-6)
+    g = pb.release_epsilon(bc.DELTA_OBJP, [1.0], [1.0], [1.0], [-1.0], bc.SIGMA_OBJP)
+    assert math.isclose(g, gaussian_epsilon(bc.DELTA_OBJP, 2.0, bc.SIGMA_OBJP), abs_tol=1e-6)
 
 
 @pytest.mark.parametrize("name", VISIBLE)
@@ -179,11 +180,11 @@ def test_one_sided_true_epsilon_is_the_worst_pair_accountant(name):
     worst-pair curve's ε (dpsco.reference.bftt19.accounting.nsgd_worst_pair_delta: normal tails, no discretisation), to
     1e-6, for the mutant's σ and the correct σ."""
     b = pb.CANARY_AUDITED[name]
-    p = pb.NSGD_PARAMS
+    p = bc.NSGD_PARAMS
     factor = {"nsgd_noise_scaled_0p7": 0.7, "nsgd_sensitivity_without_factor_2": 0.5}[name]
     for f, got in ((factor, b.true_epsilon()), (1.0, b.correct_epsilon())):
         s = f * math.sqrt(p.sigma2)
-        assert _is_exact_epsilon(got, lambda e: nsgd_worst_pair_delta(e, pb.N_NSGD, p.m, s, 1.0, 1), pb.DELTA_NSGD), f
+        assert _is_exact_epsilon(got, lambda e: nsgd_worst_pair_delta(e, bc.N_NSGD, p.m, s, 1.0, 1), bc.DELTA_NSGD), f
 
 
 def test_printed_calibration_true_epsilon_from_the_accountant_and_the_quadrature_oracle():
@@ -191,7 +192,7 @@ def test_printed_calibration_true_epsilon_from_the_accountant_and_the_quadrature
     worst-pair accountant's exact T = 1 ε and the independent quadrature oracle's δ at that ε; σ from
     Algorithm 1, line 1 (not from the mutant's claim).  The correct (certified) σ is private there."""
     b = pb.CANARY_AUDITED["nsgd_printed_calibration"]
-    n, dl = pb.N_PRINTED, pb.DELTA_PRINTED
+    n, dl = bc.N_PRINTED, bc.DELTA_PRINTED
     m = o.algorithm_1_batch_size(n, 1.0, 1)[1]
     sigma = math.sqrt(8.0 * math.log(1.0 / dl) / n**2)  # 8TL² log(1/δ)/(n²ε²) with T = L = ε = 1
     te = b.true_epsilon()
@@ -200,7 +201,7 @@ def test_printed_calibration_true_epsilon_from_the_accountant_and_the_quadrature
     assert te > 1.5 * b.epsilon
     ce = b.correct_epsilon()
     assert ce <= b.epsilon
-    s_c = math.sqrt(pb.PRINTED_PARAMS.sigma2)
+    s_c = math.sqrt(bc.PRINTED_PARAMS.sigma2)
     assert _is_exact_epsilon(ce, lambda e: nsgd_worst_pair_delta(e, n, m, s_c, 1.0, 1), dl)
 
 
@@ -210,69 +211,69 @@ def test_printed_calibration_mutant_is_noisy_sgd_printed_with_the_requested_clai
     b = pb.CANARY_AUDITED["nsgd_printed_calibration"]
     ds, _ = b.pair()
     args = (ds["X"], ds["y"], b.problem, b.epsilon, b.delta)
-    kw = {"T": pb.T_PRINTED, "eta": pb.ETA_PRINTED}
+    kw = {"T": bc.T_PRINTED, "eta": bc.ETA_PRINTED}
     honest = o.noisy_sgd(*args, np.random.default_rng(9), replicates=256, calibration="printed", **kw)
     mut = mu.nsgd_printed_calibration(*args, np.random.default_rng(9), replicates=256, **kw)
     np.testing.assert_array_equal(mut.output, honest.output)
     assert mut.parameters["sigma2"] == honest.parameters["sigma2"]
-    assert math.isclose(honest.parameters["sigma2"], 8.0 * math.log(1.0 / b.delta) / pb.N_PRINTED**2, rel_tol=1e-12)
+    assert math.isclose(honest.parameters["sigma2"], 8.0 * math.log(1.0 / b.delta) / bc.N_PRINTED**2, rel_tol=1e-12)
     assert (mut.claim.epsilon, mut.claim.delta) == (b.epsilon, b.delta)
     assert honest.claim.delta > b.delta  # the honest printed claim: the accountant's δ(1)
     assert np.max(np.abs(mut.output)) < b.problem.radius  # projection inactive (η = 1, |g + G| ≪ 10)
 
 
 def test_regulariser_dropped_mass_exceeds_delta():
-    assert pb.regulariser_dropped_mass() > 100 * pb.DELTA_OBJP
+    assert bc.regulariser_dropped_mass() > 100 * bc.DELTA_OBJP
 
 
 # -- fidelity of the copies and fast paths ------------------------------------------------------------------
 
 
 def test_mutant_core_with_default_switches_is_noisy_sgd():
-    ds, _ = pb._linear_pair(pb.N_NSGD, 1.0, -1.0)
-    ref = o.noisy_sgd(ds["X"], ds["y"], pb.PROB_NSGD, 1.0, pb.DELTA_NSGD, np.random.default_rng(7), replicates=64)
-    cp = mu._nsgd_mutant(ds["X"], ds["y"], pb.PROB_NSGD, 1.0, pb.DELTA_NSGD, np.random.default_rng(7), 64, "none")
+    ds, _ = bc._linear_pair(bc.N_NSGD, 1.0, -1.0)
+    ref = o.noisy_sgd(ds["X"], ds["y"], bc.PROB_NSGD, 1.0, bc.DELTA_NSGD, np.random.default_rng(7), replicates=64)
+    cp = mu._nsgd_mutant(ds["X"], ds["y"], bc.PROB_NSGD, 1.0, bc.DELTA_NSGD, np.random.default_rng(7), 64, "none")
     np.testing.assert_array_equal(ref.output, cp.output)
     assert cp.claim == ref.claim
 
 
 def test_objp_fast_paths_match_the_certified_solver():
     rng = np.random.default_rng(3)
-    ds, _ = pb._linear_pair(pb.N_OBJP, 1.0, -1.0)
+    ds, _ = bc._linear_pair(bc.N_OBJP, 1.0, -1.0)
     G = 10.0 * rng.standard_normal((3, 1))
-    lam = pb.LAMBDA_OBJP_LINEAR
-    fast = mu.objp_linear_argmin(ds["X"], pb.PROB_OBJP_LINEAR.domain, lam, G)
+    lam = bc.LAMBDA_OBJP_LINEAR
+    fast = mu.objp_linear_argmin(ds["X"], bc.PROB_OBJP_LINEAR.domain, lam, G)
     for r in range(3):
-        sol = certified_minimize(pb.PROB_OBJP_LINEAR.loss, ds["X"], ds["y"], pb.PROB_OBJP_LINEAR.domain, lam=lam,
-                                 linear=G[r] / pb.N_OBJP, tol=1e-12)
+        sol = certified_minimize(bc.PROB_OBJP_LINEAR.loss, ds["X"], ds["y"], bc.PROB_OBJP_LINEAR.domain, lam=lam,
+                                 linear=G[r] / bc.N_OBJP, tol=1e-12)
         assert abs(fast[r, 0] - sol.w[0]) <= 1e-9 * max(1.0, abs(sol.w[0]))
-    lg, _ = pb._logistic_null_pair(pb.N_OBJP)
+    lg, _ = bc._logistic_null_pair(bc.N_OBJP)
     G1 = np.array([-30.0, -0.5, 0.4, 0.6, 25.0])  # both boundary atoms and interior roots
-    lam = pb.LAMBDA_OBJP_LOGISTIC
+    lam = bc.LAMBDA_OBJP_LOGISTIC
     fast = mu.objp_logistic_1d_argmin(lg["X"][:, 0], lg["y"], 1.0, lam, G1)
     for g, f in zip(G1, fast):
-        sol = certified_minimize(pb.PROB_OBJP_LOGISTIC.loss, lg["X"], lg["y"], pb.PROB_OBJP_LOGISTIC.domain, lam=lam,
-                                 linear=np.array([g / pb.N_OBJP]), tol=1e-12)
+        sol = certified_minimize(bc.PROB_OBJP_LOGISTIC.loss, lg["X"], lg["y"], bc.PROB_OBJP_LOGISTIC.domain, lam=lam,
+                                 linear=np.array([g / bc.N_OBJP]), tol=1e-12)
         assert abs(f - sol.w[0]) <= 1e-9
 
 
 def test_batched_correct_objp_draws_what_objective_perturbation_draws():
-    ds, _ = pb._linear_pair(pb.N_OBJP, 1.0, -1.0)
-    one = o.objective_perturbation(ds["X"], ds["y"], pb.PROB_OBJP_LINEAR, 1.0, pb.DELTA_OBJP, np.random.default_rng(11))
-    fast = pb.objp_linear_batched(1.0)(ds, pb.PROB_OBJP_LINEAR, 1.0, pb.DELTA_OBJP, 1, np.random.default_rng(11))
+    ds, _ = bc._linear_pair(bc.N_OBJP, 1.0, -1.0)
+    one = o.objective_perturbation(ds["X"], ds["y"], bc.PROB_OBJP_LINEAR, 1.0, bc.DELTA_OBJP, np.random.default_rng(11))
+    fast = bc.objp_linear_batched(1.0)(ds, bc.PROB_OBJP_LINEAR, 1.0, bc.DELTA_OBJP, 1, np.random.default_rng(11))
     assert abs(fast[0, 0] - one.output[0]) <= 1e-9 * abs(one.output[0])
-    lg, _ = pb._logistic_null_pair(pb.N_OBJP)
-    one = o.objective_perturbation(lg["X"], lg["y"], pb.PROB_OBJP_LOGISTIC, 1.0, pb.DELTA_OBJP, np.random.default_rng(12))
-    fast = pb.objp_logistic_batched(lg, pb.PROB_OBJP_LOGISTIC, 1.0, pb.DELTA_OBJP, 1, np.random.default_rng(12))
+    lg, _ = bc._logistic_null_pair(bc.N_OBJP)
+    one = o.objective_perturbation(lg["X"], lg["y"], bc.PROB_OBJP_LOGISTIC, 1.0, bc.DELTA_OBJP, np.random.default_rng(12))
+    fast = bc.objp_logistic_batched(lg, bc.PROB_OBJP_LOGISTIC, 1.0, bc.DELTA_OBJP, 1, np.random.default_rng(12))
     assert abs(fast[0, 0] - one.output[0]) <= 1e-9
 
 
 def test_warm_start_mutant_is_the_gaussian_mechanism_with_shrunk_noise():
-    ds, _ = pb._linear_pair(pb.N_OBJP, 1.0, -1.0)
-    out = mu.objp_inexact_warm_start(ds["X"], ds["y"], pb.PROB_OBJP_LINEAR, 1.0, pb.DELTA_OBJP,
+    ds, _ = bc._linear_pair(bc.N_OBJP, 1.0, -1.0)
+    out = mu.objp_inexact_warm_start(ds["X"], ds["y"], bc.PROB_OBJP_LINEAR, 1.0, bc.DELTA_OBJP,
                                      np.random.default_rng(5), replicates=4).output
-    G = pb.SIGMA_OBJP * np.random.default_rng(5).standard_normal((4, 1))
-    expect = -(1.0 + (1 - 0.9**2) * G) / (2 * pb.N_OBJP * pb.LAMBDA_OBJP_LINEAR)
+    G = bc.SIGMA_OBJP * np.random.default_rng(5).standard_normal((4, 1))
+    expect = -(1.0 + (1 - 0.9**2) * G) / (2 * bc.N_OBJP * bc.LAMBDA_OBJP_LINEAR)
     np.testing.assert_allclose(out, expect, rtol=1e-9)
 
 

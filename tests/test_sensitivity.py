@@ -61,7 +61,7 @@ def test_envelope_gradient_replace_one_sensitivity(seed, beta, n, d):
         w = rng.normal(size=d) * 3
         G = loss.envelope_grad(w, X, y, beta)
         Gn = loss.envelope_grad(w, Xn, yn, beta)
-        assert np.max(np.linalg.norm(G, axis=1)) <= L * (1 + 1e-12)  # sharp bound (ERRATA E5) ≤ 2L printed
+        assert np.max(np.linalg.norm(G, axis=1)) <= L * (1 + 1e-12)  # sharp bound (ERRATA BFTT19-E5) ≤ 2L printed
         assert np.linalg.norm(G.mean(axis=0) - Gn.mean(axis=0)) <= 2 * L / n * (1 + 1e-12)
 
 

@@ -66,7 +66,7 @@ def zhao_exact_epsilon(epsilon: float, delta: float, sensitivity: float = 1.0) -
 
 
 def printed_alg2_exact_epsilon(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
-    """Same for Algorithm 2's printed density (σ_Zhao/√2, erratum LR-E2): exceeds ε (not private)."""
+    """Same for Algorithm 2's printed density (σ_Zhao/√2, erratum LR21-E2): exceeds ε (not private)."""
     return gaussian_epsilon(delta, sensitivity, noise.zhao_sigma(sensitivity, epsilon, delta, printed_alg2=True))
 
 

@@ -16,7 +16,7 @@ Modules:
 The domain X is the core ``dpsco.reference.domains.Ball`` (re-exported here): ``Ball(r, center=c)`` is B(c, r),
 ``Ball(r)`` is B(0, r) in the dimension of x0.
 
-Departures from the printed text are documented where they happen and in ERRATA.md (entries AC1–AC18).
+Departures from the printed text are documented where they happen and in ERRATA.md (entries ACCD22-E1–ACCD22-E18).
 """
 
 from dpsco.reference.accd22 import algorithms, extension, phase, theorems

@@ -21,16 +21,16 @@ What this implementation fixes where the printed text is silent or wrong (each i
   read* from (L, H, η, n_0) — the contraction q = H/(H + 4/(η n_0)) of step 2/(μ + β) certifies
   ‖x̂ − x*‖ ≤ tol = ``solver_tol``·Lη, with the stated error ``grad_rtol``·L of the loss's gradient oracle
   (the diagonal quadratic's τ-search; 0 for the closed forms) accounted for — so the phase's sensitivity is at
-  most (1 + 2·solver_tol)·Lη (AC3);
+  most (1 + 2·solver_tol)·Lη (ACCD22-E3);
 * every per-record gradient passes the fail-safe ``enforce_norm_bound`` (‖∇F_L‖ ≤ L as computed, finite) before
   the phase's ERM sums it: after the up-front data checks, every algorithm returns a finite release and never
   raises mid-run, whatever the (finite, admissible) records;
 * the Gaussian branch's printed σ_i = 4Lη_i√(log(1/δ))/ε is used where the exact Gaussian curve at that
-  sensitivity is ≤ δ, and the analytic-Gaussian σ otherwise (AC3);
-* ε_i = ε (AC2); Algorithm 5's batches S_i = (s_{i n_0 + 1}, …, s_{(i+1) n_0}) (AC1); Algorithm 3 line 2 runs
-  Algorithm 1 on (X, L, x_0) (AC5); the inner Algorithm 5 runs T_5 = ⌈2 log N/(κ̲ − 1)⌉ epochs (AC6);
+  sensitivity is ≤ δ, and the analytic-Gaussian σ otherwise (ACCD22-E3);
+* ε_i = ε (ACCD22-E2); Algorithm 5's batches S_i = (s_{i n_0 + 1}, …, s_{(i+1) n_0}) (ACCD22-E1); Algorithm 3 line 2 runs
+  Algorithm 1 on (X, L, x_0) (ACCD22-E5); the inner Algorithm 5 runs T_5 = ⌈2 log N/(κ̲ − 1)⌉ epochs (ACCD22-E6);
 * every noisy output is projected onto the domain of its phase (post-processing): the printed x_i = x̂_i + ζ_i
-  can leave its domain, and the next domain X ∩ B(x_i, D_i) is then empty (AC4); Algorithm 4's own ball
+  can leave its domain, and the next domain X ∩ B(x_i, D_i) is then empty (ACCD22-E4); Algorithm 4's own ball
   B(x_{i−1}, 2Lη_i n_0) is never active once the centre lies in the domain (the minimiser is within Lη_i n_0/2 of
   it), so the ERM is solved over the domain of Algorithm 5's epoch, an intersection of two balls, projected onto
   exactly.
@@ -113,7 +113,7 @@ def _algorithm_4(Z: np.ndarray, offset: int, balls: Balls, eta: float, X0: np.nd
         ctx.transcript.phases.append(PhaseRecord(offset + (i - 1) * n0, offset + i * n0, eta_i, sigma, kind, L,
                                                  H_i, balls, X, noisy, K, ctx.parts.solver))
         ctx.transcript.gradient_evaluations += K * n0
-        X = project_balls(noisy, balls)  # post-processing (AC4)
+        X = project_balls(noisy, balls)  # post-processing (ACCD22-E4)
     return X  # line 13
 
 
@@ -128,7 +128,7 @@ def _algorithm_5(Z: np.ndarray, offset: int, center: np.ndarray, radius: float, 
     eta0 = ctx.eta_scale * th.algorithm_5_eta0(D0, L, n0, X0.shape[1], ctx.epsilon, ctx.delta, beta)  # lines 2–6
     X = X0
     for i in range(T5):  # line 7
-        S_i, at = ctx.parts.batch(Z, i, n0)  # line 8, corrected indices (AC1)
+        S_i, at = ctx.parts.batch(Z, i, n0)  # line 8, corrected indices (ACCD22-E1)
         D_i, eta_i = 2.0 ** (-i) * D0, 2.0 ** (-i) * eta0  # line 9
         balls = [(np.broadcast_to(center, X.shape), radius), (X, D_i)]  # line 10: X ∩ B(x_i, D_i)
         X = _algorithm_4(S_i, offset + at, balls, eta_i, X, L, ctx)  # lines 11–12
@@ -399,14 +399,14 @@ def algorithm_3(Z: Any, loss: ConvexLoss, domain: Ball, L: float, H: float, lam:
     """Algorithm 3 (adapts to interpolation, Section 4.3).
 
     Line 1 splits S into S_1 = first ⌊n/2⌋ records and S_2 = the next ⌊n/2⌋; line 2 runs Algorithm 1 on S_1 with
-    (X, L, β/2, x_0) (the printed X_i, L_i, x_{i−1} are copied from Algorithm 2: AC5); line 3 sets
-    D_int = 128(L/λ)A(⌊n/2⌋, β/2) (A's N = |S_1|; ``printed_radius=True`` uses the printed n, AC12); line 4
+    (X, L, β/2, x_0) (the printed X_i, L_i, x_{i−1} are copied from Algorithm 2: ACCD22-E5); line 3 sets
+    D_int = 128(L/λ)A(⌊n/2⌋, β/2) (A's N = |S_1|; ``printed_radius=True`` uses the printed n, ACCD22-E12); line 4
     X_int = B(x_1, D_int/2); line 5 runs Algorithm 2 on S_2 with (L, X_int, β/2, start x_1) and m, T (default
     Theorem 2's at ⌊n/2⌋: a ValueError asks for m= where it exceeds n/2).  With ``project_output`` (default) the
     output is projected onto X_int (post-processing; Theorem 3.2's proof needs x_adapt ∈ X_int, which Algorithm 2's
-    full balls do not guarantee: AC4).  beta default n^{−μ}.  Other parameters as :func:`algorithm_2`.
+    full balls do not guarantee: ACCD22-E4).  beta default n^{−μ}.  Other parameters as :func:`algorithm_2`.
 
-    Privacy: Theorem 3.1 (ε-DP) / Theorem 9.1 ((ε, δ)-DP; printed "ε-DP", AC13): disjoint halves.  Utility:
+    Privacy: Theorem 3.1 (ε-DP) / Theorem 9.1 ((ε, δ)-DP; printed "ε-DP", ACCD22-E13): disjoint halves.  Utility:
     Theorem 3 / 9 (:func:`theorems.theorem_3_bound` without interpolation, Theorem 2's with it)."""
     return _run_algorithm_3(REFERENCE_PARTS, Z, loss, domain, L, H, lam, x0, epsilon, delta, rng,
                             beta=beta, mu=mu, m=m, T=T, T5=T5, constant=constant, alg2_constant=alg2_constant,
@@ -456,14 +456,14 @@ def algorithm_6(Z: Any, loss: ConvexLoss, domain: Ball, L: float, H: float, lam:
                 T: int | None = None, m: int | None = None, T5: int | None = None, constant: float | None = None,
                 eta_scale: float = 1.0, replicates: int | None = None, white_box: bool = False) -> Release:
     """Algorithm 6 (epoch-based algorithm for κ-growth with κ > 2, App. C.1), each epoch wrapped in Algorithm 1
-    (the printed box never mentions the extension; without it privacy fails on non-interpolating data: AC11).
+    (the printed box never mentions the extension; without it privacy fails on non-interpolating data: ACCD22-E11).
 
     T, m : epochs and samples per epoch, default Theorem 8's T = ⌊log n⌋, m = ⌊n/T⌋.  T5 : inner Algorithm 5
     epochs, default ⌈2 log m/(κ − 1)⌉.  constant : c_κ (default 2(2^12κ)^{1/κ}).  beta default 1/n.  L : L_1,
     H : smoothness (L_{i+1} = H·D_{i+1}), lam : the κ-growth constant λ.  Returns x̂_T (printed "x_T").
 
     Privacy: Theorem 8 ((ε, δ)-DP: disjoint batches, Algorithm 1 in each).  Utility: Theorem 8 (κ-growth and
-    interpolation; printed "quadratic growth", AC14) — :func:`theorems.theorem_8_rate`."""
+    interpolation; printed "quadratic growth", ACCD22-E14) — :func:`theorems.theorem_8_rate`."""
     return _run_algorithm_6(REFERENCE_PARTS, Z, loss, domain, L, H, lam, kappa, x0, epsilon, delta, rng,
                             beta=beta, T=T, m=m, T5=T5, constant=constant, eta_scale=eta_scale,
                             replicates=replicates, white_box=white_box)

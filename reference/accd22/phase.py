@@ -113,7 +113,7 @@ def extension_oracle(loss: ConvexLoss) -> GradFn:
 
 
 def _disjoint_batch(Z: np.ndarray, i: int, n0: int) -> tuple[np.ndarray, int]:
-    """Algorithm 5, line 8 with the corrected indices (AC1): S_i = (s_{i n_0 + 1}, …, s_{(i+1) n_0})."""
+    """Algorithm 5, line 8 with the corrected indices (ACCD22-E1): S_i = (s_{i n_0 + 1}, …, s_{(i+1) n_0})."""
     return Z[i * n0:(i + 1) * n0], i * n0
 
 
@@ -152,7 +152,7 @@ def phase_noise(L: float, eta_i: float, d: int, epsilon: float, delta: float,
     this switch): its ℓ1 sensitivity √d(1 + 2tol)Lη_i is ≤ 4Lη_i√d, so the phase is (1 + 2tol)ε/4-DP.
     Gaussian otherwise, with σ_i = max(printed 4Lη_i√(log(1/δ))/ε, the analytic-Gaussian σ of sensitivity
     (1 + 2tol)Lη_i at (ε, δ)): the printed σ alone fails the exact curve where ε is large against √(log(1/δ))
-    (e.g. ε > 254 at δ = 1e-5, ε > 7.2 at δ = 0.9; ERRATA.md AC3)."""
+    (e.g. ε > 254 at δ = 1e-5, ε > 7.2 at δ = 0.9; ERRATA.md ACCD22-E3)."""
     printed = th.algorithm_4_sigma(L, eta_i, d, epsilon, delta)  # validates every input (named errors) first
     if delta == 0.0 or d <= math.log(1.0 / delta):
         printed = th.algorithm_4_sigma(L, eta_i, d, epsilon, 0.0)

@@ -6,7 +6,7 @@ base).  Where the paper writes Õ(·) or Θ̃(·), the function returns the expl
 docstring says which) or, named ``*_rate``, the expression with every hidden constant and logarithm equal to 1 (a
 *shape*, for rate checks).
 
-Where the printed text is replaced (ERRATA.md, entries AC1–AC14), the corrected form is the default and the
+Where the printed text is replaced (ERRATA.md, entries ACCD22-E1–ACCD22-E14), the corrected form is the default and the
 printed one is reachable through a keyword (``printed=True``).
 
 Notation (the paper's): A(N, β') = √(log(1/β'))·log^{3/2}N/√N + d_eff·log(1/β')·log N/(Nε) (the sum form of
@@ -132,8 +132,8 @@ def algorithm_4_eta(i: int, eta: float) -> float:
 def algorithm_4_sigma(L: float, eta_i: float, d: int, epsilon: float, delta: float) -> float:
     """The printed noise scale of phase i (Algorithm 4, lines 6–9): the Laplace scale 4Lη_i√d/ε per coordinate for
     δ = 0, the Gaussian standard deviation 4Lη_i√(log(1/δ))/ε for δ > 0.  The printed line 7 divides by an undefined
-    ε_i; each sample enters one phase only, so ε_i = ε (ERRATA.md AC2).  The Gaussian branch is only private where
-    its exact curve says so (ERRATA.md AC3): ``algorithms.phase_noise`` checks that, this function is the formula."""
+    ε_i; each sample enters one phase only, so ε_i = ε (ERRATA.md ACCD22-E2).  The Gaussian branch is only private where
+    its exact curve says so (ERRATA.md ACCD22-E3): ``algorithms.phase_noise`` checks that, this function is the formula."""
     L = check_positive(L, "L")
     e = check_positive(eta_i, "eta_i")
     d = check_positive_int(d, "d")
@@ -172,7 +172,7 @@ def proposition_2_bound(n: int, d: int, epsilon: float, delta: float, L: float, 
 def algorithm_5_epochs(N: int, kappa_lower: float = 2.0) -> int:
     """T_5 = ⌈2 log N/(κ̲ − 1)⌉ epochs (Theorems 6, 7), at least 1; κ̲ > 1 the known lower bound on the growth
     exponent (2 for quadratic growth).  Algorithms 2, 3 and 6 do not say how many epochs their inner Algorithm 5
-    runs; we use this one (ERRATA.md AC6)."""
+    runs; we use this one (ERRATA.md ACCD22-E6)."""
     N = check_positive_int(N, "N")
     k = check_positive(kappa_lower, "kappa_lower")
     if not k > 1.0:
@@ -183,7 +183,7 @@ def algorithm_5_epochs(N: int, kappa_lower: float = 2.0) -> int:
 def algorithm_5_eta0(D0: float, L: float, n0: int, d: int, epsilon: float, delta: float, beta: float) -> float:
     """η_0 of Algorithm 5, lines 2–6: (D_0/(2L))·min{1/√(n_0 log(n_0) log(1/β)), ε/(d_δ log(1/β))} with d_δ = d
     for δ = 0 and √(d log(1/δ)) for δ > 0.  log n_0 is floored at 1 (n_0 ≤ e would give log n_0 ≤ 1, or 0 at
-    n_0 = 1: a division by zero the paper does not guard; ERRATA.md AC7)."""
+    n_0 = 1: a division by zero the paper does not guard; ERRATA.md ACCD22-E7)."""
     D0 = check_positive(D0, "D0")
     L = check_positive(L, "L")
     n0 = check_positive_int(n0, "n0")
@@ -225,7 +225,7 @@ def theorem_2_parameters(n: int, d: int, epsilon: float, delta: float, H: float,
                          printed: bool = False) -> tuple[float, float, int]:
     """(β, m, T) of Theorem 2: β = n^{−μ}, m = 256·log²n·(H log(1/β)/λ)·max{256H/λ, d_δ/(ε√(log n))}, T = ⌊n/m⌋.
 
-    d_δ = d for δ = 0; for δ > 0 the corrected √(d log(1/δ)) (the rest of the paper's term; ERRATA.md AC8), or
+    d_δ = d for δ = 0; for δ > 0 the corrected √(d log(1/δ)) (the rest of the paper's term; ERRATA.md ACCD22-E8), or
     the printed √d·log(1/δ) with ``printed=True``.  m is returned unrounded (a float: at the paper's constants it
     exceeds n for every practical n, so T = 0; the algorithms take m as an explicit, recorded utility override).
     """
@@ -254,7 +254,7 @@ def theorem_2_bound(T: int, n: int, mu: float, L: float, H: float, lam: float, D
     """The explicit form of Theorem 2's bound that its proof gives (eq. (6) and the expectation step):
     E[f(x_T) − f*] ≤ (L²λ/(8H²))·e^{−T} + β·HD²/2 with β = n^{−μ}, valid when (c H M(m)/λ)² ≤ 1/e (the per-epoch
     contraction; the paper's "for sufficiently large n").  The printed prefactor L·D of eq. (3) is not what the
-    proof gives (ERRATA.md AC10)."""
+    proof gives (ERRATA.md ACCD22-E10)."""
     T = check_positive_int(T, "T")
     n = check_positive_int(n, "n")
     L = check_positive(L, "L")
@@ -279,7 +279,7 @@ def corollary_4_1_sample_complexity(alpha: float, rho: float, d: int, epsilon: f
 def algorithm_3_radius(L: float, lam: float, n: int, beta: float, d: int, epsilon: float, delta: float,
                        constant: float = ALGORITHM_3_CONSTANT, *, printed: bool = False) -> float:
     """D_int = c·(L/λ)·A(N, β/2) (Algorithm 3, line 3; c = 128 a utility constant) with N = ⌊n/2⌋, the size of the
-    half S_1 that x_1 was computed from (corrected, ERRATA.md AC12), or N = n as printed (``printed=True``)."""
+    half S_1 that x_1 was computed from (corrected, ERRATA.md ACCD22-E12), or N = n as printed (``printed=True``)."""
     n = check_positive_int(n, "n")
     N = n if printed else n // 2
     return (check_positive(constant, "constant") * check_positive(L, "L") / check_positive(lam, "lam")
@@ -292,7 +292,7 @@ def theorem_3_bound(n: int, d: int, epsilon: float, delta: float, L: float, H: f
     gives: E[f(x_adapt) − f*] ≤ (H/2)·D_int² + (β/2)·HD²/2, where D_int = c(L/λ)A(⌊n/2⌋, β/2) (on the event of
     probability ≥ 1 − β/2 that x_1 localises, every point of X_int is within D_int of x*, and f − f* ≤ (H/2)‖x − x*‖²
     there when ∇f(x*) = 0; otherwise f − f* ≤ HD²/2).  The printed L·D·Õ(·)² prefactor is not what the proof gives
-    (ERRATA.md AC10)."""
+    (ERRATA.md ACCD22-E10)."""
     Dint = algorithm_3_radius(L, lam, n, beta, d, epsilon, delta, constant)
     H = check_positive(H, "H")
     return H / 2.0 * Dint ** 2 + _beta(beta) / 2.0 * H * check_positive(D, "D") ** 2 / 2.0
@@ -337,7 +337,7 @@ def theorem_8_parameters(n: int) -> tuple[int, int]:
 
 def theorem_8_rate(n: int, d: int, epsilon: float, delta: float, kappa: float) -> float:
     """Theorem 8's shape (1/√n + d_δ/(nε))^{κ/(κ−2)}, hidden constants and logarithms 1 (d_δ = √(d log(1/δ)) for
-    δ > 0, the form of Algorithm 6; the printed √d·log(1/δ) is ERRATA.md AC8's twin).  κ > 2."""
+    δ > 0, the form of Algorithm 6; the printed √d·log(1/δ) is ERRATA.md ACCD22-E8's twin).  κ > 2."""
     k = check_positive(kappa, "kappa")
     if not k > 2.0:
         raise ValueError(f"Theorem 8 needs kappa > 2, got {k}")

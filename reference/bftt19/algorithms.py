@@ -34,7 +34,7 @@ Departures from the printed text (each also in ERRATA.md, with the test that sho
   sampling at small T (worst pair: every other record shares the replaced record's gradient; n = 1000, T = 1,
   ε = 1, δ = 10⁻⁶ gives ε = 1.99).  Default ``calibration="certified"``: σ = max(printed σ, the smallest σ
   that the PLD accountant certifies on that pair, ``dpsco.reference.bftt19.accounting``); ``"printed"`` stays reachable
-  and its claim then states the accountant's δ.  Applies to A_NSGD, its Moreau variant and A_ProxGD (E4).
+  and its claim then states the accountant's δ.  Applies to A_NSGD, its Moreau variant and A_ProxGD (BFTT19-E4).
 * Integer rounding (the paper gives reals): T := ⌊T_real⌋ ≥ 1, m := ⌈m_real⌉; σ² and η use the integer T.
 * Lemma 3.4's α = L²Tη/n is off by (T+1)/T for the averaged iterate; ``lemma_3_4_stability(corrected=True)``
   gives L²η(T+1)/n (tight for the linear loss).
@@ -250,7 +250,7 @@ def noisy_sgd(
         used by auditors and statistical checks); the release's output is then (R, d), its trajectory
         (R, T+1, d), and each row carries the same claim.
     calibration : "certified" (default) or "printed": see ``theorem_3_2_parameters``.  The printed σ of
-        Algorithm 1, line 1 is not private at small T (ERRATA.md E4); with "printed" the claim states the
+        Algorithm 1, line 1 is not private at small T (ERRATA.md BFTT19-E4); with "printed" the claim states the
         worst-pair accountant's δ when it exceeds ``delta``.
     white_box : also return every noisy gradient and the step function in ``Release.white_box`` (a
         ``dpsco.reference.white_box.NoisyGradientTrace``, for white-box auditors; never serialised).
@@ -309,7 +309,7 @@ EnvelopeLipschitz = Literal["paper", "sharp"]
 
 
 def _envelope_lipschitz(L: float, which: EnvelopeLipschitz) -> float:
-    """2L (Lemma 4.3, property 1, as printed) or L (sharp: ‖∇f_β‖ ≤ L on W, ERRATA.md E5,
+    """2L (Lemma 4.3, property 1, as printed) or L (sharp: ‖∇f_β‖ ≤ L on W, ERRATA.md BFTT19-E5,
     ``docs/derivations.md#moreau-envelope-gradients-are-bounded-by-l``)."""
     if which == "paper":
         return 2.0 * L
@@ -344,7 +344,7 @@ def moreau_noisy_sgd(
     X, y, problem, epsilon, delta, rng, clip, return_trajectory, replicates, calibration, white_box : as in
         ``noisy_sgd`` (the step function is the clipped envelope gradient).
     lipschitz_envelope : "paper" (default) calibrates σ and η with L' = 2L (Lemma 4.3 as printed, which is
-        what reproduces Theorem 4.4's constant 24); "sharp" uses L' = L (ERRATA.md E5).
+        what reproduces Theorem 4.4's constant 24); "sharp" uses L' = L (ERRATA.md BFTT19-E5).
     beta : smoothing parameter; default Theorem 4.4's β = (L/M) min(√n/4, εn/(8√(d log(1/δ)))).
     T, eta : overrides of Theorem 3.2's T and η (computed with L').
 

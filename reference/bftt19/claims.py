@@ -9,7 +9,7 @@ faithfully:
 algorithm                      claim                                       ``event`` (``event_neighbouring``)
 =============================  ==========================================  ====================================
 A_NSGD, its Moreau variant,    Theorem 3.1, certified on the worst-case    T steps on that pair,
-A_ProxGD                       replace-one pair known (ERRATA.md E4)       ``nsgd_worst_pair_event``
+A_ProxGD                       replace-one pair known (ERRATA.md BFTT19-E4)       ``nsgd_worst_pair_event``
                                                                            ("REPLACE_SPECIAL")
 A_ObjP                         Theorem 5.2                                 None: no dp_accounting event
 Efficient ObjP                 (ε1 + 2ε2, e^{ε2}δ1 + (1 + e^{ε1+ε2})δ2)    None: part of its privacy is A_ObjP's
@@ -46,7 +46,7 @@ def nsgd_claim(problem: ERMProblem, n: int, epsilon: float, delta: float, params
     ``lipschitz_used`` is the per-sample gradient bound L' the noise was calibrated with and the gradients
     were clipped to (L for A_NSGD, the envelope's bound for its Moreau variant, L_env + ξ for A_ProxGD).
     The claimed δ is max(δ, the worst-pair accountant's δ(ε) at the σ used): with
-    ``calibration="printed"`` at a T where the printed σ is not private (ERRATA.md E4) the claim states the
+    ``calibration="printed"`` at a T where the printed σ is not private (ERRATA.md BFTT19-E4) the claim states the
     accountant's δ, never the requested one.
 
     The claim's ``event`` is ``dpsco.reference.bftt19.accounting.nsgd_worst_pair_event(n, m, σ, L', T)`` with the σ
@@ -74,7 +74,7 @@ def nsgd_claim(problem: ERMProblem, n: int, epsilon: float, delta: float, params
     # a (n, T, ε, δ) where it is not private, the claimed δ is the accountant's.
     claimed_delta = max(delta, params.accountant_delta)
     notes = [f"noise calibration: {params.calibration}; worst-pair accountant δ({epsilon:g}) = "
-             f"{params.accountant_delta:.3g} (dpsco.reference.bftt19.accounting; ERRATA.md E4)"]
+             f"{params.accountant_delta:.3g} (dpsco.reference.bftt19.accounting; ERRATA.md BFTT19-E4)"]
     if claimed_delta > delta:
         notes.append(f"NOT ({epsilon:g}, {delta:g})-DP: the printed calibration gives δ({epsilon:g}) = "
                      f"{params.accountant_delta:.3g} > {delta:g} on the worst-case replace-one pair; "

@@ -140,7 +140,7 @@ def theorem_3_2_parameters(
     σ²_printed = 8TL² log(1/δ)/(n²ε²).  ``T`` and ``eta`` may be overridden (utility constants): σ² and m are
     always computed with the T used.
 
-    Noise (departure from the printed text, ERRATA.md E4): Theorem 3.1's σ²_printed is *not* (ε, δ)-DP under
+    Noise (departure from the printed text, ERRATA.md BFTT19-E4): Theorem 3.1's σ²_printed is *not* (ε, δ)-DP under
     replace-one for small T (e.g. n = 1000, T = 1, ε = 1, δ = 10⁻⁶: ε = 1.99 on the worst pair).  With
     ``calibration="certified"`` (default) σ = max(σ_printed, the smallest σ that the worst-pair accountant
     certifies, ``dpsco.reference.bftt19.accounting.certified_noise_std``), so the algorithm is the paper's wherever its
@@ -198,7 +198,7 @@ def lemma_3_3_bound(n: int, d: int, epsilon: float, delta: float, lipschitz: flo
     """Lemma 3.3: E[excess empirical loss] ≤ M²/(2ηT) + (ηL²/2)(16 T d log(1/δ)/(n²ε²) + 1).
 
     The lemma's 16Td log(1/δ)/(n²ε²) is 2dσ²/L² at the printed σ²; its proof holds for any noise variance, so
-    when Algorithm 1 ran with a larger σ² (the certified calibration, ERRATA.md E4) pass it as ``sigma2``:
+    when Algorithm 1 ran with a larger σ² (the certified calibration, ERRATA.md BFTT19-E4) pass it as ``sigma2``:
     the term becomes 2d·max(σ², σ²_printed)/L².
 
     Proved for the average of w_0..w_{T-1}; Algorithm 1 returns the average of w_1..w_T, which adds at most
@@ -216,7 +216,7 @@ def lemma_3_4_stability(lipschitz: float, eta: float, T: int, n: int, *, correct
 
     printed (``corrected=False``): α = L² T η / n.
     corrected (default): α = L² η (T+1) / n — the coupled-run argument for the averaged iterate
-    w̄ = (1/T)Σ_{t=1..T} w_t gives E‖w̄ − w̄'‖ ≤ Lη(T+1)/n, attained by the linear loss (ERRATA.md E2).
+    w̄ = (1/T)Σ_{t=1..T} w_t gives E‖w̄ − w̄'‖ ≤ Lη(T+1)/n, attained by the linear loss (ERRATA.md BFTT19-E2).
     """
     return lipschitz**2 * eta * (T + 1 if corrected else T) / n
 
@@ -296,7 +296,7 @@ def theorem_5_3_bound(n: int, d: int, epsilon: float, delta: float, lipschitz: f
     """Theorem 5.3: E[excess population loss of A_ObjP] ≤ c·ML√(2/n + 4d log(1/δ)/(ε²n²)).
 
     printed=True: c = 2 as printed.  printed=False (default): c = 4, what the proof's last display gives at
-    the stated λ (its λM² term alone equals the printed bound; ERRATA.md E3).
+    the stated λ (its λM² term alone equals the printed bound; ERRATA.md BFTT19-E3).
     """
     return (2.0 if printed else 4.0) * radius * lipschitz * _objp_root(n, d, epsilon, delta)
 

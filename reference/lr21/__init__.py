@@ -18,7 +18,7 @@ Algorithms
                   docs/derivations.md#privacy-of-algorithm-3-needs-only-a-certified-gap).
 ``algorithm_3``   Alg. 3, adversarial training as a min-max problem, with a certified saddle-point solver
                   (extragradient) on the linear adversarial games of docs/derivations.md#linear-adversarial-games
-                  (privacy "same arguments", Sec. 4; utility Thm 4.1, which needs G_D smooth — ERRATA.md LR-E9).
+                  (privacy "same arguments", Sec. 4; utility Thm 4.1, which needs G_D smooth — ERRATA.md LR21-E9).
 
 Inner methods 𝓜 (each with its iteration count as a plain function, and a gradient counter on the objective):
 ``subgradient_method`` (η_t = 2/(μ(t+1)), Prop. 0.1), ``accelerated_gradient`` (Nesterov AGD, Bubeck Thm 3.18),
@@ -29,7 +29,7 @@ each copy certified on its own by ``certified_inner_replicates``): ``replicates=
 The domain.  Every objective is minimised over W = B(0, R) (``problem.domain``).  The paper minimises over
 R^d and asks R to exceed every minimiser's norm by 1; Lemma 0.2 — the sensitivity lemma — is stated for any
 closed convex W, so with constrained minimisers the sensitivity bounds hold for *every* public R and the
-privacy guarantee no longer rests on R being a valid universe-wide bound (ERRATA.md LR-D1).  When R is valid in
+privacy guarantee no longer rests on R being a valid universe-wide bound (ERRATA.md LR21-D1).  When R is valid in
 the paper's sense the constrained and unconstrained minimisers coincide and nothing changes.
 
 Privacy rests on a certificate, never on accuracy in expectation
@@ -55,21 +55,21 @@ claim also carries the noise as a ``dp_accounting`` event, ``GaussianDpEvent(σ/
 
 Departures from the printed text (each also in ERRATA.md's LR section, with the test that shows it)
 ---------------------------------------------------------------------------------------------------
-* LR-E1  Alg. 2 line 2 noise uses Δ_λ + 2√(2ε/λ): we use 2√(2α/λ) (proof of Prop. 2.2); printed reachable via
+* LR21-E1  Alg. 2 line 2 noise uses Δ_λ + 2√(2ε/λ): we use 2√(2α/λ) (proof of Prop. 2.2); printed reachable via
   ``sensitivity_T(..., printed="alg2")``.
-* LR-E2  Alg. 2 line 2, δ > 0: printed density has σ_Zhao/√2; we use Zhao's σ (``noise.zhao_sigma``).
-* LR-E3  Alg. 3 line 2, δ > 0: Δ + 2α/μ printed; we use Δ + 2√(2α/μ) (``printed="alg3"``).
-* LR-E4  Prop. 4.2: C_τ printed, C_τ² follows from Lemma 0.5 + Thm 0.3 (``proposition_4_2_bound(printed=...)``).
-* LR-E5  Thm 0.4-2b: α = LR(s_δ/n)^{3/2} breaks the constant 25 unless s_δ ≲ 1; corrected /(1 + s_δ)².
-* LR-E6  Prop. 4.1 (δ = 0) α breaks the constant 9; corrected α = (L²C_τ/μ)min{C_τ/n², s₀/n}.
-* LR-E7  Iteration counts that do not reach the printed α (Thm 3.3's T; Thm 2.4a's α is the larger branch
+* LR21-E2  Alg. 2 line 2, δ > 0: printed density has σ_Zhao/√2; we use Zhao's σ (``noise.zhao_sigma``).
+* LR21-E3  Alg. 3 line 2, δ > 0: Δ + 2α/μ printed; we use Δ + 2√(2α/μ) (``printed="alg3"``).
+* LR21-E4  Prop. 4.2: C_τ printed, C_τ² follows from Lemma 0.5 + Thm 0.3 (``proposition_4_2_bound(printed=...)``).
+* LR21-E5  Thm 0.4-2b: α = LR(s_δ/n)^{3/2} breaks the constant 25 unless s_δ ≲ 1; corrected /(1 + s_δ)².
+* LR21-E6  Prop. 4.1 (δ = 0) α breaks the constant 9; corrected α = (L²C_τ/μ)min{C_τ/n², s₀/n}.
+* LR21-E7  Iteration counts that do not reach the printed α (Thm 3.3's T; Thm 2.4a's α is the larger branch
   of Thm 0.5's min): the rigorous counts are the defaults, the printed ones are separate functions.
-* LR-E11 Thm 0.3/0.5 "E⟨∇F(w_T), Π(w_T + z) − w_T⟩ = 0" is false when the projection is active; we provide
+* LR21-E11 Thm 0.3/0.5 "E⟨∇F(w_T), Π(w_T + z) − w_T⟩ = 0" is false when the projection is active; we provide
   the rigorous master bounds (``master_bound_*``); ``theorem_0_3_bound`` adds the projection term (printed form
   via ``printed=True``); the final constants of Thms 0.3/0.5 survive.
-* LR-E12 Thm 0.4-2b's first statement drops the factor (1 + 2s_δ) (``theorem_0_4_general_bound(printed=...)``).
-* LR-E13 Thm 3.1-2's printed T and bound are √-scope garbles (``theorem_3_1_parameters/bound(printed=True)``).
-* LR-E14 Supplement Thm 0.1's c is misprinted (``noise.c_delta(printed=True)``, never real).
+* LR21-E12 Thm 0.4-2b's first statement drops the factor (1 + 2s_δ) (``theorem_0_4_general_bound(printed=...)``).
+* LR21-E13 Thm 3.1-2's printed T and bound are √-scope garbles (``theorem_3_1_parameters/bound(printed=True)``).
+* LR21-E14 Supplement Thm 0.1's c is misprinted (``noise.c_delta(printed=True)``, never real).
 * Integer T: ⌈·⌉ everywhere; AGD uses projected steps (Nesterov 2018, §2.2.4) so iterates stay in B(0, R).
 
 Modules

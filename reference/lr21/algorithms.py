@@ -167,7 +167,7 @@ def algorithm_2_parameters(problem: ERMProblem, n: int, d: int, epsilon: float, 
     """Public parameters of Algorithm 2 on F_λ = (1/n)Σℓ + (λ/2)‖w‖² over B(0, R), L = L_ℓ on B(0, R).
 
     Defaults: agd/katyusha (smooth): λ, α of Thm 0.5 (ERM) / 2.4 (non-ERM); subgradient/sgd: λ, α of
-    Thm 0.4 (corrected α for ERM δ > 0, LR-E5); T rigorous (⌈2(L + λR)²/(λα)⌉ or the AGD count on F_λ)."""
+    Thm 0.4 (corrected α for ERM δ > 0, LR21-E5); T rigorous (⌈2(L + λR)²/(λα)⌉ or the AGD count on F_λ)."""
     erm = check_bool(erm, "erm")
     R, L = problem.radius, problem.lipschitz
     beta_l = problem.smoothness
@@ -213,7 +213,7 @@ def algorithm_2(
 
     Line 1: 𝓜 on F_λ(w) = (1/n)Σℓ(w, z_i) + (λ/2)‖w‖² over B(0, R), certified α-accurate.
     Line 2: Δ_λ = 2(L + λR)/(λn) (ERM) or 2(L + λR)/λ; Δ_T = Δ_λ + 2√(2α/λ) — NOT the printed 2√(2ε/λ)
-    (LR-E1) — and the noise of Algorithm 1 with Zhao's σ — NOT the printed σ/√2 (LR-E2); w_A = Π(w_T + ẑ).
+    (LR21-E1) — and the noise of Algorithm 1 with Zhao's σ — NOT the printed σ/√2 (LR21-E2); w_A = Π(w_T + ẑ).
 
     Parameters as in :func:`algorithm_1`, plus ``lam`` (default Thm 0.5 for smooth methods, Thm 0.4
     otherwise; λ is public — never tuned on the private data).  Privacy: Prop. 2.2.  Utility: Thms 2.3,
@@ -239,7 +239,7 @@ def algorithm_2(
     out = release_noise(inner.w, cal, p["R"], noise_rng, replicates)
     assumptions = {**problem.assumptions(), **{k: v for k, v in p.items() if k != "s"}, "noise": cal.to_dict(),
                    "data_clipping": data_clipping(clip)}
-    claim = output_claim(eps, dl, f"{PAPER}, Proposition 2.2 (Algorithm 2; noise with α and Zhao's σ, ERRATA LR-E1/E2)",
+    claim = output_claim(eps, dl, f"{PAPER}, Proposition 2.2 (Algorithm 2; noise with α and Zhao's σ, ERRATA LR21-E1/LR21-E2)",
                    assumptions, p["alpha"], p["lam"], cal)
     return Release(output=out, claim=claim, gradient_evaluations=inner_schedule_count(method, p["T"], n),
                    parameters={**p, "method": method if isinstance(method, str) else "callable",

@@ -37,7 +37,7 @@ def tilted_erm_parameters(problem: ERMProblem, n: int, d: int, epsilon: float, d
                           sensitivity_mode: SensitivityMode = "paper") -> dict[str, Any]:
     """Public parameters of :func:`tilted_erm` (Props 4.1/4.2), before the data is read: the constants of
     :func:`tilted_constants` (L = L_ℓ + μR, C_τ, β_τ, ...), α (default Prop. 4.2's (L²/(μn²))min{κ_τs², C_τ²}
-    for "agd", Prop. 4.1's corrected α otherwise, LR-E6), T (the rigorous AGD / subgradient count; 0 for a
+    for "agd", Prop. 4.1's corrected α otherwise, LR21-E6), T (the rigorous AGD / subgradient count; 0 for a
     callable), Δ_F = Lemma 0.5's Δ_{F_τ} (tight: with L_ℓ) and Δ_T = Δ_F + 2√(2α/μ).  Raises ValueError naming
     the parameter (e.g. method="agd" with a non-smooth loss, T above MAX_ITERATIONS)."""
     c = tilted_constants(problem, tau, mu, sensitivity_mode=sensitivity_mode)
@@ -50,7 +50,7 @@ def tilted_erm_parameters(problem: ERMProblem, n: int, d: int, epsilon: float, d
         if method == "agd":
             alpha = L * L / (m_ * n * n) * min(beta_tau / m_ * s * s, C * C)  # Prop. 4.2's proof
         else:
-            alpha = proposition_4_1_alpha(L, m_, n, d, epsilon, delta, C)  # Prop. 4.1 (corrected for δ = 0, LR-E6)
+            alpha = proposition_4_1_alpha(L, m_, n, d, epsilon, delta, C)  # Prop. 4.1 (corrected for δ = 0, LR21-E6)
     alpha = check_positive(alpha, "alpha")
     if T is None:
         T = (agd_iterations(m_, beta_tau, c["R"], alpha) if method == "agd"
@@ -86,7 +86,7 @@ def tilted_erm(
     epsilon, delta, rng : as :func:`algorithm_1`.
     tau : τ > 0, the tilt (public).  mu : μ > 0, the ridge modulus (public).
     method : "agd" (Prop. 4.2, β_τ of Lemma 4.2), "subgradient" (Prop. 4.1) or a callable ``(obj, rng) -> w``.
-    alpha : default Prop. 4.2's α = (L²/(μn²))min{κ_τs², C_τ²} (agd) or Prop. 4.1's corrected α (LR-E6).
+    alpha : default Prop. 4.2's α = (L²/(μn²))min{κ_τs², C_τ²} (agd) or Prop. 4.1's corrected α (LR21-E6).
     T : default the rigorous AGD / subgradient count.  sensitivity_mode : "paper" | "tight" (see
         :func:`tilted_constants`).  fallback, gaussian, clip, replicates : as :func:`algorithm_1`.
 
@@ -139,7 +139,7 @@ def robust_erm_parameters(kind: Literal["logistic", "squared"], x_max: float, y_
     """Public parameters of :func:`robust_erm`, before the data is read: the constants of
     :func:`robust_constants` (L = L_ℓ + μR on B(0, R)), α (default (L²/(μn))min{1/n, s}, Thm 0.2/3.1's ERM
     choice), β (the data term's smoothness away from its kinks, + μ), T (subgradient / AGD count; 0 for a
-    callable), Δ_F = 2L/(μn) (paper) or 2L_ℓ/(μn) (tight) and Δ_T = Δ_F + 2√(2α/μ) (LR-E3).  Raises ValueError
+    callable), Δ_F = 2L/(μn) (paper) or 2L_ℓ/(μn) (tight) and Δ_T = Δ_F + 2√(2α/μ) (LR21-E3).  Raises ValueError
     naming the parameter (``method``, ``sensitivity_mode``, T above MAX_ITERATIONS, ...)."""
     if not (callable(method) or method in ("agd", "subgradient")):
         raise ValueError(f"method must be 'subgradient', 'agd' or a callable, got {method!r}")
@@ -180,7 +180,7 @@ def robust_erm(
     docs/derivations.md#privacy-of-algorithm-3-needs-only-a-certified-gap).
     Line 2: Δ = 2L/(μn) (ERM form, paper mode, L = L_ℓ + μR) or 2L_ℓ/(μn) (tight: Lemma 0.2 with the ridge
     cancelling, docs/derivations.md#tight-sensitivities-the-regulariser-cancels), Δ_T = Δ + 2√(2α/μ) (NOT the
-    printed δ > 0 Δ + 2α/μ, LR-E3), w_A = Π_{B(0,R)}(w_T + ẑ).
+    printed δ > 0 Δ + 2α/μ, LR21-E3), w_A = Π_{B(0,R)}(w_T + ẑ).
 
     Parameters
     ----------
@@ -218,7 +218,7 @@ def robust_erm(
     assumptions = {**p, "x_max": xm, "y_max": float(y_max), "perturbation_set": f"B(0, {c['rho']})",
                    "noise": cal.to_dict()}
     claim = output_claim(eps, dl, f"{PAPER}, Algorithm 3 with exact inner maximisation (Prop. 2.1 applied to G_D; "
-                   "noise Δ + 2√(2α/μ), ERRATA LR-E3)", assumptions, alpha, m_, cal)
+                   "noise Δ + 2√(2α/μ), ERRATA LR21-E3)", assumptions, alpha, m_, cal)
     return Release(output=out, claim=claim, gradient_evaluations=inner_schedule_count(method, p["T"], n),
                    parameters={**p, "method": method if isinstance(method, str) else "callable",
                                "noise_scale": cal.scale, "mechanism": cal.mechanism},
@@ -251,7 +251,7 @@ def algorithm_3_parameters(problem: LinearAdversarialProblem, n: int, d: int, ep
                            ) -> dict[str, Any]:
     """Public parameters of Algorithm 3.  α default: Thm 4.1 (ERM: (L²/(μn²))min{κs², 1}; non-ERM without 1/n²),
     κ = β/μ = 1 (H(·, V) is μ-smooth).  Δ = 2L/(μn) (paper, ERM) or 2L_data/(μn) (tight: Lemma 0.2 on G_D, the
-    ridge cancels); non-ERM: without 1/n.  Δ_T = Δ + 2√(2α/μ) (line 2 corrected, LR-E3)."""
+    ridge cancels); non-ERM: without 1/n.  Δ_T = Δ + 2√(2α/μ) (line 2 corrected, LR21-E3)."""
     if sensitivity_mode not in ("paper", "tight"):
         raise ValueError(f"sensitivity_mode must be 'paper' or 'tight', got {sensitivity_mode!r}")
     erm = check_bool(erm, "erm")
@@ -286,7 +286,7 @@ def algorithm_3(
     "certified_solver"``) or raise UncertifiedError (``"refuse"``).  𝓜 = extragradient (a simple certified
     replacement for the paper's Minimax-AIPP/APPA, whose constants are not given) or a callable ``(game, rng) -> (w, V)``.
     Line 2: Δ = 2L/(μn) (ERM; 2L/μ non-ERM); Δ_T = Δ + 2√(2α/μ) for both δ = 0 and δ > 0 — the printed δ > 0
-    density's Δ + 2α/μ under-noises when α/μ < 2 (ERRATA LR-E3; ``sensitivity_T(..., printed="alg3")``); the
+    density's Δ + 2α/μ under-noises when α/μ < 2 (ERRATA LR21-E3; ``sensitivity_T(..., printed="alg3")``); the
     noise is Algorithm 1's (L2-Laplace; Zhao's Gaussian); w_A = Π_{B(0,R)}(w_T + ẑ).  Line 3: return w_A.
 
     Parameters
@@ -353,7 +353,7 @@ def algorithm_3(
             details["certified"], details["solver_note"] = False, f"{type(exc).__name__}: {exc}"
     out = release_noise(w_T, cal, R, noise_rng, replicates)  # line 2: Π_{B(0,R)}(w_T + ẑ)
     claim = output_claim(eps, dl, f"{PAPER}, Algorithm 3 (privacy by the arguments of Prop. 2.1 applied to G_D; noise "
-                   "Δ + 2√(2α/μ), ERRATA LR-E3)" + ("; Theorem 0.1 (Zhao et al. 2019)" if dl > 0 and gaussian == "zhao"
+                   "Δ + 2√(2α/μ), ERRATA LR21-E3)" + ("; Theorem 0.1 (Zhao et al. 2019)" if dl > 0 and gaussian == "zhao"
                                                     else ""),
                    {**p, "noise": cal.to_dict(), "perturbation_set": f"B(0, {problem.r})"}, a, mu, cal)
     return Release(output=out, claim=claim, gradient_evaluations=extragradient_schedule_count(method, p["T"], n),
@@ -375,7 +375,7 @@ def robust_erm_from_problem(X: Any, y: Any, problem: ERMProblem, epsilon: float,
                             rng: np.random.Generator, *, rho: float, mu: float,
                             kind: Literal["logistic", "squared"] = "logistic", **options: Any) -> Release:
     """:func:`robust_erm` with x_max, y_max and R = problem.radius taken from ``problem`` (declared bounds;
-    W = B(0, R) is public, ERRATA.md LR-D1).  Other keywords are passed through.  Raises TypeError for a
+    W = B(0, R) is public, ERRATA.md LR21-D1).  Other keywords are passed through.  Raises TypeError for a
     ``problem`` that is not an ERMProblem, and as :func:`robust_erm`."""
     if not isinstance(problem, ERMProblem):
         raise TypeError(f"problem must be an ERMProblem, got {type(problem).__name__}")

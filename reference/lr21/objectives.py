@@ -414,7 +414,7 @@ class LinearAdversarialProblem:
 
     over w ∈ B(0, R).  μ-strongly convex and μ-smooth in w (κ = 1); concave in V (Assumption 2), (γ/n)-strongly
     concave per block when γ > 0 (then G_D is smooth), linear in V when γ = 0 (then G_D has r‖w‖, non-smooth
-    at 0 — Thm 4.1's smoothness premise fails, ERRATA.md LR-E9).  Declared bounds ‖x‖ ≤ x_max, |y| ≤ y_max.
+    at 0 — Thm 4.1's smoothness premise fails, ERRATA.md LR21-E9).  Declared bounds ‖x‖ ≤ x_max, |y| ≤ y_max.
     Default R = y_max(x_max + r)/μ + 1 (Assumption 1: argmin_w H(·, V) = (1/(μn))Σ y_i(x_i + v_i)).
     Per-sample Lipschitz constant in w on B(0, R): L = μR + y_max(x_max + r) (the paper's L); data term
     L_data = y_max(x_max + r)."""

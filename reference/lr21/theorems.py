@@ -94,8 +94,8 @@ def sensitivity_T(delta_F: float, alpha: float, modulus: float, *, epsilon: floa
                   printed: Literal[False, "alg2", "alg3"] = False) -> float:
     """Δ_T = Δ + 2√(2α/modulus) (proofs of Props 2.1/2.2): the sensitivity of an α-accurate w_T.
 
-    ``printed="alg2"``: Alg. 2's printed Δ_λ + 2√(2ε/λ) (needs ``epsilon``; erratum LR-E1);
-    ``printed="alg3"``: Alg. 3's printed Δ + 2α/μ (erratum LR-E3).  For comparison only."""
+    ``printed="alg2"``: Alg. 2's printed Δ_λ + 2√(2ε/λ) (needs ``epsilon``; erratum LR21-E1);
+    ``printed="alg3"``: Alg. 3's printed Δ + 2α/μ (erratum LR21-E3).  For comparison only."""
     D = check_positive(delta_F, "delta_F")
     a, mu = check_positive(alpha, "alpha"), check_positive(modulus, "modulus")
     if printed is False:
@@ -130,8 +130,8 @@ def theorem_0_3_bound(L: float, mu: float, beta: float, n: int, d: int, eps: flo
     """Thm 0.3 (Alg. 1 on 𝓗, any 𝓜), first statement (any α), with D = L/(μ[n]) + √(2α/μ), Δ_T = 2D.
 
     ``printed=True``: as printed, 4βD²s₀² + α (δ = 0), 2βD²s_δ² + α (δ > 0).  Its proof uses
-    E⟨∇F(w_T), Π(w_T + z) − w_T⟩ = 0, which is false when the projection is active (erratum LR-E11): for d ≥ 2
-    the printed form fails (tests/lr21/test_lr21_errata_spec.py: exceeded on the instance of ERRATA.md LR-E11 once s_δ is
+    E⟨∇F(w_T), Π(w_T + z) − w_T⟩ = 0, which is false when the projection is active (erratum LR21-E11): for d ≥ 2
+    the printed form fails (tests/lr21/test_lr21_errata_spec.py: exceeded on the instance of ERRATA.md LR21-E11 once s_δ is
     small).
     For d = 1 it holds: on a line F(Π(y)) ≤ F(y) when the minimiser lies in [−R, R].
 
@@ -141,7 +141,7 @@ def theorem_0_3_bound(L: float, mu: float, beta: float, n: int, d: int, eps: flo
     (β/2)E‖z‖² = βD²s_δ² and m₁ = √2·Ds_δ ≥ E‖z‖ (δ > 0).  Needs w_T ∈ B(0, R), which the inner step of this
     module guarantees; ‖∇F(w_T)‖ ≤ √(2βα) needs the paper's standing assumption that a global minimiser lies in
     B(0, R), ‖∇F(w_T)‖ ≤ L does not.  With the prescribed α the default stays ≤ 25.4κL²s₀²/(μ[n²]) and
-    ≤ 12.7κL²s_δ²/(μ[n²]): Thm 0.3's final constants 26 and 13.5 survive (LR-E11)."""
+    ≤ 12.7κL²s_δ²/(μ[n²]): Thm 0.3's final constants 26 and 13.5 survive (LR21-E11)."""
     s = _s(d, eps, delta)
     lead = L / (mu * n) if erm else L / mu
     D = lead + math.sqrt(2.0 * alpha / mu)
@@ -194,7 +194,7 @@ def theorem_0_4_lambda(L: float, R: float, n: int, d: int, eps: float, delta: fl
 def theorem_0_4_alpha(L: float, R: float, n: int, d: int, eps: float, delta: float, *, erm: bool,
                       printed: bool = False) -> float:
     """Thm 0.4: α = LRs^{3/2} (non-ERM); ERM δ = 0: LR(s₀/n)^{3/2}/(1 + s₀)²; ERM δ > 0: printed
-    LR(s_δ/n)^{3/2}, corrected (default) LR(s_δ/n)^{3/2}/(1 + s_δ)² (erratum LR-E5)."""
+    LR(s_δ/n)^{3/2}, corrected (default) LR(s_δ/n)^{3/2}/(1 + s_δ)² (erratum LR21-E5)."""
     s = _s(d, eps, delta)
     if not erm:
         return L * R * s**1.5
@@ -210,7 +210,7 @@ def theorem_0_4_general_bound(L: float, R: float, n: int, d: int, eps: float, de
     ERM 16.5LR√(s/n) + 16√(αLR)(n/s)^{1/4}(1 + s) (δ = 0).
 
     ERM δ > 0 (part 2b, condition s_δ/n ≤ 1): printed (``printed=True``) 13LR√(s/n) + 12√(αLR)(n/s)^{1/4}, which
-    drops the factor (1 + 2s_δ) of its own proof and is false for large s_δ (erratum LR-E12); default (corrected)
+    drops the factor (1 + 2s_δ) of its own proof and is false for large s_δ (erratum LR21-E12); default (corrected)
     13LR√(s/n) + 4√(αLR)(n/s)^{1/4}(1 + 2s_δ) (MB3 with E‖z‖ ≤ s_δΔ_T gives 2√2·2^{1/4} = 3.36 ≤ 4 in front of
     (1 + 2s_δ)).  The non-ERM parts' 32 and 12 are 16(1 + s) and 4(1 + 2s) at their condition s ≤ 1."""
     s = _s(d, eps, delta)
@@ -267,18 +267,18 @@ def theorem_0_5_bound(L: float, R: float, beta: float, n: int, d: int, eps: floa
                       erm: bool) -> float:
     """Thm 0.5 / 2.4: 146β^{1/3}L^{2/3}R^{4/3}(s[/n])^{2/3} (δ = 0), 27·(…) (δ > 0).
 
-    The proof's projection step is erratum LR-E11, but these final constants (prescribed λ, α, under
+    The proof's projection step is erratum LR21-E11, but these final constants (prescribed λ, α, under
     (s[/n])² ≤ L/(Rβ), L ≤ Rβ) survive the rigorous route: λR²/2 + α + ((β+λ)/2)E‖z‖² + min{L + λR,
     √(2(β+λ)α)}E‖z‖, capped by 2LR, stays ≤ 32.2·(…) (δ = 0) and ≤ 13.8·(…) (δ > 0) on the grid of
     tests/lr21/test_lr21_errata_spec.py.  The theorem's *first* statement (any α; not implemented here) is false for
-    d ≥ 2: tests/lr21/test_lr21_errata_spec.py::test_LR_E11_theorem_0_5_first_statement_fails_for_d2_and_MB4_holds."""
+    d ≥ 2: tests/lr21/test_lr21_errata_spec.py::test_LR21_E11_theorem_0_5_first_statement_fails_for_d2_and_MB4_holds."""
     s = _s(d, eps, delta) / (n if erm else 1)
     return (146.0 if delta == 0 else 27.0) * beta ** (1 / 3) * L ** (2 / 3) * R ** (4 / 3) * s ** (2 / 3)
 
 
 def theorem_2_4_parameters(L: float, R: float, beta: float, d: int, eps: float, *, printed: bool) -> tuple[float, int]:
     """Thm 2.4a (δ = 0): printed α = L^{4/3}R^{2/3}β^{-1/3}(ε/d)^{2/3}, T = ⌈√2(βRε/(Ld))^{1/3}
-    log(2(βR/L)^{4/3}(d/ε)^{2/3})⌉; ``printed=False``: Thm 0.5's α and the AGD count on F_λ (erratum LR-E7)."""
+    log(2(βR/L)^{4/3}(d/ε)^{2/3})⌉; ``printed=False``: Thm 0.5's α and the AGD count on F_λ (erratum LR21-E7)."""
     s = d / eps
     if printed:
         alpha = L ** (4 / 3) * R ** (2 / 3) * beta ** (-1 / 3) * s ** (-2 / 3)
@@ -301,7 +301,7 @@ def theorem_3_1_parameters(L: float, mu: float, n: int, d: int, eps: float, delt
     ``printed=True`` returns the statement's T: δ = 0 ⌈2max{n², nε/d}⌉ (the same); δ > 0 the garbled
     "⌈2n max{n, ε/√(d(2c_δ + √ε))}⌉" read with the √ over d only, ⌈2n·max{n, ε/(√d(2c_δ + √ε))}⌉ (the reading
     that matches the printed runtime O(n√(dε))).  Since 2c + √ε ≥ c + √(c² + ε) it is ≤ the default and can stop
-    before α is reached (erratum LR-E13; for comparison only — privacy needs the certified α)."""
+    before α is reached (erratum LR21-E13; for comparison only — privacy needs the certified α)."""
     s = _s(d, eps, delta)
     alpha = L * L / (mu * n) * min(1.0 / n, s)
     if printed and delta > 0:
@@ -316,7 +316,7 @@ def theorem_3_1_bound(L: float, mu: float, n: int, d: int, eps: float, delta: fl
 
     ``printed=True`` (δ > 0): the statement as typeset, (L²/μ)(5/n + 6√(d(c_δ + √(c_δ² + ε)))/(εn)) — the √
     over d(·) instead of d alone; it equals the default's term times 1/√(c_δ + √(c_δ² + ε)) and is false
-    (erratum LR-E13, counterexample in tests/lr21/test_lr21_errata_spec.py); for comparison only."""
+    (erratum LR21-E13, counterexample in tests/lr21/test_lr21_errata_spec.py); for comparison only."""
     s = _s(d, eps, delta)
     if printed and delta > 0:
         c = c_delta(delta)
@@ -333,7 +333,7 @@ def theorem_3_2_bound(L: float, mu: float, beta: float, n: int, d: int, eps: flo
 def theorem_3_3_parameters(L: float, R: float, n: int, d: int, eps: float, delta: float, *,
                            printed: bool) -> tuple[float, float, int]:
     """Thm 3.3 (λ not given by the paper).  ``printed=True``: Thm 0.4's ERM λ, the printed α and T
-    (T = 2n²max{1, 1/s₀²} (δ = 0), 2n²ε/d (δ > 0)) — which does NOT reach α (erratum LR-E7);
+    (T = 2n²max{1, 1/s₀²} (δ = 0), 2n²ε/d (δ > 0)) — which does NOT reach α (erratum LR21-E7);
     ``printed=False``: the safe choice of docs/derivations.md#a-safe-lambda-for-theorem-33,
     m = 1/√(1 + min{n, n/s}), λ = Lm/R, α = LRm/(32n(1+s)²),
     T = ⌈2(L + λR)²/(λα)⌉.  Returns (λ, α, T)."""
@@ -382,7 +382,7 @@ def lemma_4_2_smoothness(beta: float, L: float, tau: float, *, proof: bool = Fal
 
 def proposition_4_1_alpha(L: float, mu: float, n: int, d: int, eps: float, delta: float, C_tau: float, *,
                           printed: bool = False) -> float:
-    """Prop. 4.1's α.  δ = 0 printed: (L²C_τ/(μn))min{1/n, C_τd/ε}; corrected (default, LR-E6) and δ > 0:
+    """Prop. 4.1's α.  δ = 0 printed: (L²C_τ/(μn))min{1/n, C_τd/ε}; corrected (default, LR21-E6) and δ > 0:
     (L²C_τ/μ)min{C_τ/n², s/n}."""
     s = _s(d, eps, delta)
     if delta == 0 and printed:
@@ -397,7 +397,7 @@ def proposition_4_1_bound(L: float, mu: float, n: int, d: int, eps: float, delta
 
 def proposition_4_2_bound(L: float, mu: float, beta_tau: float, n: int, d: int, eps: float, delta: float,
                           C_tau: float, *, printed: bool = False) -> float:
-    """Prop. 4.2: 26κ_τL²C_τ^k/μ (s/n)² (δ = 0), 13.5 (δ > 0); k = 1 as printed, k = 2 corrected (LR-E4)."""
+    """Prop. 4.2: 26κ_τL²C_τ^k/μ (s/n)² (δ = 0), 13.5 (δ > 0); k = 1 as printed, k = 2 corrected (LR21-E4)."""
     s = _s(d, eps, delta) / n
     c = C_tau if printed else C_tau**2
     return (26.0 if delta == 0 else 13.5) * (beta_tau / mu) * L * L * c / mu * s * s
@@ -415,7 +415,7 @@ def theorem_4_1_alpha(L: float, mu: float, beta: float, n: int, d: int, eps: flo
 
 def theorem_4_1_bound(L: float, mu: float, beta: float, n: int, d: int, eps: float, delta: float, *,
                       erm: bool) -> float:
-    """Thm 4.1 (needs G_D β-smooth, erratum E11): 26κL²s²/μ (δ = 0), 13.5κ (δ > 0), s → s/n for ERM."""
+    """Thm 4.1 (needs G_D β-smooth, erratum LR21-E9): 26κL²s²/μ (δ = 0), 13.5κ (δ > 0), s → s/n for ERM."""
     return theorem_2_2_bound(L, mu, beta, d, eps, delta, n=n, erm=erm)
 
 
@@ -436,7 +436,7 @@ def master_bound_lipschitz_alg1(L: float, alpha: float, modulus: float, mean_nor
 
 
 def master_bound_smooth_alg1(beta: float, alpha: float, modulus: float, mean_sq_norm: float) -> float:
-    """MB2(ii): E F(w_A) − F* ≤ κα + (β/2)E‖z‖² (valid with the projection, unlike Thm 0.3's step, LR-E11)."""
+    """MB2(ii): E F(w_A) − F* ≤ κα + (β/2)E‖z‖² (valid with the projection, unlike Thm 0.3's step, LR21-E11)."""
     return beta / modulus * alpha + 0.5 * beta * mean_sq_norm
 
 
@@ -446,7 +446,7 @@ def master_bound_lipschitz_alg2(L: float, lam: float, R: float, alpha: float, me
 
 
 def master_bound_smooth_alg2(beta: float, lam: float, R: float, alpha: float, mean_sq_norm: float) -> float:
-    """MB4: E F(w_A) − F* ≤ λR²/2 + (β + λ)α/λ + ((β + λ)/2)E‖z‖² (valid with the projection, LR-E11)."""
+    """MB4: E F(w_A) − F* ≤ λR²/2 + (β + λ)α/λ + ((β + λ)/2)E‖z‖² (valid with the projection, LR21-E11)."""
     return 0.5 * lam * R * R + (beta + lam) * alpha / lam + 0.5 * (beta + lam) * mean_sq_norm
 
 

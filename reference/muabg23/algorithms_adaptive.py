@@ -455,7 +455,7 @@ def adaptive_gd_em(grad: GradientOracle, w0: Any, *, rho: float, beta: float, L0
     Claim: ρ-zCDP with ρ = the filter's ρ (or the printed calibration's exact 2ρ + 2√ρ/n) + ρ_EM (the
     exponential mechanism is ε-bounded-range, hence ε²/8-zCDP; Cesar & Rogers 2021), and the (ε, δ) that ρ
     gives.  **No μ-GDP value and no dp_accounting event**: a bounded-range mechanism is not (ε/2)-GDP, and the
-    composition is not the Gaussian of μ = √(2ρ) (ERRATA.md MU20: on two floor steps with scores (Δ, 0) vs
+    composition is not the Gaussian of μ = √(2ρ) (ERRATA.md MUABG23-E20: on two floor steps with scores (Δ, 0) vs
     (0, Δ) the least μ is 1.236 > √(2·0.75) = 1.225 at the defaults, ρ = 0.5).
     Returns a Release with output w_{t*} (d,), trajectory as :func:`adaptive_gd`, parameters as
     :func:`adaptive_gd` plus "epsilon_em" and "rho_em" (public); t* (a released choice, but a function of the

@@ -245,7 +245,7 @@ def _run_algorithm_4(X: np.ndarray, subgradient: PerSampleSubgradient, centre: n
                      trace: list[tuple[np.ndarray, np.ndarray]] | None) -> tuple[np.ndarray, int]:
     """R runs of Algorithm 4 from ``centre`` (R, d): T − 1 noisy steps.  Returns (w̄: (R, d), number of clipped
     per-sample subgradients).  (Its former ``noisy_steps`` argument, "a mutant may pass more", is gone: the
-    planted bug ``mutants.muabg23_proximal.noisy_gd_one_step_more`` has its own loop; independent review D3.)"""
+    planted bug ``mutants.muabg23.proximal.noisy_gd_one_step_more`` has its own loop; independent review D3.)"""
     R, d = centre.shape
     radius = theorem_9_radius(L0, lt)
     w = centre.copy()                                    # w_1 = w_c

@@ -19,7 +19,7 @@ The seed text lacks the box of Algorithm 1; the lines cited below are the *recon
         w_{k+1,0} = w_{k,t}                                                                     (line 17)
     return w̄ = w_{K+1,0}
 
-Two items of the reconstruction differ from the printed box (ERRATA.md MU3, MU4; tests/muabg23/test_muabg23_spider.py).
+Two items of the reconstruction differ from the printed box (ERRATA.md MUABG23-E3, MUABG23-E4; tests/muabg23/test_muabg23_spider.py).
 The printed box has the loop guard ``t ≤ T_k`` and line 17 w_{k+1,0} = w_{k,t−1}.  A full round then makes
 T_k + 1 updates and difference releases and returns w_{k,T_k}.  Its last release is never read — not by an
 update, a stopping test, the output or the next round (with either line 17) — so what the box publishes depends

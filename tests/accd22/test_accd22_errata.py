@@ -1,23 +1,23 @@
-"""Asi, Chadha, Cheng & Duchi (2022), arXiv:2210.17070: the errata AC1–AC15 of ``dpsco.reference.accd22``
+"""Asi, Chadha, Cheng & Duchi (2022), arXiv:2210.17070: the errata ACCD22-E1–ACCD22-E15 of ``dpsco.reference.accd22``
 (ERRATA.md, section "Asi, Chadha, Cheng & Duchi (2022)"), each confirmed or refuted by a test below.
 
-* AC1   Algorithm 5, line 8: the printed batch indices of epoch i = 0 are ≤ 0; ours are disjoint; the clamped
+* ACCD22-E1   Algorithm 5, line 8: the printed batch indices of epoch i = 0 are ≤ 0; ours are disjoint; the clamped
         printed reading puts s_1..s_{n_0} into two phases (exact ε doubles, still ≤ ε by the 4× Laplace slack).
-* AC2   Algorithm 4, line 7: ε_i = ε; the exact per-phase ε on the tight 1-D pair is ≈ ε/4 ≤ ε.
-* AC3   Algorithm 4, line 9: the printed Gaussian σ fails its exact curve at large ε or δ near 1.
-* AC4   Algorithm 4, line 11: an unprojected noisy point makes Algorithm 5's next domain empty.
-* AC5   Algorithm 3, line 2: Algorithm 1 runs on (X, L, x_0).
-* AC6   the inner Algorithm 5's epoch count (Theorems 6, 7) is recorded.
-* AC7   Algorithm 5, lines 3, 5: log n_0 = 0 at n_0 = 1.
-* AC8   Theorem 2 (δ > 0): √d·log(1/δ) against √(d log(1/δ)).
-* AC9   Algorithm 2, line 5 and Algorithm 3, line 3: 256 and 128 are below what Theorem 6's 4032 needs.
-* AC10  Theorems 2, 3, 9: the printed prefactor L·D against the proofs' explicit forms (a mismatch; Theorem 2's
+* ACCD22-E2   Algorithm 4, line 7: ε_i = ε; the exact per-phase ε on the tight 1-D pair is ≈ ε/4 ≤ ε.
+* ACCD22-E3   Algorithm 4, line 9: the printed Gaussian σ fails its exact curve at large ε or δ near 1.
+* ACCD22-E4   Algorithm 4, line 11: an unprojected noisy point makes Algorithm 5's next domain empty.
+* ACCD22-E5   Algorithm 3, line 2: Algorithm 1 runs on (X, L, x_0).
+* ACCD22-E6   the inner Algorithm 5's epoch count (Theorems 6, 7) is recorded.
+* ACCD22-E7   Algorithm 5, lines 3, 5: log n_0 = 0 at n_0 = 1.
+* ACCD22-E8   Theorem 2 (δ > 0): √d·log(1/δ) against √(d log(1/δ)).
+* ACCD22-E9   Algorithm 2, line 5 and Algorithm 3, line 3: 256 and 128 are below what Theorem 6's 4032 needs.
+* ACCD22-E10  Theorems 2, 3, 9: the printed prefactor L·D against the proofs' explicit forms (a mismatch; Theorem 2's
         statement survives, Theorem 3.2's differs from its proof by an unbounded factor).
-* AC11  Algorithm 6 without the extension is not private on non-interpolating data.
-* AC12  Algorithm 3, line 3: A(n, ·) instead of A(n/2, ·).
-* AC13  Theorem 9.1: "ε-DP" for the δ > 0 algorithm.
-* AC14  Theorem 8: "quadratic growth" and the sample complexity (d/(εα))^{(κ−2)/κ}.
-* AC15  eq. (4): exp(+Θ̃(nλ²/H²)).
+* ACCD22-E11  Algorithm 6 without the extension is not private on non-interpolating data.
+* ACCD22-E12  Algorithm 3, line 3: A(n, ·) instead of A(n/2, ·).
+* ACCD22-E13  Theorem 9.1: "ε-DP" for the δ > 0 algorithm.
+* ACCD22-E14  Theorem 8: "quadratic growth" and the sample complexity (d/(εα))^{(κ−2)/κ}.
+* ACCD22-E15  eq. (4): exp(+Θ̃(nλ²/H²)).
 
 Everything is deterministic: closed forms, the exact Gaussian privacy curve (scipy.stats.norm), and white-box
 transcripts of seeded runs whose per-phase sensitivities are recomputed with ``Transcript.phase_minimisers``.
@@ -75,17 +75,17 @@ def _phase_eps(tr: al.Transcript, phase: al.PhaseRecord, Z: np.ndarray, Zp: np.n
 
 def _gauss_delta(eps: float, mu: float) -> float:
     """The exact Gaussian curve δ(ε) = Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ), μ = Δ/σ (Balle & Wang 2018, Thm 8),
-    evaluated in log space with scipy.stats.norm (e^ε overflows for the large ε of AC3 otherwise)."""
+    evaluated in log space with scipy.stats.norm (e^ε overflows for the large ε of ACCD22-E3 otherwise)."""
     a = norm.logcdf(mu / 2.0 - eps / mu)
     b = eps + norm.logcdf(-mu / 2.0 - eps / mu)
     return math.exp(a) * -math.expm1(min(b - a, 0.0))
 
 
 # =============================================================================================================
-# AC1 — Algorithm 5, line 8: batch indices
+# ACCD22-E1 — Algorithm 5, line 8: batch indices
 # =============================================================================================================
 
-def test_AC1_printed_indices_are_nonpositive_and_ours_are_disjoint():
+def test_ACCD22_E1_printed_indices_are_nonpositive_and_ours_are_disjoint():
     """Printed S_i = (s_{1+(i−1)n_0}, …, s_{i n_0}) for i = 0, …, T−1: epoch 0 reads s_{1−n_0}..s_0 (all ≤ 0) and
     the last block s_{(T−1)n_0+1..T n_0} is never read.  Ours: s_{i n_0+1..(i+1)n_0}: every used index enters
     exactly one phase, and the ⌊n/T_5⌋·T_5 records of the epochs are all used (here n_0 = 6 splits into
@@ -105,12 +105,12 @@ def test_AC1_printed_indices_are_nonpositive_and_ours_are_disjoint():
     assert len(rel.white_box.phases) == T5 * 2
 
 
-def test_AC1_clamped_printed_reading_doubles_the_exact_epsilon():
+def test_ACCD22_E1_clamped_printed_reading_doubles_the_exact_epsilon():
     """The clamped printed reading runs epochs 0 and 1 both on s_1..s_{n_0} (epoch i ≥ 1 on
     s_{(i−1)n_0+1..i n_0}).  It is *exactly* our algorithm on S̃ = (s_1..s_{n_0}, s_1..s_{n_0},
     s_{n_0+1}, …, s_{(T_5−1)n_0}), and the neighbour that replaces s_1 changes S̃ at positions 0 and n_0.  With
     Laplace noise the transcript's pure-DP ε on the tight pair is Σ|Δ_i|/σ_i over the phases whose batch changed
-    (all others have identical conditional laws).  Each term is ε/4·(1 ± 2·SOLVER_TOL) (AC2), so the printed
+    (all others have identical conditional laws).  Each term is ε/4·(1 ± 2·SOLVER_TOL) (ACCD22-E2), so the printed
     reading costs ≈ ε/2, twice ours — and still ≤ ε: the 4× slack of the Laplace scale absorbs a record used in up
     to 3 phases.  The erratum is an index typo whose clamped misreading is *not* a privacy violation here."""
     eps, n0, T5 = 1.0, 6, 8
@@ -129,7 +129,7 @@ def test_AC1_clamped_printed_reading_doubles_the_exact_epsilon():
     eps_printed = {p.start: _phase_eps(printed, p, S_tilde, S_tilde_prime) for p in printed.phases}
     assert [s for s, e in eps_ours.items() if e > 0] == [0]  # one phase (epoch 0, phase 1) holds s_1
     assert [s for s, e in eps_printed.items() if e > 0] == [0, n0]  # first phase of epochs 0 and 1
-    lo, hi = (1 - 2 * TOL) * eps / 4, (1 + 2 * TOL) * eps / 4  # per-phase range (certified solver, AC2)
+    lo, hi = (1 - 2 * TOL) * eps / 4, (1 + 2 * TOL) * eps / 4  # per-phase range (certified solver, ACCD22-E2)
     assert lo <= eps_ours[0] <= hi
     total_printed = sum(eps_printed.values())
     assert 2 * lo <= total_printed <= 2 * hi
@@ -140,12 +140,12 @@ def test_AC1_clamped_printed_reading_doubles_the_exact_epsilon():
 
 
 # =============================================================================================================
-# AC2 — Algorithm 4, line 7: ε_i
+# ACCD22-E2 — Algorithm 4, line 7: ε_i
 # =============================================================================================================
 
-def test_AC2_each_phase_is_at_most_a_quarter_of_epsilon():
+def test_ACCD22_E2_each_phase_is_at_most_a_quarter_of_epsilon():
     """ε_i = ε.  For every phase, the neighbour that flips that phase's first record changes that phase only
-    (AC1), and its exact ε is |x̂(S) − x̂(S′)|/σ_i ∈ [(1 − 2tol), (1 + 2tol)]·ε/4: the bound Lη of
+    (ACCD22-E1), and its exact ε is |x̂(S) − x̂(S′)|/σ_i ∈ [(1 − 2tol), (1 + 2tol)]·ε/4: the bound Lη of
     docs/derivations.md ("Sensitivity of Algorithm 4's phase") is attained up to the certified solver tolerance,
     and σ_i = 4Lη_i√d/ε leaves the 4× slack.  Also in d = 2 along the diagonal (‖Δ‖₁ = √2‖Δ‖₂, the ℓ1 worst case
     of the √d in σ_i)."""
@@ -172,7 +172,7 @@ def test_AC2_each_phase_is_at_most_a_quarter_of_epsilon():
         assert (1 - 2 * TOL) * eps / 4 <= e <= (1 + 2 * TOL) * eps / 4
 
 
-def test_AC2_random_data_stays_below_the_bound():
+def test_ACCD22_E2_random_data_stays_below_the_bound():
     """Non-tight data (fixed seed): least-squares records with a few outliers, d = 3.  For each phase the
     neighbour replaces its first record by an outlier; ‖Δ‖₁/σ_i ≤ (1 + 2tol)ε/4 ≤ ε."""
     rng = np.random.default_rng(4)
@@ -191,14 +191,14 @@ def test_AC2_random_data_stays_below_the_bound():
 
 
 # =============================================================================================================
-# AC3 — Algorithm 4, line 9: the printed Gaussian σ
+# ACCD22-E3 — Algorithm 4, line 9: the printed Gaussian σ
 # =============================================================================================================
 
 EPS_GRID = (0.1, 0.5, 1.0, 2.0, 5.0, 10.0, 50.0, 100.0, 300.0, 1000.0)
 DELTA_GRID = (1e-10, 1e-5, 1e-3, 0.1, 0.5, 0.9)
 
 
-def test_AC3_printed_gaussian_sigma_fails_at_large_epsilon_and_phase_noise_repairs_it():
+def test_ACCD22_E3_printed_gaussian_sigma_fails_at_large_epsilon_and_phase_noise_repairs_it():
     """σ_i = 4Lη_i√(log(1/δ))/ε against the exact curve at the exact sensitivity Lη_i (μ = ε/(4√(log 1/δ))).
 
     Grid ε ∈ {0.1, …, 1000} × δ ∈ {1e-10, …, 0.9}: the printed σ is private in every cell with ε ≤ 5 (the usual
@@ -246,10 +246,10 @@ def test_AC3_printed_gaussian_sigma_fails_at_large_epsilon_and_phase_noise_repai
 
 
 # =============================================================================================================
-# AC4 — unprojected noisy outputs empty the next domain
+# ACCD22-E4 — unprojected noisy outputs empty the next domain
 # =============================================================================================================
 
-def test_AC4_unprojected_point_empties_the_next_domain_and_projection_keeps_it():
+def test_ACCD22_E4_unprojected_point_empties_the_next_domain_and_projection_keeps_it():
     """Algorithm 5 on n = 2 records (T_5 = ⌈2 log 2⌉ = 2, n_0 = 1, Algorithm 4 with k = 1 phase), X = [−1, 1],
     L = H = 1, ε = 1, δ = 0, β = 1/(n + d) = 1/3 (Theorem 6's condition holds).  The only phase of epoch 0 adds
     Laplace noise of scale 4Lη_1/ε = D_0/(8 log 3) = 0.2276 (η_0's ε/(d log(1/β)) branch).  The printed
@@ -278,7 +278,7 @@ def test_AC4_unprojected_point_empties_the_next_domain_and_projection_keeps_it()
 
 
 # =============================================================================================================
-# AC5, AC6, AC13 — documentation tests on the recorded parameters and claims
+# ACCD22-E5, ACCD22-E6, ACCD22-E13 — documentation tests on the recorded parameters and claims
 # =============================================================================================================
 
 def _alg3_data(n: int = 64, d: int = 2) -> np.ndarray:
@@ -288,9 +288,9 @@ def _alg3_data(n: int = 64, d: int = 2) -> np.ndarray:
     return np.column_stack([A, A @ np.array([0.2, -0.1])])
 
 
-def test_AC5_algorithm_3_line_2_runs_on_X_L_x0():
+def test_ACCD22_E5_algorithm_3_line_2_runs_on_X_L_x0():
     """Printed line 2: Algorithm 1 "with constraint set X_i, Lipschitz constant L_i, initial point x_{i−1}" —
-    symbols bound only inside Algorithm 2's loop.  Ours: (X, L, x_0) and T_5 = ⌈2 log(n/2)⌉ (AC6): every phase of
+    symbols bound only inside Algorithm 2's loop.  Ours: (X, L, x_0) and T_5 = ⌈2 log(n/2)⌉ (ACCD22-E6): every phase of
     the first half has the top-level L, the first phase is centred at x_0 on the domain X."""
     Z = _alg3_data()
     dom = al.Ball(1.0, center=np.zeros(2))
@@ -307,7 +307,7 @@ def test_AC5_algorithm_3_line_2_runs_on_X_L_x0():
     assert all(p.start >= 32 for p in rel.white_box.phases if p not in first)  # disjoint halves
 
 
-def test_AC6_inner_algorithm_5_epochs_are_theorem_6s():
+def test_ACCD22_E6_inner_algorithm_5_epochs_are_theorem_6s():
     """Algorithms 2, 3, 6 do not say how many epochs their inner Algorithm 5 runs; ours is Theorem 6's
     ⌈2 log N/(κ̲ − 1)⌉ with N the call's sample size (κ̲ = 2 for Algorithms 2 and 3, κ for Algorithm 6), recorded
     in the release and visible in the transcript's phase count."""
@@ -327,7 +327,7 @@ def test_AC6_inner_algorithm_5_epochs_are_theorem_6s():
     assert r6.parameters["T5"] == math.ceil(2 * math.log(m6) / (3.0 - 1.0)) == 3
 
 
-def test_AC13_theorem_9_claim_is_approx_dp():
+def test_ACCD22_E13_theorem_9_claim_is_approx_dp():
     """Theorem 9.1 prints "Algorithm 3 is ε-DP" for the δ > 0 algorithm (Gaussian noise where d > log(1/δ),
     never pure DP).  The claim of ``algorithm_3`` with δ > 0 is (ε, δ)-DP with that δ, and pure ε-DP for δ = 0.
     (Here d = 2 ≤ log(1/δ) for δ ≤ e^{−2}: the Laplace branch — ε-DP, hence (ε, δ)-DP — at δ = 1e-5; δ = 0.5 gives
@@ -344,10 +344,10 @@ def test_AC13_theorem_9_claim_is_approx_dp():
 
 
 # =============================================================================================================
-# AC7, AC8 — formulas
+# ACCD22-E7, ACCD22-E8 — formulas
 # =============================================================================================================
 
-def test_AC7_eta0_floors_log_n0():
+def test_ACCD22_E7_eta0_floors_log_n0():
     """Printed η_0 = (D_0/(2L))·min{1/√(n_0 log(n_0) log(1/β)), ε/(d log(1/β))}: at n_0 = 1, log n_0 = 0 and the
     first term is 1/0 (Python raises; IEEE gives +inf, which the min then silently ignores); at n_0 = 2 it is
     1/√(log 2) = 1.20× larger than with log n_0 floored at 1.  From n_0 = 3 (log 3 > 1) the two agree."""
@@ -368,7 +368,7 @@ def test_AC7_eta0_floors_log_n0():
         assert th.algorithm_5_eta0(D0, L, n0, d, eps, 0.0, beta) == pytest.approx(printed(n0), rel=1e-12)
 
 
-def test_AC8_theorem_2_delta_term():
+def test_ACCD22_E8_theorem_2_delta_term():
     """Theorem 2 (δ > 0) prints m with √d·log(1/δ); Algorithm 2 line 5, Theorem 7 and eq. (4) use
     √(d log(1/δ)).  The two differ by √(log(1/δ)) (4.80 at δ = 10⁻¹⁰); ``printed=True`` reaches the printed m."""
     n, d, eps, delta, H, lam = 10**4, 10**6, 0.1, 1e-10, 1.0, 1.0
@@ -387,7 +387,7 @@ def test_AC8_theorem_2_delta_term():
 
 
 # =============================================================================================================
-# AC9 — the localisation constants against Theorem 6's 4032
+# ACCD22-E9 — the localisation constants against Theorem 6's 4032
 # =============================================================================================================
 
 C_MAX_FORM = 2 * math.sqrt(2 * 4 * th.THEOREM_6_CONSTANT)  # 359.2
@@ -400,7 +400,7 @@ def _required_constant(bound: float, lam: float, L: float, rate: float) -> float
     return 2.0 * math.sqrt(2.0 * bound / lam) * lam / (L * rate)
 
 
-def test_AC9_algorithm_2_needs_359_and_algorithm_3_needs_180():
+def test_ACCD22_E9_algorithm_2_needs_359_and_algorithm_3_needs_180():
     """Theorem 6 (κ = κ̲ = 2) bounds f(x) − f* by (4032/λ)L²(t_1 + t_2)² — a *sum* of the statistical term t_1
     and the privacy term t_2.  Algorithm 2's radius uses M = max(t_1, t_2) (Lemma C.1 writes Theorem 6 with a
     max); since t_1 + t_2 ≤ 2M, containment for every parameter needs c ≥ 2√(2·4·4032) = 359.2 > 256, attained
@@ -433,10 +433,10 @@ def test_AC9_algorithm_2_needs_359_and_algorithm_3_needs_180():
 
 
 # =============================================================================================================
-# AC10 — the printed prefactor L·D
+# ACCD22-E10 — the printed prefactor L·D
 # =============================================================================================================
 
-def test_AC10_proof_terms_against_the_printed_prefactor():
+def test_ACCD22_E10_proof_terms_against_the_printed_prefactor():
     """Theorem 2's proof ends with (L²λ/(8H²))e^{−T} + β·HD²/2; Theorem 3.2/9.2's with (H/2)D_int² =
     8192·H·L²A²/λ² (on the good event); the statements print L·D·(…).
 
@@ -480,10 +480,10 @@ def test_AC10_proof_terms_against_the_printed_prefactor():
 
 
 # =============================================================================================================
-# AC11 — Algorithm 6 needs the extension
+# ACCD22-E11 — Algorithm 6 needs the extension
 # =============================================================================================================
 
-def test_AC11_algorithm_6_without_extension_breaks_the_laplace_calibration():
+def test_ACCD22_E11_algorithm_6_without_extension_breaks_the_laplace_calibration():
     """Algorithm 6 on interpolating data S (records (1, 0), x* = 0; d = 1, n = 60: T = 4 epochs of m = 15, κ = 3)
     and its neighbour S′ whose record in the last phase is the outlier (1, 10⁵) (not interpolating).  With raw
     gradients (``mutants.accd22.RAW_GRADIENTS``, what the printed box says) the last phase's exact sensitivity at the recorded
@@ -518,14 +518,14 @@ def test_AC11_algorithm_6_without_extension_breaks_the_laplace_calibration():
 
 
 # =============================================================================================================
-# AC12 — Algorithm 3 line 3 uses n
+# ACCD22-E12 — Algorithm 3 line 3 uses n
 # =============================================================================================================
 
-def test_AC12_printed_radius_uses_n_instead_of_n_over_2():
+def test_ACCD22_E12_printed_radius_uses_n_instead_of_n_over_2():
     """D_int = 128(L/λ)A(N, β/2) with N = n/2 = |S_1| (ours) or N = n (printed).  Per term, A(n)/A(n/2) is
     r_1 = (1/√2)(log n/log(n/2))^{3/2} (statistical) and r_2 = log n/(2 log(n/2)) (privacy), so the printed
     radius is smaller by a factor between them (→ 1/√2 and 1/2 as n grows): 0.56–0.83 at n = 1000.  Together with
-    AC9 the effective constant drops further below the 179.6 containment needs."""
+    ACCD22-E9 the effective constant drops further below the 179.6 containment needs."""
     L, lam, beta, d = 1.0, 1.0, 0.01, 10
     for n in (100, 1000, 10**6):
         r1 = (math.log(n) / math.log(n / 2)) ** 1.5 / math.sqrt(2)
@@ -550,10 +550,10 @@ def test_AC12_printed_radius_uses_n_instead_of_n_over_2():
 
 
 # =============================================================================================================
-# AC14 — Theorem 8's growth condition and sample complexity
+# ACCD22-E14 — Theorem 8's growth condition and sample complexity
 # =============================================================================================================
 
-def test_AC14_theorem_8_sample_complexity_is_linear_in_d():
+def test_ACCD22_E14_theorem_8_sample_complexity_is_linear_in_d():
     """Rate r(n) = (1/√n + d/(nε))^{κ/(κ−2)} ≤ α ⟺ 1/√n + d/(nε) ≤ a := α^{(κ−2)/κ}; both terms ≤ a/2 suffice, so
     n = 4α^{−2(κ−2)/κ} + 2(d/ε)α^{−(κ−2)/κ} gives r ≤ α exactly, and n_c = α^{−2(κ−2)/κ} + (d/ε)α^{−(κ−2)/κ}
     gives r ≤ 2^{κ/(κ−2)}α — linear in d/ε.  The printed max{α^{−2(κ−2)/κ}, (d/(εα))^{(κ−2)/κ}} grows like
@@ -585,10 +585,10 @@ def test_AC14_theorem_8_sample_complexity_is_linear_in_d():
 
 
 # =============================================================================================================
-# AC15 — eq. (4)'s sign
+# ACCD22-E15 — eq. (4)'s sign
 # =============================================================================================================
 
-def test_AC15_equation_4_sign():
+def test_ACCD22_E15_equation_4_sign():
     """Eq. (4) (Theorem 2, δ > 0) prints LD(n^{−μ} + exp(+Θ̃(nλ²/H²)) + exp(−Θ̃(λnε/(H√(d log(1/δ)))))); eq. (3)
     and Theorem 9.3 (the δ > 0 form of the same bound) print exp(−Θ̃(nλ²/H²)).  The proof gives e^{−T} with
     T = n/m and m's first branch, T = nλ²/(65536μH² log³n) (Theorem 2's m with log(1/β) = μ log n): with the
@@ -609,10 +609,10 @@ def test_AC15_equation_4_sign():
 
 
 # =============================================================================================================
-# AC16 — "roughly n/log n epochs with log n samples each" (the text after Theorem 2)
+# ACCD22-E16 — "roughly n/log n epochs with log n samples each" (the text after Theorem 2)
 # =============================================================================================================
 
-def test_AC16_theorem_2_epochs_have_log_cubed_samples_not_log_n():
+def test_ACCD22_E16_theorem_2_epochs_have_log_cubed_samples_not_log_n():
     """Theorem 2's m = 256·log²n·(H log(1/β)/λ)·max{256H/λ, d/(ε√(log n))} with β = n^{−μ}: log(1/β) = μ log n, so
     where the first branch of the max is taken m = 65536·μ·(H/λ)²·log³n — Θ(log³n) samples per epoch and
     T = n/m = Θ(n/log³n) epochs, not the text's "n/log n epochs with log n samples each".  By hand: m/log³n is

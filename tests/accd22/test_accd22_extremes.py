@@ -1,5 +1,5 @@
 """Asi, Chadha, Cheng & Duchi (2022), arXiv:2210.17070: the Lipschitzian extensions and Algorithms 1–6 on
-numerically extreme but admissible records (finite, within the declared H and L) — ERRATA.md AC17 and AC18.
+numerically extreme but admissible records (finite, within the declared H and L) — ERRATA.md ACCD22-E17 and ACCD22-E18.
 
 * the diagonal quadratic's τ-search (``DiagonalQuadraticLoss``) reaches its stated tolerance at any curvature ratio:
   against a 50-digit oracle (mpmath, written here) its gradient is within the stated ρ·L plus the floating-point
@@ -8,7 +8,7 @@ numerically extreme but admissible records (finite, within the declared H and L)
   subnormals (GLMs and the radial loss against their closed forms evaluated in 50-digit arithmetic);
 * the radial loss at s = −1.7e308 (h(x − s) overflows): finite, bounded gradients and finite releases of all six
   algorithms on both neighbours;
-* the record of ERRATA.md AC17 in all six algorithms: the differing phase's shift stays within the claim's ℓ1
+* the record of ERRATA.md ACCD22-E17 in all six algorithms: the differing phase's shift stays within the claim's ℓ1
   sensitivity √d(1 + 2·SOLVER_TOL)Lη (its exact ε within (1 + 2·SOLVER_TOL)ε/4);
 * the fail-safe: a gradient oracle that returns NaN, ±inf or 10¹⁰·L still gives finite, bounded phases;
 * no planted-bug keyword in the reference; the planted bugs' releases are marked.
@@ -74,9 +74,9 @@ def _norm(G: np.ndarray) -> np.ndarray:
     return row_norms(G)
 
 
-# ---- the τ-search (AC17) ---------------------------------------------------------------------------------------
+# ---- the τ-search (ACCD22-E17) ---------------------------------------------------------------------------------------
 
-def test_tau_search_reaches_its_tolerance_on_the_AC17_record():
+def test_tau_search_reaches_its_tolerance_on_the_ACCD22_E17_record():
     """c = (0, ±1e90), u = (1, 1e-80), x = (0.3, 0.2), L = 1: v = x − c ≈ (0.3, ∓1e90), Uv ≈ (0.3, ∓1e10) (norm
     1e10 > L: active).  By hand, ∇_k = v_k·u_kτ/(u_k + τ) ≈ τv_k for τ ≪ u_k, so the root is τ* ≈ L/|v₂| = 1e-90
     (≪ u₂ = 1e-80 and u₁ = 1, consistent) and ∇F_L ≈ τ*v = (3e-91, ∓1).  The old search (200 halvings of
@@ -130,7 +130,7 @@ def test_tau_search_tolerance_is_accounted_by_the_solver():
     assert SquaredLoss.grad_rtol == 0.0 and SquaredDistanceLoss.grad_rtol == 0.0
 
 
-# ---- every loss at the extremes (AC18) ----------------------------------------------------------------------------
+# ---- every loss at the extremes (ACCD22-E18) ----------------------------------------------------------------------------
 
 GLM_CASES = [(SquaredLoss(), None), (SquaredHingeLoss(), (-1.0, 1.0)), (LogisticLoss(), (-1.0, 1.0)),
              (PowerLoss(3, a_max=1.0), None), (PowerLoss(4, a_max=1.0), None)]
@@ -245,8 +245,8 @@ def test_radial_overflow_pair_gives_finite_releases(name):
 
 
 @pytest.mark.parametrize("name", list(KWARGS))
-def test_AC17_record_keeps_the_differing_phase_within_its_sensitivity(name):
-    """The record of the brief (ERRATA.md AC17): n = 60, d = 2, L = H = 1, ε = 1, a zero background (c = 0, u = 0:
+def test_ACCD22_E17_record_keeps_the_differing_phase_within_its_sensitivity(name):
+    """The record of the brief (ERRATA.md ACCD22-E17): n = 60, d = 2, L = H = 1, ε = 1, a zero background (c = 0, u = 0:
     F ≡ 0), record 0 c = (0, 1e90), u = (1, 1e-80) against c = (0, −1e90).  The phase holding record 0 moves by
     ≤ √2(1 + 2·SOLVER_TOL)Lη in ℓ1 at its recorded centre, i.e. its exact ε (shift/b, b = 4Lη√2/ε the public
     Laplace scale) is ≤ (1 + 2·SOLVER_TOL)ε/4.  The old τ-search gave exact ε 44.5 (Algorithm 4) to 105

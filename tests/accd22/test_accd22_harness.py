@@ -1,5 +1,5 @@
 """The privacy harnesses of Asi, Chadha, Cheng & Duchi (2022), arXiv:2210.17070 (``verification/papers/
-accd22_harness.py``), each exercised once on the cases that broke the claims before (ERRATA.md AC17, AC18): the
+accd22_harness.py``), each exercised once on the cases that broke the claims before (ERRATA.md ACCD22-E17, ACCD22-E18): the
 record c = (0, ±1e90), u = (1, 1e-80), and the radial record at c = (∓1.7e308, 0), u = (H, H).  The generic
 contract over these harnesses is ``tests/test_privacy_contract.py``; this file checks the accd22 pieces it relies
 on: the exact product-Laplace curve against an independent integral, the worst pair, the published fields, the
@@ -25,7 +25,7 @@ from dpsco.verification.papers.accd22 import harness as hm
 from dpsco.verification.papers.catalogue import CATALOGUE
 
 NAMES = sorted(hm.HARNESSES)
-AC17 = (np.array([0.0, 1e90, 1.0, 1e-80]), np.array([0.0, -1e90, 1.0, 1e-80]))
+ACCD22_E17 = (np.array([0.0, 1e90, 1.0, 1e-80]), np.array([0.0, -1e90, 1.0, 1e-80]))
 RADIAL = (np.array([-1.7e308, 0.0, 1.0, 1.0]), np.array([1.7e308, 0.0, 1.0, 1.0]))
 
 
@@ -43,12 +43,12 @@ def test_one_harness_per_entry():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_published_fields_finite_release_and_sensitivity_on_the_extreme_pairs(name):
-    """On a benign background with record 0 the AC17 record (or the radial record at the float limit) and its
+    """On a benign background with record 0 the ACCD22-E17 record (or the radial record at the float limit) and its
     neighbour: identical published fields but the output, finite outputs, and every phase's ℓ1 shift at the
     recorded centre within the claim's √d(1 + 2·SOLVER_TOL)L_iη_i (the phase holding record 0 differs)."""
     h = hm.HARNESSES[name]
     base = h.records(np.random.default_rng(0))
-    for a, b in (AC17, RADIAL):
+    for a, b in (ACCD22_E17, RADIAL):
         D, D2 = _swap(base, a), _swap(base, b)
         r1, r2 = h.run(D, np.random.default_rng(7)), h.run(D2, np.random.default_rng(7))
         assert np.all(np.isfinite(r1.output)) and np.all(np.isfinite(r2.output))

@@ -1,4 +1,4 @@
-"""Every pass/fail check of Asi, Liu & Tian (2024) names the planted bug that makes it fail (``mutants.alt24_catches``):
+"""Every pass/fail check of Asi, Liu & Tian (2024) names the planted bug that makes it fail (``mutants.alt24.catches``):
 the suite's own task functions (``verification/papers/alt24_*.py``) run on the planted copies of
 ``verification/mutants/alt24/clipped.py``, ``alt24_known_lip.py``, ``alt24_localized.py`` and
 ``alt24_svt.py`` (the reference function the task calls is swapped for the copy with

@@ -312,7 +312,7 @@ def test_reference_has_no_planted_bug_switches() -> None:
     """Planted bugs live in ``dpsco.verification.mutants``, never as keywords of the reference (house rule): no
     public function of ``dpsco.reference.alt24`` takes a keyword that only switches a bug on.  The exact law of
     the no-query-noise SVT (a planted bug's analysis) was ``svt_output_distribution(..., query_noise=False)``; it
-    is ``mutants.alt24_svt.without_query_noise_law`` now.  Kept: ``record_index="printed"`` (Algorithm 7's
+    is ``mutants.alt24.svt.without_query_noise_law`` now.  Kept: ``record_index="printed"`` (Algorithm 7's
     printed Line 8, whose claim says it is not supported), ``printed=True`` forms of the theorems, ``project``."""
     import inspect
 
@@ -356,7 +356,7 @@ def test_blap_exact_grid_points_the_short_tau_copy_fails():
 def test_svt_exact_grid_points_the_no_query_noise_copy_fails():
     """The suite's checks ``svt_exact_e{ε}_c{c}_s{j}`` (exact δ(ε) ≤ δ of the answer sequences on the adversarial
     streams ``SVT_STREAMS[j]``) evaluated on the exact law of ``sparse_vector_without_query_noise``
-    (``mutants.alt24_svt.without_query_noise_law``) at Lemma 10's R and τ: they fail on the non-monotone streams
+    (``mutants.alt24.svt.without_query_noise_law``) at Lemma 10's R and τ: they fail on the non-monotone streams
     j = 2, 3 at every (ε, δ, c) of the grid and hold on the others (every query shifted alike, or a single query),
     which cannot see this bug.  Deterministic (exact laws)."""
     failing, grid = set(), set()

@@ -1,4 +1,4 @@
-"""Algorithm 1's noise on its worst-case replace-one pair (ERRATA.md E4).
+"""Algorithm 1's noise on its worst-case replace-one pair (ERRATA.md BFTT19-E4).
 
 Golden values come from the exact quadrature oracle (``dpsco.oracles.privacy_curves``), which shares no code with
 the PLD accountant of ``dpsco.reference.bftt19.accounting``; everything here is deterministic.
@@ -58,7 +58,7 @@ def test_issue_counterexample_T1_printed_calibration_is_not_private():
 
 def test_zero_background_pair_is_not_the_worst_case():
     """The symmetric pair with zero background (x_n = ±e₁, other records 0) has δ(1) = 8.8e-8 at the same
-    parameters: ERRATA E4's earlier evidence rested on it and missed the violation."""
+    parameters: ERRATA BFTT19-E4's earlier evidence rested on it and missed the violation."""
     sigma = printed_sigma(1000, 1, 1.0, 1e-6)
     sym = nsgd_one_step_canary_delta(1.0, 1000, 500, sigma, 1.0, neighbour="symmetric")
     assert round(sym, 9) == 8.8e-8
@@ -214,9 +214,9 @@ def test_worst_case_pairs_with_a_shared_background():
 
 
 def test_errata_table_boundary_rows():
-    """ERRATA.md E4's table: at n = 1000, ε = 1, δ = 1e-6 the printed σ fails up to T = 22 and holds at 23
+    """ERRATA.md BFTT19-E4's table: at n = 1000, ε = 1, δ = 1e-6 the printed σ fails up to T = 22 and holds at 23
     (and, in the generator's summary, the failing T form one range)."""
-    from dpsco.verification.campaign.calibration_table import markdown_table, printed_calibration_rows
+    from dpsco.verification.papers.bftt19.calibration_table import markdown_table, printed_calibration_rows
 
     rows = printed_calibration_rows([1000], [1.0], [1, 22, 23])
     assert [r.private for r in rows] == [False, False, True]

@@ -49,7 +49,7 @@ class NSGDMechanism:
 def test_nsgd_instance_parameters_and_true_epsilon():
     """Theorem 3.2's parameters here: T = ⌊min(2, 256/(32·log 256))⌋ = 1, m = ⌈16·√(1/4)⌉ = 8,
     σ²_printed = 8·log(256)/256.  That printed σ is not (1, 1/256)-DP on the worst-case replace-one pair
-    (every other record sharing the replaced record's gradient: δ(1) = 0.0060 > 0.0039, ERRATA.md E4), so the
+    (every other record sharing the replaced record's gradient: δ(1) = 0.0060 > 0.0039, ERRATA.md BFTT19-E4), so the
     certified calibration raises it.  One step on the canary releases a post-processing of the
     with-replacement mixture pair, so the exact curve gives the true ε of the release."""
     p = o.theorem_3_2_parameters(N_NSGD, 1, EPS, DELTA_NSGD, L, 10.0)

@@ -101,7 +101,7 @@ def test_nsgd_explicit_clipping_is_recorded():
 
 
 def test_stability_erratum_lemma_3_4():
-    """ERRATA E2: Lemma 3.4's α = L²Tη/n is too small for the averaged iterate; the tight value is L²η(T+1)/n.
+    """ERRATA BFTT19-E2: Lemma 3.4's α = L²Tη/n is too small for the averaged iterate; the tight value is L²η(T+1)/n.
 
     Instance (docs/derivations.md#stability-of-the-averaged-iterate): linear loss ℓ(w, z) = ⟨w, z⟩ in d = 1,
     W = [−10⁶, 10⁶] (projection inactive), n = 10, S has z_n = +L, S' has z_n = −L, other points 0, probe
@@ -243,7 +243,7 @@ def test_objp_refuses_without_its_privacy_preconditions():
 
 
 def test_objp_note_after_theorem_5_3_is_not_equivalent():
-    """ERRATA E6: the note's sufficient condition β ≤ (2εL/M)√(2n + 4d log(1/δ)) drops a 1/ε²; the exact
+    """ERRATA BFTT19-E6: the note's sufficient condition β ≤ (2εL/M)√(2n + 4d log(1/δ)) drops a 1/ε²; the exact
     condition β ≤ εnλ = (2L/M)√(2nε² + 4d log(1/δ)) is strictly weaker for ε < 1."""
     n, d, eps, delta = 1000, 10, 0.5, 1e-6
     exact = eps * n * o.theorem_5_3_lambda(n, d, eps, delta, 1.0, 1.0)
@@ -327,7 +327,7 @@ def test_nsgd_family_claim_carries_the_worst_pair_event(name):
 
 
 def test_nsgd_event_tells_the_truth_about_the_printed_calibration():
-    """ERRATA.md E4: at n = 1000, ε = 0.5, δ = 1/n², T = 1 the printed σ is not (ε, δ)-DP (true ε 0.698 on the
+    """ERRATA.md BFTT19-E4: at n = 1000, ε = 0.5, δ = 1/n², T = 1 the printed σ is not (ε, δ)-DP (true ε 0.698 on the
     worst pair).  The printed run's claim states the accountant's δ, and its event's ε at the requested δ
     exceeds the claimed ε; the certified run's event stays within ε + 1e-3.
 

@@ -49,7 +49,7 @@ def test_theorem_3_2_parameters_golden(case, T, m, sigma2, eta):
     assert p.T == T
     assert p.m == m
     assert_printed(p.sigma2_printed, sigma2)  # Algorithm 1, line 1 as printed
-    # the noise used is the printed one wherever that is private, and never less (ERRATA.md E4)
+    # the noise used is the printed one wherever that is private, and never less (ERRATA.md BFTT19-E4)
     assert p.sigma2 >= p.sigma2_printed
     assert p.accountant_delta <= delta
     if p.printed_is_private:
@@ -163,7 +163,7 @@ def test_algorithm_1_identities(n, d, eps, log_inv_delta_extra):
     # β_max of Theorem 3.2 equals 2L√T_real/M exactly
     assert math.isclose(o.theorem_3_2_smoothness_max(n, d, eps, delta, 1.0, 1.0), 2 * math.sqrt(T_real), rel_tol=1e-9)
     assert 2.0 / (1.0 / math.sqrt(T)) <= 2 * math.sqrt(T_real) * (1 + 1e-12)  # 2/η with η = M/(L√T)
-    # Theorem 5.3's exact privacy condition β ≤ εnλ equals (2L/M)√(2nε² + 4d log(1/δ)) (ERRATA.md E6)
+    # Theorem 5.3's exact privacy condition β ≤ εnλ equals (2L/M)√(2nε² + 4d log(1/δ)) (ERRATA.md BFTT19-E6)
     lam = o.theorem_5_3_lambda(n, d, eps, delta, 1.0, 1.0)
     assert math.isclose(eps * n * lam, 2 * math.sqrt(2 * n * eps**2 + 4 * d * math.log(1 / delta)), rel_tol=1e-9)
     # Lemma 5.4 at Theorem 5.3's λ is ≤ the corrected Theorem 5.3 bound minus the stability term
@@ -171,7 +171,7 @@ def test_algorithm_1_identities(n, d, eps, log_inv_delta_extra):
 
 
 def test_theorem_5_3_printed_constant_is_the_lambda_M2_term_alone():
-    """ERRATA E3: at the stated λ, the proof's term λM² alone equals the printed bound 2ML√(·), so the proof's
+    """ERRATA BFTT19-E3: at the stated λ, the proof's term λM² alone equals the printed bound 2ML√(·), so the proof's
     final display A/λ + λM² (A = 4L²(2/n + 4d log(1/δ)/(ε²n²))) is 2× the printed bound."""
     for n, d, eps, delta in CASES:
         lam = o.theorem_5_3_lambda(n, d, eps, delta, 1.0, 1.0)

@@ -1,7 +1,7 @@
 """White-box audit of A_NSGD with Theorem 3.1's printed σ at n = 1000, T = 1 against the claim (1, 1e-6).
 
 Bassily et al. 2019, Algorithm 1 with the printed σ² = 8TL² log(1/δ)/(n²ε²) is not (1, 1e-6)-DP on the
-one-sided replace-one pair (ERRATA.md E4; exact ε = 1.99, dpsco.reference.bftt19.accounting).  The audit
+one-sided replace-one pair (ERRATA.md BFTT19-E4; exact ε = 1.99, dpsco.reference.bftt19.accounting).  The audit
 (benchmarks/whitebox_nsgd_audit.py) runs the real ``noisy_sgd`` with η = 1 and W = B(0, 10), so the released
 first iterate is w₁ = −η(g + G) (projection inactive), and tests one event fixed in advance,
 E = {w₁ ≥ −η(L − tσ_printed)}, with ``dpsco.verification.auditing.audit.audit`` at confidence 0.95.

@@ -1,5 +1,5 @@
 """Algorithm 3 (adversarial training, Lowy & Razaviyayn Sec. 4): certified saddle solver, privacy audits (δ = 0 and
-δ > 0) beside planted-bug mutants (printed Δ + 2α/μ, LR-E3; uncertified stochastic extragradient).
+δ > 0) beside planted-bug mutants (printed Δ + 2α/μ, LR21-E3; uncertified stochastic extragradient).
 
 Worst-case instance (the linear game of docs/derivations.md#linear-adversarial-games, d = 1; docs/derivations.md#worst-case-instances-for-auditing-output-perturbation).  H_D(w, v) = (1/n)Σ[(μ/2)w² − y_i w(x_i + v_i)], |v_i| ≤ r = 0.05, μ = 1,
 n = 10, y ≡ 1, x ≡ 1 except x_n = +1 (S) / −1 (S').  G_D(w) = w²/2 − m w + r|w|, m = mean(x): w*(S) = 0.95,
@@ -123,7 +123,7 @@ def test_exact_privacy_of_algorithm_3_and_of_the_printed_term():
     assert l2_laplace_epsilon(shift, p["noise_scale"]) == pytest.approx(0.977, abs=1e-3)  # ≤ ε, tight
     printed = op.sensitivity_T(p["Delta_F"], ALPHA, MU, printed="alg3")
     assert printed == pytest.approx(0.25, rel=1e-14)
-    assert l2_laplace_epsilon(shift, printed / EPS) == pytest.approx(2.384, abs=1e-3)  # LR-E3 mutant, δ = 0
+    assert l2_laplace_epsilon(shift, printed / EPS) == pytest.approx(2.384, abs=1e-3)  # LR21-E3 mutant, δ = 0
     a, _, shift = _pair(1e-3, **OPTS)  # δ > 0: exact Gaussian curve (Balle & Wang)
     assert gaussian_exact_delta(EPS, shift, a.parameters["noise_scale"]) <= 1e-3
     assert gaussian_epsilon(1e-3, shift, noise.zhao_sigma(printed, EPS, 1e-3)) == pytest.approx(1.984, abs=1e-3)  # printed: not (1, 1e-3)-DP

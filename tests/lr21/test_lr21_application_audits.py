@@ -34,7 +34,7 @@ Exact ε on the pairs (claim ε = 1; δ = 1e-3 values are for the clamped releas
     tilted_erm (Lemma 0.5's Δ_Fτ)             0.803 / 0.740           0.204 / 0.146
     mutant: Alg. 1's Δ_F, no C_τ              5.969 / 5.277           2.688 / 2.292
     robust_erm (Δ + 2√(2α/μ))                 0.827 / 0.753           0.414 / 0.152
-    mutant: printed Δ + 2α/μ (LR-E3)          4.795 / 4.399           4.708 / 1.731
+    mutant: printed Δ + 2α/μ (LR21-E3)          4.795 / 4.399           4.708 / 1.731
 """
 
 from __future__ import annotations
@@ -237,7 +237,7 @@ def test_tilted_audit_refutes_alg1_sensitivity_mutant(delta):
 
 
 # ================================================================================================================
-# ℓ2-robust logistic model (robust_erm): LR-E3 — the printed Δ + 2α/μ
+# ℓ2-robust logistic model (robust_erm): LR21-E3 — the printed Δ + 2α/μ
 # ================================================================================================================
 N_R, MU_R, RHO, ALPHA_R = 40, 1.5, 0.05, 0.03
 OPTS_R = dict(rho=RHO, mu=MU_R, alpha=ALPHA_R, sensitivity_mode="tight", fallback="refuse",
@@ -277,7 +277,7 @@ def _robust_stationary(sign: float) -> float:
 
 def test_robust_instance_constants_and_minimisers():
     """Hand derivation (docs/derivations.md#closed-form-inner-maximisation-of-robust-glms).  Robust logistic, ρ = 0.05: L_ℓ = x_max + ρ = 1.05, tight Δ = 2L_ℓ/(μn) = 2.1/60
-    = 0.035; √(2α/μ) = √0.04 = 0.2: Δ_T = 0.035 + 0.4 = 0.435, printed (LR-E3) Δ + 2α/μ = 0.035 + 0.04 = 0.075.
+    = 0.035; √(2α/μ) = √0.04 = 0.2: Δ_T = 0.035 + 0.4 = 0.435, printed (LR21-E3) Δ + 2α/μ = 0.035 + 0.04 = 0.075.
     w*(S): all records equal, margin (1 − ρ)w, so 1.5w = 0.95σ(−0.95w): w* = 0.2755.  w*(S'): the outlier's margin is
     −(1 + ρ)w, so 1.5w = (39/40)·0.95σ(−0.95w) − (1/40)·1.05σ(1.05w): w* = 0.2608 (both > 0, off the kink at 0; the
     Newton oracle agrees).  The minimisers are only 0.0147 apart (≤ Δ = 0.035): the α term carries the leak.  𝓜 pushes by t ≈ 0.99·0.2·μ/(μ + G_D'') ≈ 0.99·0.2·1.5/1.72 ≈ 0.17 (certified): centres
@@ -336,7 +336,7 @@ def test_robust_audit_does_not_refute_robust_erm(delta):
 
 @pytest.mark.parametrize("delta", [0.0, DELTA])
 def test_robust_audit_refutes_printed_alpha_term_mutant(delta):
-    """Mutant (LR-E3), exact ε 4.80 (δ = 0) / 4.71 (δ = 1e-3).  Event probabilities: ½ vs ½e^{−4.80} = 4.1e-3 (δ = 0),
+    """Mutant (LR21-E3), exact ε 4.80 (δ = 0) / 4.71 (δ = 1e-3).  Event probabilities: ½ vs ½e^{−4.80} = 4.1e-3 (δ = 0),
     ½ vs Φ(−0.3596/0.260) = 0.083 (δ = 1e-3; E is not the optimal event for the Gaussian, so ε_lb ≤ log(0.499/0.083)
     = 1.79 here): ε_lb at the 1e-12-pessimistic counts 3.98 and 1.54 > 1; measured with the fixed seeds 4.40, 1.73."""
     _, _, wa, shift = _robust_pair(op.robust_erm, delta)

@@ -103,7 +103,7 @@ def test_tilted_value_between_mean_and_max_and_increasing_in_tau(seed, tau):
 
 
 def test_lemma_4_2_statement_is_attained_and_the_proof_constant_is_loose():
-    """LR-E8 (Lemma 4.2): linear loss ℓ_i = ⟨w, x_i⟩, x_1 = L e_1, x_2 = −L e_1 (β_ℓ = 0, L-Lipschitz), ridge μ.
+    """LR21-E8 (Lemma 4.2): linear loss ℓ_i = ⟨w, x_i⟩, x_1 = L e_1, x_2 = −L e_1 (β_ℓ = 0, L-Lipschitz), ridge μ.
     At w = 0 the tilted weights are ½, ½ and ∇²F_τ = μI + τ Cov_v(∇ℓ_i) = μI + τL² e_1e_1ᵀ (hand computation):
     λ_max = μ + τL² exactly — the statement's β + L²τ (β = μ) is attained, so no smaller constant is valid, and the
     proof's β + 2L²τ is a valid but loose over-estimate.  Checked by finite differences of the analytic gradient."""
@@ -198,7 +198,7 @@ def test_bad_inputs_and_refusal():
     assert r.diagnostics["inner_path"].startswith("certified solver")
 
 
-# -- Theorem 4.1: premises that fail (ERRATA.md LR-E9, LR-E10) ------------------------------------------------------
+# -- Theorem 4.1: premises that fail (ERRATA.md LR21-E9, LR21-E10) ------------------------------------------------------
 
 
 def test_theorem_4_1_G_D_is_not_smooth_although_each_H_is():

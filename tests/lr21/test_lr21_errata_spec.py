@@ -1,13 +1,13 @@
 """Lowy & Razaviyayn: four suspected errata that ERRATA.md listed as "not yet tested", each turned into a
-finding (ERRATA.md LR-E11 … LR-E14).
+finding (ERRATA.md LR21-E11 … LR21-E14).
 
-* LR-E11  Thm 0.3 / 0.5 proof step E⟨∇F(w_T), Π(w_T + z) − w_T⟩ = 0 (MB2 of
+* LR21-E11  Thm 0.3 / 0.5 proof step E⟨∇F(w_T), Π(w_T + z) − w_T⟩ = 0 (MB2 of
           docs/derivations.md#master-bounds-for-output-perturbation): false; the first
           statements (any α) of Thm 0.3 and Thm 0.5-1b fail for d ≥ 2; the final constants of Thms 0.3 and 0.5
           survive (so do Thm 2.2, Prop. 4.2, Thm 4.1, which print only prescribed-α statements).
-* LR-E12  Thm 0.4-2b: the first statement drops its proof's factor (1 + 2s_δ); both statements of 2b are false.
-* LR-E13  Thm 3.1-2: printed T and bound are √-scope garbles of the proof's 2L²/(μα) and 6s_δ/n.
-* LR-E14  Supplement Thm 0.1 prints c = √log(2/(√(16δ) + 1) − 1): never real; its real readings are not DP.
+* LR21-E12  Thm 0.4-2b: the first statement drops its proof's factor (1 + 2s_δ); both statements of 2b are false.
+* LR21-E13  Thm 3.1-2: printed T and bound are √-scope garbles of the proof's 2L²/(μα) and 6s_δ/n.
+* LR21-E14  Supplement Thm 0.1 prints c = √log(2/(√(16δ) + 1) − 1): never real; its real readings are not DP.
 
 Everything is deterministic: closed forms (chi / chi² tails, Gaussian privacy curve), a trapezoid rule on a
 periodic analytic integrand cross-checked against adaptive 2-D quadrature, and finite grids.  No Monte Carlo.
@@ -29,9 +29,9 @@ from dpsco.reference import noise
 import dpsco.reference.lr21 as op
 
 # =============================================================================================================
-# LR-E11: the projection step of Thm 0.3 / 0.5 (MB2 of docs/derivations.md#master-bounds-for-output-perturbation)
+# LR21-E11: the projection step of Thm 0.3 / 0.5 (MB2 of docs/derivations.md#master-bounds-for-output-perturbation)
 # =============================================================================================================
-# Counterexample instance (ERRATA.md LR-E11): d = 2, R = 1, F(w) = ½(w − w*)ᵀA(w − w*), A = 1000vvᵀ + uuᵀ, v = (0.6, 0.8), u = (−0.8, 0.6),
+# Counterexample instance (ERRATA.md LR21-E11): d = 2, R = 1, F(w) = ½(w − w*)ᵀA(w − w*), A = 1000vvᵀ + uuᵀ, v = (0.6, 0.8), u = (−0.8, 0.6),
 # w* = (0.9, 0.4) (‖w*‖ = √0.97 < 1: the global minimiser is inside the ball), w_T = (1, 0) on the sphere.
 V = np.array([0.6, 0.8])
 U = np.array([-0.8, 0.6])
@@ -107,8 +107,8 @@ def _adaptive_expected_F(sigma: float) -> float:
     return integrate.quad(inner, 1.0 - k, 1.0 + k, points=[1.0], epsabs=1e-10, epsrel=1e-12, limit=200)[0]
 
 
-def test_LR_E11_spec_counterexample_numbers_and_rigorous_replacements():
-    """The LR-E11 counterexample to the projection step (MB2), Gaussian z with σ = 0.05 per coordinate (E‖z‖² = 2σ² = 0.005).
+def test_LR21_E11_spec_counterexample_numbers_and_rigorous_replacements():
+    """The LR21-E11 counterexample to the projection step (MB2), Gaussian z with σ = 0.05 per coordinate (E‖z‖² = 2σ² = 0.005).
 
     Hand: α = F(w_T) − F* = ½(1000·0.26² + 0.32²) = 33.8512; the paper's bound (β/2)E‖z‖² + α = 2.5 + 33.8512
     = 36.3512 (ERRATA.md: 36.35 ✓).  Computed: E F(Π(w_T + z)) − F* = 38.0448 (ERRATA.md: 38.04 ✓) > 36.3512, so the
@@ -127,7 +127,7 @@ def test_LR_E11_spec_counterexample_numbers_and_rigorous_replacements():
     paper = 0.5 * BETA * 2 * sigma**2 + ALPHA_CE
     assert paper == pytest.approx(36.3512, abs=1e-9)
     excess = mean_F - 0.0  # F* = F(w*) = 0
-    assert excess == pytest.approx(38.04, abs=0.005)  # ERRATA.md LR-E11's value
+    assert excess == pytest.approx(38.04, abs=0.005)  # ERRATA.md LR21-E11's value
     assert excess > paper + 1.6  # violated by 1.69
     assert _F(W_T) + 0.5 * np.trace(A) * sigma**2 <= paper  # the unprojected point obeys the bound
     # MB2(i) and MB2(ii)
@@ -139,7 +139,7 @@ def test_LR_E11_spec_counterexample_numbers_and_rigorous_replacements():
     assert excess <= op.master_bound_smooth_alg1(BETA, ALPHA_CE, MU, 2 * sigma**2)
 
 
-def test_LR_E11_theorem_0_3_first_statement_fails_for_d2_and_the_default_holds():
+def test_LR21_E11_theorem_0_3_first_statement_fails_for_d2_and_the_default_holds():
     """Thm 0.3-1b's first statement on the same instance (non-ERM, d = 2, any α; here α = 33.8512, the actual
     accuracy of w_T, ‖w_T − w*‖² = 0.17 ≤ 2α/μ).  Noise: Zhao's σ for Δ_T = 2(L/μ + √(2α/μ)); with
     s_δ = √d(c + √(c² + ε))/ε we have σ = s_δΔ_T/√(2d), so the printed 2β(L/μ + √(2α/μ))²s_δ² + α = α + βdσ²
@@ -166,7 +166,7 @@ def test_LR_E11_theorem_0_3_first_statement_fails_for_d2_and_the_default_holds()
                                      * math.sqrt(2) * sigma, rel=1e-7)
 
 
-def test_LR_E11_theorem_0_3_final_constants_survive():
+def test_LR21_E11_theorem_0_3_final_constants_survive():
     """With the prescribed α = (L²/(μ[n²]))min{κs², 1} the rigorous default of ``theorem_0_3_bound`` stays below
     Thm 0.3's final 26κL²s₀²/(μ[n²]) and 13.5κL²s_δ²/(μ[n²]).  Hand (κs² ≤ 1, D = (L/μ)(1 + √(2κ)s) ≤ 2.414L/μ):
     δ = 0, d ≥ 2: 2(1 + 1/d)·5.83 + 1 + 2√2·2.414 ≤ 17.49 + 1 + 6.83 = 25.3 ≤ 26; d = 1 (printed form, valid on a
@@ -191,7 +191,7 @@ def test_LR_E11_theorem_0_3_final_constants_survive():
     assert worst[0] <= 25.4 < 26.0 and worst[1] <= 12.7 < 13.5
 
 
-def test_LR_E11_theorem_0_5_final_constants_survive():
+def test_LR21_E11_theorem_0_5_final_constants_survive():
     """Thm 0.5 (Alg. 2, β-smooth convex) at its λ and α under (s[/n])² ≤ L/(Rβ) and L ≤ Rβ.  Rigorous route
     (MB4 with the projection term of MB2(i) of docs/derivations.md#master-bounds-for-output-perturbation, exact moments, F_λ (β+λ)-smooth, its unconstrained minimiser
     w*_λ has ‖w*_λ‖ ≤ ‖w*‖ ≤ R, Δ_T = Δ_λ + 2√(2α/λ)):
@@ -223,7 +223,7 @@ def test_LR_E11_theorem_0_5_final_constants_survive():
 
 
 # =============================================================================================================
-# LR-E12: Thm 0.4-2b, the (1 + 2s_δ) factor
+# LR21-E12: Thm 0.4-2b, the (1 + 2s_δ) factor
 # =============================================================================================================
 def _norm_instance_excess_lower_bound(sigma: float, d: int, L: float = 1.0, R: float = 1.0) -> float:
     """F(w) = L‖w‖ (ERM form with g(w, x) = L‖w‖; convex, L-Lipschitz, minimiser 0 inside B(0, R)).
@@ -239,14 +239,14 @@ def _alg2_sigma(L, R, n, d, eps, delta, alpha):
     return noise.zhao_sigma(op.sensitivity_T(op.sensitivity_alg2(L, lam, R, n, erm=True), alpha, lam), eps, delta), lam
 
 
-def test_LR_E12_theorem_0_4_2b_statements_are_false_for_large_s():
+def test_LR21_E12_theorem_0_4_2b_statements_are_false_for_large_s():
     """Thm 0.4-2b (ERM, δ > 0, condition s_δ/n ≤ 1) prints the first statement 13LR√(s/n) + 12√(αLR)(n/s)^{1/4}.
     Its proof (MB3 with E‖z‖ ≤ s_δΔ_T) gives the α-term (L + λR)√(2α/λ)(1 + 2s_δ) ≤ 2√2·2^{1/4}(1 + 2s_δ)
     √(αLR)(n/s)^{1/4} = 3.36(1 + 2s_δ)·(…): the factor (1 + 2s_δ) is dropped.  (The non-ERM parts absorb it:
     12 = 4(1 + 2·1) and 32 = 16(1 + 1) at their condition s ≤ 1; 2a keeps 16(1 + s₀), not (1 + 2s).)  On F = L‖w‖, L = R = 1, (n, d, ε, δ) = (10⁷, 100, 1, 10⁻⁵), s_δ = 10·(3.18224 +
     3.33567) = 65.179 (hand):
     * printed α = LR(s/n)^{3/2}: exact excess 0.336 (lower bound 0.307) > 25LR√(s/n) = 0.0638 — the final
-      statement is false, not merely unproven (LR-E5 showed only that MB3 exceeds 25);
+      statement is false, not merely unproven (LR21-E5 showed only that MB3 exceeds 25);
     * corrected α/(1 + s)²: exact excess 0.0086 ≤ 0.0638;
     * first statement at α = 10⁻⁷: exact excess 0.817 (lower bound 0.650) > printed 0.108; corrected 13LR√(s/n) + 4√(αLR)(n/s)^{1/4}
       (1 + 2s) = 3.32 (the default of ``theorem_0_4_general_bound``) holds."""
@@ -275,7 +275,7 @@ def test_LR_E12_theorem_0_4_2b_statements_are_false_for_large_s():
     assert lb > 5.9 * printed and exact <= corrected == pytest.approx(3.32, abs=0.01)
 
 
-def test_LR_E12_grid_printed_fails_corrected_dominates_MB3():
+def test_LR21_E12_grid_printed_fails_corrected_dominates_MB3():
     """Grid n ∈ {10³, 10⁵, 10⁷}, d ∈ {1, 10, 100}, ε ∈ {0.1, 1, 10}, δ ∈ {10⁻⁶, 10⁻³, 0.1} with s_δ ≤ n, and
     α ∈ {printed α, 10⁻⁹, 10⁻⁷, 10⁻⁵, 10⁻³}: (i) the corrected first statement (default) is ≥ the rigorous MB3 bound
     with the exact E‖z‖ everywhere (405 cases); (ii) the F = L‖w‖ lower bound exceeds the printed final bound
@@ -310,9 +310,9 @@ def test_LR_E12_grid_printed_fails_corrected_dominates_MB3():
 
 
 # =============================================================================================================
-# LR-E13: Thm 3.1-2, printed T and bound
+# LR21-E13: Thm 3.1-2, printed T and bound
 # =============================================================================================================
-def test_LR_E13_printed_T_does_not_reach_alpha():
+def test_LR21_E13_printed_T_does_not_reach_alpha():
     """Thm 3.1-2: α = (L²/(μn))min{1/n, s_δ}; the SGD guarantee 2L²/(μ(T+1)) ≤ α needs T + 1 ≥ 2n·max{n, 1/s_δ}
     (the proof's T = 2L²/(μα)).  The statement prints "⌈2n max{n, ε/√(d(2c_δ + √ε))}⌉"; read with the √ over d
     only (the reading that matches the printed runtime O(n√(dε)): dT ≈ 2n√d·ε/(2c + √ε) ≤ 2n√(dε)) it is
@@ -352,7 +352,7 @@ def test_LR_E13_printed_T_does_not_reach_alpha():
     assert (short, relevant, total) == (278, 475, 1954)
 
 
-def test_LR_E13_printed_bound_is_a_sqrt_scope_garble_and_false_as_typeset():
+def test_LR21_E13_printed_bound_is_a_sqrt_scope_garble_and_false_as_typeset():
     """The statement prints (L²/μ)(5/n + 6√(d(c + √(c² + ε)))/(εn)); its proof ends with Thm 0.2-2b's
     6(L²/μ)√d(c + √(c² + ε))/(εn) = 6(L²/μ)s_δ/n.  As typeset the term is the proof's times 1/√a,
     a = c_δ + √(c_δ² + ε) ≥ √ε (identity checked on a grid) — equal only if a = 1, smaller (stronger) if a > 1.
@@ -386,9 +386,9 @@ def test_LR_E13_printed_bound_is_a_sqrt_scope_garble_and_false_as_typeset():
 
 
 # =============================================================================================================
-# LR-E14: the supplement's c_δ
+# LR21-E14: the supplement's c_δ
 # =============================================================================================================
-def test_LR_E14_supplement_c_is_never_real_and_its_real_readings_are_not_private():
+def test_LR21_E14_supplement_c_is_never_real_and_its_real_readings_are_not_private():
     """Main text (Notation) and Zhao et al. Thm 5: c_δ = √log(2/(√(16δ + 1) − 1)).  Supplement Thm 0.1 prints
     c = √log(2/(√(16δ) + 1) − 1).  Hand: its log argument 2/(4√δ + 1) − 1 < 1 for every δ > 0 (it is < 0 for
     δ > 1/16), so c² < 0 and c is never real: δ = 10⁻⁵: 2/1.0126491 − 1 = 0.975019, c = 0.15906i; δ = 10⁻³:
@@ -423,7 +423,7 @@ def test_LR_E14_supplement_c_is_never_real_and_its_real_readings_are_not_private
 
 
 # =============================================================================================================
-# LR-E11 (continued): Thm 0.5's *first* statement (Alg. 2) and the first statements built on Thm 0.3
+# LR21-E11 (continued): Thm 0.5's *first* statement (Alg. 2) and the first statements built on Thm 0.3
 # =============================================================================================================
 def _thm_0_5_1b_first_statement_printed(L: float, R: float, beta: float, d: int, eps: float, delta: float,
                                         alpha: float) -> float:
@@ -439,10 +439,10 @@ def _thm_0_5_1b_first_statement_printed(L: float, R: float, beta: float, d: int,
         + 8 * math.sqrt(alpha) * R * math.sqrt(beta) * s
 
 
-def test_LR_E11_theorem_0_5_first_statement_fails_for_d2_and_MB4_holds():
-    """Alg. 2 analogue of the LR-E11 counterexample, for Thm 0.5-1b's first statement (any α).
+def test_LR21_E11_theorem_0_5_first_statement_fails_for_d2_and_MB4_holds():
+    """Alg. 2 analogue of the LR21-E11 counterexample, for Thm 0.5-1b's first statement (any α).
 
-    Instance: the LR-E11 counterexample's F above (d = 2, R = 1, w* = (0.9, 0.4) ∈ B(0, 1)), read as a member of 𝒥_{β,L,R} with
+    Instance: the LR21-E11 counterexample's F above (d = 2, R = 1, w* = (0.9, 0.4) ∈ B(0, 1)), read as a member of 𝒥_{β,L,R} with
     β = 2000 (F is 1000-smooth, so also 2000-smooth) and L = L_CE = 1000(1 + √0.97) = 1984.9 (‖∇F‖ ≤ ‖A‖(R + ‖w*‖)
     on B(0, 1)); then L ≤ Rβ (the proof's "L ≤ Rβ") and s² ≤ L/(Rβ) hold.  δ = 1e-5, ε = 1e18 (extreme, but the
     theorem claims every ε under its condition): s_δ = √2(c + √(c² + ε))/ε = 1.4142e-9,
@@ -459,7 +459,7 @@ def test_LR_E11_theorem_0_5_first_statement_fails_for_d2_and_MB4_holds():
     while σ ∝ s^{1/3}: every small enough s breaks the statement.
     Rigorous bounds hold: λR²/2 + α + ((β+λ)/2)E‖z‖² + min{L + λR, √(2(β+λ)α)}·E(‖w_T + z‖ − 1)_+
     = 0.00125 + 33.85124 + 0.00251 + 367.97·4.4707e-4 = 34.0195, and MB4 = λR²/2 + (β+λ)α/λ + … ≈ 2.7e7.
-    Thm 0.5's final constants (prescribed α; LR-E11 above) are not affected."""
+    Thm 0.5's final constants (prescribed α; LR21-E11 above) are not affected."""
     beta, R, d, delta, eps = 2000.0, 1.0, 2, 1e-5, 1e18
     L = L_CE
     assert np.linalg.eigvalsh(A).max() <= beta and L <= R * beta and float(W_STAR @ W_STAR) <= R * R
@@ -492,14 +492,14 @@ def test_LR_E11_theorem_0_5_first_statement_fails_for_d2_and_MB4_holds():
     assert excess <= op.master_bound_smooth_alg2(beta, lam, R, alpha, 2 * sigma**2)
 
 
-def test_LR_E11_thm_2_2_prop_4_2_thm_4_1_print_only_prescribed_alpha_statements():
+def test_LR21_E11_thm_2_2_prop_4_2_thm_4_1_print_only_prescribed_alpha_statements():
     """Thm 2.2, Prop. 4.2 and Thm 4.1 are NOT Thm 0.3's first statement with other inputs: each prints only the
     prescribed-α statement (α = (L²/(μ[n²]))min{κs², 1}, resp. min{κ_τs², C_τ²}), i.e. Thm 0.3's *final* form
-    26κL²s²/μ / 13.5κL²s²/μ (Prop. 4.2 with κ_τ and C_τ, LR-E4; Thm 4.1 with G_D).  The library functions
-    accordingly take no α.  The prescribed α excludes the LR-E11 counterexample: w_T = (1, 0) has accuracy
-    F(w_T) − F* = 33.8512, but at LR-E11's ε (σ = 0.01) the prescribed α = L²κs² = 0.0992 < 33.85, so w_T is not an
+    26κL²s²/μ / 13.5κL²s²/μ (Prop. 4.2 with κ_τ and C_τ, LR21-E4; Thm 4.1 with G_D).  The library functions
+    accordingly take no α.  The prescribed α excludes the LR21-E11 counterexample: w_T = (1, 0) has accuracy
+    F(w_T) − F* = 33.8512, but at LR21-E11's ε (σ = 0.01) the prescribed α = L²κs² = 0.0992 < 33.85, so w_T is not an
     admissible output; admissibility needs κL²s² ≥ 33.85, and with the prescribed α the rigorous bound (projection
-    term included) stays ≤ 12.7κL²s²/μ < 13.5κL²s²/μ (final constants survive: ``test_LR_E11_theorem_0_3_final_constants_survive``).
+    term included) stays ≤ 12.7κL²s²/μ < 13.5κL²s²/μ (final constants survive: ``test_LR21_E11_theorem_0_3_final_constants_survive``).
     On the same instance at an admissible ε = 1e8 (δ = 1e-5, n = 1): α = 78.846, σ = 0.28257 (Zhao, Δ_T = 2(L/μ +
     √(2α/μ))), E F(w_A) − F* = 81.089 (quadrature) ≤ 13.5κL²s²/μ = 13.5α = 1064.4 for each: Thm 2.2; Prop. 4.2 at
     n = 1 (F_τ = f for one sample, any τ) in the limit τ → 0 (C_τ = 1, κ_τ = κ; the bound grows with τ); Thm 4.1

@@ -168,7 +168,7 @@ def test_claims_events_with_the_analytic_gaussian_and_none_for_l2_laplace():
 
 
 # -- errata ------------------------------------------------------------------------------------------------
-def test_erratum_LR_E1_alg2_printed_epsilon_for_alpha_under_noises():
+def test_erratum_LR21_E1_alg2_printed_epsilon_for_alpha_under_noises():
     """Alg. 2 line 2 prints Δ_λ + 2√(2ε/λ).  On the audit instance of test_output_perturbation_audits (linear
     loss, n = 10, λ = 1, R = 2, α = 8, adversarial α-accurate 𝓜 moving the centres 4 apart), δ = 0, ε = 1:
     printed Δ = 0.6 + 2√2 = 3.43 < 4, so the printed noise is only (4/3.43)ε = 1.17ε-DP (exact, oracle).
@@ -183,7 +183,7 @@ def _solve_eps_for_s(s_target, d, delta):
     return brentq(lambda e: noise.noise_factor(d, e, delta) - s_target, 1e-6, 1e6)
 
 
-def test_erratum_LR_E5_theorem_0_4_2b_alpha():
+def test_erratum_LR21_E5_theorem_0_4_2b_alpha():
     """Thm 0.4-2b's α = LR(s_δ/n)^{3/2} with the ERM λ: the rigorous MB3 bound (exact E‖z‖, d = 1) is
     40.2·LR√(s/n) at s_δ = 20, n = 1000 (> 25; with the looser noise moment of the paper's proof it is 49.8 —
     with the exact d = 1 moment we get 40.2, still a violation); with the corrected α/(1 + s_δ)² it is ≤ 4.7."""
@@ -201,7 +201,7 @@ def test_erratum_LR_E5_theorem_0_4_2b_alpha():
     assert ratios[False] <= 25.0 and ratios[False] <= 4.7
 
 
-def test_erratum_LR_E4_proposition_4_2_needs_C_tau_squared():
+def test_erratum_LR21_E4_proposition_4_2_needs_C_tau_squared():
     """Prop. 4.2: plugging Δ_{F_τ} = 2LC_τ/(μn) (Lemma 0.5) into Thm 0.3-2a with α = L²/(μn²)min{κ_τs², C_τ²}
     gives 4β(LC_τ/(μn) + √(2α/μ))²s² + α, which exceeds the printed 26κ_τL²C_τ(s/n)²/μ once C_τ ≳ 1 and is
     ≤ the corrected 26κ_τL²C_τ²(s/n)²/μ.  (At C_τ = 2 the printed bound still holds here: the printed form
@@ -216,7 +216,7 @@ def test_erratum_LR_E4_proposition_4_2_needs_C_tau_squared():
         assert proof <= op.proposition_4_2_bound(L, mu, beta, n, d, eps, 0.0, C, printed=False)
 
 
-def test_erratum_LR_E6_proposition_4_1_alpha():
+def test_erratum_LR21_E6_proposition_4_1_alpha():
     """n = 10, d = 1, ε = 1000, C_τ = 200, L = μ = 1: printed α = (C_τ/n)·min{1/n, C_τd/ε} = 2.0 alone exceeds
     the claimed 9L²C_τd/(μεn) = 0.18; the corrected α = C_τ·min{C_τ/n², s₀/n} = 0.02 gives Thm 0.2's
     2√2(L²C_τ/(μn) + L√(2α/μ))s₀ + α = 0.0771 ≤ 0.18."""
@@ -229,7 +229,7 @@ def test_erratum_LR_E6_proposition_4_1_alpha():
     assert a_co == pytest.approx(0.02) and full == pytest.approx(0.0771, abs=1e-4) and full <= bound
 
 
-def test_erratum_LR_E7_printed_iteration_counts_do_not_reach_alpha():
+def test_erratum_LR21_E7_printed_iteration_counts_do_not_reach_alpha():
     """Thm 3.3 (δ = 0): the printed T = 2n²max{1, 1/s₀²} is below the count the subgradient/SGD guarantee
     needs for its α, ⌈2(L + λR)²/(λα)⌉ (Bubeck 2015, Thm 6.2); Thm 2.4a's printed α is the larger branch of Thm 0.5's
     min under its own condition s₀² ≤ L/(Rβ)."""
@@ -246,7 +246,7 @@ def test_erratum_LR_E7_printed_iteration_counts_do_not_reach_alpha():
         assert t_pr == t_rig
 
 
-def test_erratum_LR_E4b_lemma_4_2_statement_vs_proof():
+def test_erratum_LR21_E8_lemma_4_2_statement_vs_proof():
     assert op.lemma_4_2_smoothness(1.0, 2.0, 0.5) == 3.0
     assert op.lemma_4_2_smoothness(1.0, 2.0, 0.5, proof=True) == 5.0
     assert op.lemma_0_5_sensitivity(1.0, 1.0, 10, 50.0, tight=True) == 2.0  # min{1, C/n} caps it

@@ -82,7 +82,7 @@ def test_instance_exact_privacy_of_correct_and_mutants():
     assert l2_laplace_epsilon(shift, p["noise_scale"]) == pytest.approx(0.991, abs=1e-3)  # ≤ ε: private, tight
     assert l2_laplace_epsilon(shift, p["Delta_F"] / EPS) == pytest.approx(10.9, rel=1e-9)  # mutant Δ_F only
     printed3 = op.sensitivity_T(p["Delta_F"], ALPHA, MU, printed="alg3")  # 0.2 + 1.0
-    assert l2_laplace_epsilon(shift, printed3 / EPS) == pytest.approx(1.8167, abs=1e-3)  # LR-E3 mutant
+    assert l2_laplace_epsilon(shift, printed3 / EPS) == pytest.approx(1.8167, abs=1e-3)  # LR21-E3 mutant
     # δ > 0: exact Gaussian curve
     a, _, shift = _centres(op.algorithm_1, 1e-3, **OPTS1)
     assert gaussian_exact_delta(EPS, shift, a.parameters["noise_scale"]) <= 1e-3
@@ -122,7 +122,7 @@ OPTS2 = dict(lam=LAM, alpha=ALPHA2, method=adversarial_optimizer(LAM, ALPHA2), f
 def test_algorithm_2_exact_privacy_and_printed_sigma_erratum():
     """Adversarial α-accurate 𝓜 with α = 8: w* = ∓0.1, w_T = w* ∓ 0.99·4, projected to ∓2 (inside ±2, so
     shift = 4 − 1e-15·…).  Δ_T = 2(1 + 2)/10 + 2√16 = 8.6.  Zhao's σ: exact δ(1) ≤ 1e-3; the printed σ/√2
-    (LR-E2) still satisfies it here because the realised shift 4 < Δ_T — so the erratum is shown at the worst
+    (LR21-E2) still satisfies it here because the realised shift 4 < Δ_T — so the erratum is shown at the worst
     case shift = Δ_T on the exact curve (and in tests/test_noise.py at δ = 1e-5)."""
     a, _, shift = _centres(op.algorithm_2, DELTA2, **OPTS2)
     p = a.parameters

@@ -1,5 +1,5 @@
 """Menart et al. (2023), arXiv:2311.13447 v2, Theorem 5's variant (Algorithm 3, then the exponential mechanism):
-the notions its claim states (ERRATA.md MU20: ρ and (ε, δ), no μ-GDP and no Gaussian event), the exact privacy
+the notions its claim states (ERRATA.md MUABG23-E20: ρ and (ε, δ), no μ-GDP and no Gaussian event), the exact privacy
 on its worst pair computed independently (numerical integration of the hockey-stick divergence), the measured
 selection frequencies that refute the temperature bug, and the measured noise that refutes the σ/√2 bug.
 
@@ -30,7 +30,7 @@ def _pseudo_huber(X):
 
 
 def test_em_claim_states_rho_and_epsilon_but_no_gdp_and_no_event():
-    # ERRATA MU20: the exponential mechanism is ε-bounded-range, hence ε²/8-zCDP — not (ε/2)-GDP; the composed
+    # ERRATA MUABG23-E20: the exponential mechanism is ε-bounded-range, hence ε²/8-zCDP — not (ε/2)-GDP; the composed
     # claim keeps ρ + ρ_EM and its (ε, δ), and states no μ and no dp_accounting event.  Algorithm 3 alone (a
     # fully adaptive Gaussian composition) keeps √(2ρ)-GDP and its GaussianDpEvent.  Deterministic.
     X = np.random.default_rng(4).standard_normal((300, 2))

@@ -92,7 +92,7 @@ def test_every_notion_of_the_claim_is_backed_on_the_worst_pair(name):
         for e in (0.1, 0.5, 1.0, 2.0):
             assert c.event_delta(e) >= exact.delta_of_epsilon(e) - 1e-9, e
     if name == "muabg23.adaptive_gd_em":
-        assert c.mu is None and c.event is None and exact.mu > math.sqrt(2 * c.rho)      # MU20
+        assert c.mu is None and c.event is None and exact.mu > math.sqrt(2 * c.rho)      # MUABG23-E20
     else:   # a Gaussian composition at its full budget: exact
         assert exact.rho == pytest.approx(c.rho, rel=1e-9)
 

@@ -140,7 +140,7 @@ def test_d1_kl_spider_claim_is_the_exact_rho_at_every_scale(L0, calibration, fac
     # Algorithm 1 on f ↦ L0 f (κ = 2: γ = 1/√L0, L1 = L0, F0 = L0; the schedule in w is the same at every scale).
     # The exact ρ of its accounted releases: K anchors at Δ = 2L0/n with σ̂ and R_k differences at 2L1 s_k/n with
     # σ_k (the schedule's, i.e. the σ's drawn), in 60-digit arithmetic.  It equals the claim, and the claim is ρ
-    # (exact) or 2.125ρ (printed, ERRATA.md MU2).  Before: claim 0.889 at L0 = 1e-160 for a true 1.
+    # (exact) or 2.125ρ (printed, ERRATA.md MUABG23-E2).  Before: claim 0.889 at L0 = 1e-160 for a true 1.
     rho = 1.0
     rel = kl_spider(_records(L0), _Lin(), rho, 0.1, L0, 1.0 / math.sqrt(L0), 2.0, L0, L0,
                     np.random.default_rng(0), w0=np.zeros(D), calibration=calibration)

@@ -247,7 +247,7 @@ def _release_calls(T, per_round):
 
 
 def test_mu3_printed_guard_makes_a_dead_release_and_lemma_8_count_holds_for_the_output():
-    # ERRATA MU3, with the printed box exactly as printed (guard t ≤ T_k AND line 17 w_{k,t−1}).  On the worst
+    # ERRATA MUABG23-E3, with the printed box exactly as printed (guard t ≤ T_k AND line 17 w_{k,t−1}).  On the worst
     # pair every round runs full (asserted): T_k + 1 updates and difference releases, and the round returns
     # w_{k,T_k}.  (a) Its last release Δ_{k,T_k+1} is dead: moving its noise by 10⁶ moves the transcript but
     # neither the output nor any iterate.  (b) Its other T_k releases are live: zeroing ∇_{k,T_k} (moving the
@@ -285,7 +285,7 @@ def test_mu3_printed_guard_makes_a_dead_release_and_lemma_8_count_holds_for_the_
 
 
 def test_mu4_printed_box_returns_the_uncertified_point_when_a_round_stops_early():
-    # ERRATA MU4, with the printed box exactly as printed.  F(w) = (L1/2)w² (n = 10 records at 0, d = 1), exactly
+    # ERRATA MUABG23-E4, with the printed box exactly as printed.  F(w) = (L1/2)w² (n = 10 records at 0, d = 1), exactly
     # (γ, 2)-KL with γ = 1/√(2L1), F0 = (γL0)², ρ = 1e8 (Φ_floor ≪ F0).  Start at w0 with ∇F(w0) = G0 = 1.06·S,
     # S = Φ_floor^{1/2}/γ, so F(w0) − F* = 1.1236·Φ_floor > Φ̂_K = Φ_floor (Theorem 1's bound).  In every round
     # either the test fails at t = 0 (G0 < 7S_k/8) or the step (length s_k, ‖∇F‖ drops by S_k/4) brings the

@@ -134,7 +134,7 @@ def worst_case_pairs(
     ``background="shared"`` also sets every *other* record of both datasets to z, so that all of them share the
     replaced record's gradient at every w: the worst-case pair known for mini-batch noisy SGD with
     with-replacement sampling (the dataset's side then has no sampling randomness; see
-    ``dpsco.reference.bftt19.accounting`` and ERRATA.md E4).  ``"data"`` (default) keeps the caller's other records.
+    ``dpsco.reference.bftt19.accounting`` and ERRATA.md BFTT19-E4).  ``"data"`` (default) keeps the caller's other records.
 
     Returns
     -------

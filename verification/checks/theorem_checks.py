@@ -20,7 +20,7 @@ significantly; each record also states its power (the smallest violation it woul
   al. 2019, Thm. 3.2, has excess ∝ n^(−1/2) there.
 * **Stability** (``stability_check``): coupled runs on neighbouring datasets sharing all randomness; for each
   probe point z the mean of ℓ(A(S), z) − ℓ(A(S'), z) against the stability bound the proof uses (e.g. Lemma
-  3.4 of Bassily et al. 2019, corrected as in ERRATA.md E2).  One-sided t-tests per probe with Bonferroni over
+  3.4 of Bassily et al. 2019, corrected as in ERRATA.md BFTT19-E2).  One-sided t-tests per probe with Bonferroni over
   probes (asymptotic).
 """
 

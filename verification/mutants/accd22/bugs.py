@@ -215,7 +215,7 @@ accd22_algorithm_5_draws_laplace_scale_over_sqrt2 = _laplace(algorithm_5)
 accd22_algorithm_6_draws_laplace_scale_over_sqrt2 = _laplace(algorithm_6)
 
 
-# ---- planted bugs of the checks that no copy above makes fail (mutants.accd22_catches) ---------------------------
+# ---- planted bugs of the checks that no copy above makes fail (mutants.accd22.catches) ---------------------------
 
 _NO_NOISE = "adds no noise (every Laplace and Gaussian draw is its location 0) while reporting its scales"
 _STEP = ("halves the step one epoch early: η_i = 2^{−(i+1)}η_0 (Algorithm 5, line 9) or 2^{−4(i+1)}η (Algorithm 4, "

@@ -49,7 +49,7 @@ ACCD22_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
     PaperTestBug(
         "algorithm_5_reused_epochs", ma.algorithm_5_reused_epochs, accd22.algorithm_5, "accd22",
         "Algorithm 5 running every epoch's Algorithm 4 on the whole dataset (overlapping batches)",
-        "Algorithm 5, line 8's S_i must be disjoint (ERRATA.md AC1): privacy is parallel composition, each record "
+        "Algorithm 5, line 8's S_i must be disjoint (ERRATA.md ACCD22-E1): privacy is parallel composition, each record "
         "in exactly one regularised ERM",
         _OUTLIER + "; n = 24, T5 = 12 (the last record enters 12 phases)",
         "12 Laplace phases of ε/4 each: exact ε = 3ε (the correct algorithm: 0.25ε)",
@@ -61,7 +61,7 @@ ACCD22_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
         "algorithm_4_sloppy_solver", ma.algorithm_4_sloppy_solver, accd22.algorithm_4, "accd22",
         "Algorithm 4 solving each phase's ERM by one incremental pass with step 1/μ_G",
         "Algorithm 4, line 4 needs the minimiser (sensitivity Lη_i); an inexact solver adds twice its error "
-        "(certified solver: ERRATA.md AC3)",
+        "(certified solver: ERRATA.md ACCD22-E3)",
         _OUTLIER + "; Algorithm 4 on n = 32 records (4 phases of n_0 = 8, the outlier in phase 4)",
         "phase 4 moves by Lη_4·n_0 = 8Lη_4: exact ε = 2ε (the correct phase: 0.25ε)",
         "the white-box phase audit (fixed event; miss probability below 1e-14 at 3,000 runs per side and "
@@ -81,7 +81,7 @@ def _noise_bugs() -> dict[str, PaperTestBug]:
             g.__name__, g, correct, "accd22",
             f"Algorithm {k} reporting its Gaussian σ_i and drawing σ_i/√2 in every phase (the generic planted bug, "
             "mutants.noise_scale.under_noised)",
-            "Algorithm 4, line 9: σ_i calibrated to the phase's sensitivity (1 + 2·SOLVER_TOL)Lη_i (ERRATA.md AC3)",
+            "Algorithm 4, line 9: σ_i calibrated to the phase's sensitivity (1 + 2·SOLVER_TOL)Lη_i (ERRATA.md ACCD22-E3)",
             _PHASES + f"; δ = 1e-5, d = 12 (> log(1/δ): the Gaussian branch), {25} runs, every phase replayed",
             "every phase's μ = Δ/σ_i grows by √2: twice the ρ = μ²/2 of the calibration, beyond the claimed (ε, δ) "
             "where σ_i is the exact analytic-Gaussian σ",
@@ -92,8 +92,8 @@ def _noise_bugs() -> dict[str, PaperTestBug]:
         out[lp.__name__] = PaperTestBug(
             lp.__name__, lp, correct, "accd22",
             f"Algorithm {k} reporting its Laplace scale b_i = 4L_iη_i√d/ε and drawing b_i/√2 in every phase "
-            "(mutants.accd22_noise.under_noised_laplace)",
-            "Algorithm 4, line 7: b_i = 4Lη_i√d/ε_i with ε_i = ε (ERRATA.md AC2)",
+            "(mutants.accd22.noise.under_noised_laplace)",
+            "Algorithm 4, line 7: b_i = 4Lη_i√d/ε_i with ε_i = ε (ERRATA.md ACCD22-E2)",
             _PHASES + f"; δ = 0, d = 1, {300} runs, every phase replayed",
             "each phase's pure ε grows by √2, to √2(1 + 2·SOLVER_TOL)ε/4 = 0.39ε on the tight pair: not above the "
             "ε claim only because of the printed scale's 4× slack, and not the noise the claim's calibration states",
@@ -109,7 +109,7 @@ _C = "tests/accd22/test_accd22_catches.py::"
 
 
 def _check_bugs() -> dict[str, PaperTestBug]:
-    """The planted bugs of the checks that no copy above makes fail (``mutants.accd22_catches``)."""
+    """The planted bugs of the checks that no copy above makes fail (``mutants.accd22.catches``)."""
     out: dict[str, PaperTestBug] = {}
     for k in range(1, 7):
         name = f"algorithm_{k}"
@@ -118,7 +118,7 @@ def _check_bugs() -> dict[str, PaperTestBug]:
         out[nf.__name__] = PaperTestBug(
             nf.__name__, nf, correct, "accd22",
             f"Algorithm {k} adding no noise (every Laplace and Gaussian draw is 0) while reporting its scales "
-            "(mutants.accd22_noise.noise_free)",
+            "(mutants.accd22.noise.noise_free)",
             "Algorithm 4, line 11: x_i = x̂_i + ζ_i with fresh noise in every phase",
             "the white-box audit's interpolating pair (records (a_j, a_j x*), the last one's a replaced by 1/4) and "
             "the lower-bound instances S_v of Theorems 1 and 4 (n = 64, V = {±0.5, ±0.9})",
@@ -159,7 +159,7 @@ def _check_bugs() -> dict[str, PaperTestBug]:
             ru.__name__, ru, getattr(accd22, f"algorithm_{k}"), "accd22",
             f"Algorithm {k} whose inner Algorithm 5 runs every epoch on all the records of its call (overlapping "
             "batches)",
-            "Algorithm 5, line 8's S_i must be disjoint (ERRATA.md AC1)",
+            "Algorithm 5, line 8's S_i must be disjoint (ERRATA.md ACCD22-E1)",
             "the privacy suite's audit pairs (n = 12 or 24, T5 = 3 inner epochs)",
             "the last record enters 3 phases (each ≈ ε/4 on the outlier pair): exact ε ≈ 0.75ε, within the claim "
             "only thanks to the 4× slack",

@@ -10,7 +10,7 @@ published record, every gradient count, the disjointness of blocks and epochs, L
 fail on the copies that change what they compute; the measured-noise checks (``alt24_noise.noise_task``: the
 harness's replayed residuals, one-sided χ²) fail on every σ/√2 copy; the black-box and white-box audits refute
 their copies (the noise-dropped copies deterministically).  ``tests/alt24/test_alt24_catches.py`` runs the suite's own
-task functions on the copies added for this registry (``mutants.alt24_clipped``, ``alt24_known_lip``,
+task functions on the copies added for this registry (``mutants.alt24.clipped``, ``alt24_known_lip``,
 ``alt24_localized``, ``alt24_svt``).  Uninformative at the quick campaign's inputs (labelled by the campaign,
 ``checks.power``): the utility bounds and success probabilities whose bound or radius exceeds the largest value
 the quantity can take, the rate checks that cannot see twice their bound, the ⊥ rate, Lemma 12's conditions

@@ -253,7 +253,7 @@ ht_sco_draws_sigma_over_sqrt2 = under_noised(loc.ht_sco)
 sc_sco_draws_sigma_over_sqrt2 = under_noised(loc.sc_sco)
 
 
-# ---- the check registry's copies (``mutants.alt24_catches``, ``tests/alt24/test_alt24_catches.py``) -----------------
+# ---- the check registry's copies (``mutants.alt24.catches``, ``tests/alt24/test_alt24_catches.py``) -----------------
 # An off-by-one schedule, loops that skip their last block or phase, a reused batch, σ from the wrong record count
 # and the noise term dropped: each makes one suite check or audit of ``alt24_localization`` fail.
 

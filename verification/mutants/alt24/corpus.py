@@ -1,7 +1,7 @@
 """Planted bugs of Asi, Liu & Tian (2024) in the corpus (``dpsco.verification.mutants.corpus.CORPUS``): each
-mutant of ``mutants.alt24_clipped`` (Algorithm 1, Theorem 1), ``mutants.alt24_known_lip`` (Algorithms 4, 5, 8),
-``mutants.alt24_svt`` (Lemma 9, Algorithm 6), ``mutants.alt24_localized`` (Algorithm 7, with its white-box trace) and
-``mutants.alt24_white_box`` (Algorithm 8 with its white-box trace), with the instance on
+mutant of ``mutants.alt24.clipped`` (Algorithm 1, Theorem 1), ``mutants.alt24.known_lip`` (Algorithms 4, 5, 8),
+``mutants.alt24.svt`` (Lemma 9, Algorithm 6), ``mutants.alt24.localized`` (Algorithm 7, with its white-box trace) and
+``mutants.alt24.white_box`` (Algorithm 8 with its white-box trace), with the instance on
 which it shows, its true privacy there and the test that catches it (the mutants' docstrings give the
 derivations).  Most are refuted exactly — the privacy curve of the mechanism as implemented on the worst-case
 replace-one pair — rather than by sampling; the rest by audits with fixed events or with ⊥ as an outcome.
@@ -188,7 +188,7 @@ ALT24_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
         "the exact law of the published count (BLap's CDF) checked on runs of the mutant, and the audit of the whole "
         "published record (audit_outcome: ⊥, point and count; statistic ⊥·count) in the suite",
         ("tests/alt24/test_alt24_published_records.py::test_publishing_the_performed_count_is_refuted",)),
-    # -- the check registry's copies (mutants.alt24_catches): each makes one more suite check or audit fail --------
+    # -- the check registry's copies (mutants.alt24.catches): each makes one more suite check or audit fail --------
     PaperTestBug(
         "corollary_1_solver_one_step_too_many", mc.corollary_1_solver_one_step_too_many, clipped.corollary_1_solver,
         "alt24", "Corollary 1's solver running T + 1 steps (off-by-one loop bound) with σ and the claim for T",

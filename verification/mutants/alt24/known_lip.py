@@ -178,7 +178,7 @@ known_lip_reduction_draws_sigma_over_sqrt2 = under_noised(known_lip_reduction)
 onepass_clipped_dp_sgd_draws_sigma_over_sqrt2 = under_noised(onepass_clipped_dp_sgd)
 
 
-# ---- the check registry's copies (``mutants.alt24_catches``, ``tests/alt24/test_alt24_catches.py``) -----------------
+# ---- the check registry's copies (``mutants.alt24.catches``, ``tests/alt24/test_alt24_catches.py``) -----------------
 
 #: Algorithm 4 (A_Lip) without its Gaussian noise (``alt24.known_lip``; its curve audits)
 known_lip_reduction_noise_dropped = noise_dropped(known_lip_reduction)

@@ -233,7 +233,7 @@ MUTANTS = {f.__name__: f for f in (localized_dp_sgd_overlapping_phases, localize
                                    localized_dp_sgd_data_dependent_clip)}
 
 
-# ---- the check registry's copies (``mutants.alt24_catches``, ``tests/alt24/test_alt24_catches.py``) -----------------
+# ---- the check registry's copies (``mutants.alt24.catches``, ``tests/alt24/test_alt24_catches.py``) -----------------
 
 def localized_dp_sgd_two_passes(S: Any, loss: Any, x0: Any, **kw: Any) -> Any:
     """Algorithm 7 running each phase's loop twice over its records (an epoch loop around Lines 10–27).  BUG:

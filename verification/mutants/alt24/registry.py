@@ -1,7 +1,7 @@
-"""Helpers of the check registry's planted bugs of Asi, Liu & Tian (2024) (``mutants.alt24_catches``): a Generator
+"""Helpers of the check registry's planted bugs of Asi, Liu & Tian (2024) (``mutants.alt24.catches``): a Generator
 whose Gaussian draws are scaled by a factor — 0 for the "noise term dropped" copies, 1/J for a σ computed from the
 wrong record count — and the wrapper that swaps an algorithm's ``rng`` for it.  The planted copies themselves live in
-``mutants.alt24_clipped``, ``mutants.alt24_known_lip`` and ``mutants.alt24_localized`` (the corpus's modules).
+``mutants.alt24.clipped``, ``mutants.alt24.known_lip`` and ``mutants.alt24.localized`` (the corpus's modules).
 """
 
 from __future__ import annotations

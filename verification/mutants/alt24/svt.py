@@ -176,7 +176,7 @@ def without_query_noise_law(answers: Any, c: int, L: float, R: float, tau: float
     return sparse_vector_answer_law(answers, c, L, R, tau, 0.0, 0.0)
 
 
-#: every planted copy of this module (the last three are the check registry's, ``mutants.alt24_catches``)
+#: every planted copy of this module (the last three are the check registry's, ``mutants.alt24.catches``)
 MUTANTS = {f.__name__: f for f in (bounded_laplace_tau_without_epsilon, sparse_vector_without_query_noise,
                                    sparse_vector_plain_laplace, bounded_laplace_tau_without_log,
                                    bounded_laplace_doubled_parameters, sparse_vector_halts_one_top_late)}

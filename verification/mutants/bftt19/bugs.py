@@ -291,7 +291,7 @@ def nsgd_printed_calibration(X: Any, y: Any, problem: ERMProblem, epsilon: float
                              rng: np.random.Generator, *, replicates: int | None = None, T: int | None = None,
                              eta: float | None = None) -> Release:
     """A_NSGD with Theorem 3.1's printed noise σ² = 8TL² log(1/δ)/(n²ε²) under the requested (ε, δ) claim:
-    the behaviour before the worst-pair accountant (ERRATA.md E4, ``dpsco.reference.bftt19.accounting``).
+    the behaviour before the worst-pair accountant (ERRATA.md BFTT19-E4, ``dpsco.reference.bftt19.accounting``).
 
     The run is the real ``noisy_sgd(..., calibration="printed")`` (same T, m, η, σ, sampling and noise
     streams); only the claim is wrong.  ``noisy_sgd`` itself, with the printed calibration, states the

@@ -22,7 +22,7 @@ Balle–Wang curve, ``dpsco.oracles.privacy_curves``, is an upper bound).
   centres are 0.2089 apart against the mutant's Δ_T = 0.025 + 0.01 = 0.035: exactly ε = 5.97 at δ = 0 (claim 1;
   the correct release: 0.803) and ε = 2.69 at δ = 1e-3 (clamped; correct: 0.204).
 * :func:`robust_erm_printed_alpha_term` — the ℓ2-robust model (Algorithm 3 with the exact inner maximisation)
-  with Algorithm 3's printed line-2 sensitivity Δ + 2α/μ instead of Δ + 2√(2α/μ) (erratum LR-E3), for both δ.
+  with Algorithm 3's printed line-2 sensitivity Δ + 2α/μ instead of Δ + 2√(2α/μ) (erratum LR21-E3), for both δ.
   On the test instance (d = 1, robust logistic, ρ = 0.05, n = 40, μ = 1.5, α = 0.03, tight mode, x_n = +1 vs −1, an adversarial but certified α-accurate 𝓜) the centres are 0.3596 apart
   against Δ + 2α/μ = 0.035 + 0.04 = 0.075: exactly ε = 4.80 at δ = 0 (correct Δ_T = 0.435: 0.827) and ε = 4.71 at
   δ = 1e-3 (correct: 0.414, clamped release).
@@ -80,7 +80,7 @@ def tilted_erm_alg1_sensitivity(X: Any, y: Any, problem: Any, epsilon: float, de
 def robust_erm_printed_alpha_term(X: Any, y: Any, kind: str, x_max: float, y_max: float, epsilon: float,
                                   delta: float, rng: np.random.Generator, *, replicates: int | None = None,
                                   **options: Any) -> Release:
-    """ℓ2-robust model with Algorithm 3's printed sensitivity Δ + 2α/μ (erratum LR-E3), for both δ.
+    """ℓ2-robust model with Algorithm 3's printed sensitivity Δ + 2α/μ (erratum LR21-E3), for both δ.
 
     What is wrong: an α-accurate w_T is only √(2α/μ) from w*(D) (strong convexity of G_D), so two such points are
     up to Δ + 2√(2α/μ) apart; the printed 2α/μ is smaller whenever α/μ < 2 (here 0.04 vs 0.4).
@@ -90,6 +90,6 @@ def robust_erm_printed_alpha_term(X: Any, y: Any, kind: str, x_max: float, y_max
     correct = op.robust_erm(X, y, kind, x_max, y_max, epsilon, delta, np.random.default_rng(0),  # type: ignore[arg-type]
                             **options)
     p = correct.parameters
-    sens = op.sensitivity_T(p["Delta_F"], p["alpha"], p["mu"], printed="alg3")  # BUG (LR-E3): Δ + 2α/μ
-    return _renoise(correct, sens, epsilon, delta, rng, replicates, "robust model with the printed Δ + 2α/μ (LR-E3)",
+    sens = op.sensitivity_T(p["Delta_F"], p["alpha"], p["mu"], printed="alg3")  # BUG (LR21-E3): Δ + 2α/μ
+    return _renoise(correct, sens, epsilon, delta, rng, replicates, "robust model with the printed Δ + 2α/μ (LR21-E3)",
                     gaussian)

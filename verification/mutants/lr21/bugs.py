@@ -7,14 +7,14 @@ claim is now false).  **Never use these for anything but testing auditors.**
   an α-accurate w_T (proof of Prop. 2.1).
   True privacy (deterministic 𝓜): pure DP with ε·‖w_T(X) − w_T(X')‖/Δ_F; Gaussian: the exact curve with shift
   ‖w_T(X) − w_T(X')‖ (``dpsco.oracles.lr21.output_perturbation``).
-* :func:`alg2_printed_gaussian` — Algorithm 2's printed δ > 0 density: σ_Zhao/√2 (erratum LR-E2).
+* :func:`alg2_printed_gaussian` — Algorithm 2's printed δ > 0 density: σ_Zhao/√2 (erratum LR21-E2).
 * :func:`alg2_sensitivity_without_alpha_term` — Algorithm 2's noise calibrated to Δ_λ alone, dropping the
   2√(2α/λ) of an α-accurate w_T (Algorithm 1's bug on Algorithm 2).
 * :func:`alg1_uncertified_sgd` — SGD stopped after T steps, no certificate, noise for α: SGD is
   α-accurate only in expectation, and the proof's premise ‖w_T − w*‖ ≤ √(2α/μ) fails on some index paths.
-* :func:`alg1_printed_alg3_term` — Algorithm 3's printed Δ + 2α/μ (erratum LR-E3), on Algorithm 1's inner step
+* :func:`alg1_printed_alg3_term` — Algorithm 3's printed Δ + 2α/μ (erratum LR21-E3), on Algorithm 1's inner step
   (Algorithm 3 shares it).
-* :func:`alg3_printed_alpha_term` — Algorithm 3 itself with its printed line-2 sensitivity Δ + 2α/μ (LR-E3).
+* :func:`alg3_printed_alpha_term` — Algorithm 3 itself with its printed line-2 sensitivity Δ + 2α/μ (LR21-E3).
 * :func:`alg3_uncertified_stochastic_eg` — Algorithm 3 whose 𝓜 is stochastic extragradient (one record per step)
   stopped after T steps, *no* certificate, noise calibrated for α (an unverified saddle gap).  Its output is a
   mixture over index paths; ``dpsco.oracles.lr21.output_perturbation.laplace_mixture_epsilon_lower`` gives its exact tail ε (d = 1).
@@ -59,7 +59,7 @@ def alg1_sensitivity_without_alpha_term(X: Any, y: Any, problem: ERMProblem, eps
 
 def alg1_printed_alg3_term(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
                            rng: np.random.Generator, *, replicates: int | None = None, **options: Any) -> Release:
-    """Algorithm 1's inner step with Algorithm 3's printed sensitivity Δ + 2α/μ (LR-E3)."""
+    """Algorithm 1's inner step with Algorithm 3's printed sensitivity Δ + 2α/μ (LR21-E3)."""
     correct = op.algorithm_1(X, y, problem, epsilon, delta, np.random.default_rng(0), **options)
     p = correct.parameters
     return _renoise(correct, op.sensitivity_T(p["Delta_F"], p["alpha"], p["mu"], printed="alg3"), epsilon, delta,
@@ -68,7 +68,7 @@ def alg1_printed_alg3_term(X: Any, y: Any, problem: ERMProblem, epsilon: float, 
 
 def alg2_printed_gaussian(X: Any, y: Any, problem: ERMProblem, epsilon: float, delta: float,
                           rng: np.random.Generator, *, replicates: int | None = None, **options: Any) -> Release:
-    """Algorithm 2 with the printed δ > 0 density, σ = (c_δ + √(c_δ² + ε))Δ_T/(2ε) = σ_Zhao/√2 (LR-E2)."""
+    """Algorithm 2 with the printed δ > 0 density, σ = (c_δ + √(c_δ² + ε))Δ_T/(2ε) = σ_Zhao/√2 (LR21-E2)."""
     correct = op.algorithm_2(X, y, problem, epsilon, delta, np.random.default_rng(0), **options)
     dT = correct.parameters["Delta_T"]
     return _renoise(correct, dT, epsilon, delta, rng, replicates, "Algorithm 2 with the printed σ/√2",

@@ -6,7 +6,7 @@ that shows it.
 The black-box audits are caught on the worst-case instances the paper's tests build (an adversarial but certified
 α-accurate inner optimiser), by the same threshold audit (``dpsco.verification.auditing.audit.audit``) the
 campaign runs on the Fair data; Algorithm 2's by its copy calibrated without the α-term of Δ_T
-(``alg2_sensitivity_without_alpha_term``).  Its printed-density bug (``alg2_printed_gaussian``, ERRATA.md LR-E2)
+(``alg2_sensitivity_without_alpha_term``).  Its printed-density bug (``alg2_printed_gaussian``, ERRATA.md LR21-E2)
 shows only at the worst-case shift Δ_T, which no audited pair realises, and is caught by the exact Gaussian curve;
 its σ/√2 copy by the measured-noise check of its harness.
 Uniform stability (Prop. 2.1's and its applications' bounds, both orders of each neighbouring pair) refutes the

@@ -1,6 +1,6 @@
 """Planted bugs of Menart et al. (2023, arXiv:2311.13447 v2) in the corpus
-(``dpsco.verification.mutants.corpus.CORPUS``): the mutants of ``mutants.muabg23_spider`` (Algorithm 1),
-``mutants.muabg23_proximal`` (Algorithms 2 and 4) and ``mutants.muabg23_adaptive`` (Algorithm 3, Theorem 5),
+(``dpsco.verification.mutants.corpus.CORPUS``): the mutants of ``mutants.muabg23.spider`` (Algorithm 1),
+``mutants.muabg23.proximal`` (Algorithms 2 and 4) and ``mutants.muabg23.adaptive`` (Algorithm 3, Theorem 5),
 each with the instance on which it shows, its true privacy there and the test that refutes it.  They are refuted
 by what the mechanism did, never by what its release says about itself: the exact zCDP of the transcript on the
 worst-case replace-one pair (f = L₀⟨w, x⟩ with the replaced record at ±e₁; the number of releases measured, the
@@ -53,7 +53,7 @@ MUABG23_BUGS: dict[str, PaperTestBug] = {b.name: b for b in [
     PaperTestBug(
         "kl_spider_extra_difference_step", msp.kl_spider_extra_difference_step, spider.kl_spider, "muabg23",
         "the loop guard t ≤ T_k with line 17's w_{k,t} (T_k + 1 difference releases per round, σ_k calibrated for T_k)",
-        "Algorithm 1's loop guard (reconstructed t < T_k, Lemma 8's count of releases made; ERRATA.md MU3)", _PAIR,
+        "Algorithm 1's loop guard (reconstructed t < T_k, Lemma 8's count of releases made; ERRATA.md MUABG23-E3)", _PAIR,
         "the transcript of releases it makes (the white-box view the claim covers) is ρ/2 + Σ_k (T_k + 1)ρ/(2KT_k) "
         "> ρ; its output and iterates depend on T_k differences per round (the last release is dead), so the "
         "published output alone is ρ-zCDP",

@@ -105,7 +105,7 @@ def kl_spider_extra_difference_step(X: Any, loss: Any, rho: float, beta: float, 
     """Mutant (off-by-one): the loop runs while t ≤ T_k (one more difference release per round than σ_k is
     calibrated for) and claims the strict-guard ρ for its transcript.  True, for the transcript of releases it
     makes (the white-box view the claim covers): ρ/2 + Σ_k (T_k + 1)ρ/(2KT_k); its output and iterates depend on
-    T_k differences per round (the last release of a round is never read, ERRATA.md MU3), so the published
+    T_k differences per round (the last release of a round is never read, ERRATA.md MUABG23-E3), so the published
     output alone is ρ-zCDP.  Refuted by the exact ρ of the transcript (``test_extra_step_mutant_refuted_exactly``)."""
     r = kl_spider(X, loss, rho, beta, F0, gamma, kappa, L0, L1, rng, loop_guard="printed", **kwargs)
     strict = kl_spider_schedule(r.parameters["n"], r.parameters["d"], rho, beta, F0, gamma, kappa, L0, L1)

@@ -11,7 +11,7 @@ explicit privacy-neutral utility override; everything else is the defaults.
 * ``extreme_record`` draws admissible records at the extremes: centres c_k ∈ ±{0, 5e-324, 1e-300, 1e-200, 1e-80,
   1e-10, 1, 1e10, 1e90, 1e200, 1e300, 1.7e308}, curvatures u_k ∈ {0, 5e-324, 1e-300, 1e-80, 1e-10, ½, H} (ratios
   up to 1e300 and beyond), equal curvatures (the radial loss, e.g. c = (−1.7e308, 0), u = (H, H), where
-  h(x − s) overflows), and the record of ERRATA.md AC17 (c = (0, ±1e90), u = (1, 1e-80), where the old τ-search
+  h(x − s) overflows), and the record of ERRATA.md ACCD22-E17 (c = (0, ±1e90), u = (1, 1e-80), where the old τ-search
   stopped far from its root).
 * ``sensitivity`` replays every phase at the recorded centre of the run on D (same batch indices, same domain)
   on D and on D′, and measures ‖x̂_D − x̂_D′‖₁ (Laplace noise: ℓ1) against the claim's √d(1 + 2·SOLVER_TOL)L_iη_i,
@@ -22,7 +22,7 @@ explicit privacy-neutral utility override; everything else is the defaults.
   mechanisms with λ_k = |Δ_k|/b_1, Δ = x̂_D − x̂_D′ as implemented (≈ Lη_1(1, 1)/√2) and b_1 = 4Lη_1√2/ε from the
   public schedule; its exact δ(ε) curve is :func:`laplace_product_delta` (the final output is post-processing of
   the transcript).  Pure ε = λ_1 + λ_2 ≈ ε/4.
-* ``noise`` — the Gaussian branch (Algorithm 4, line 9; ERRATA.md AC3), which the δ = 0 harness does not reach:
+* ``noise`` — the Gaussian branch (Algorithm 4, line 9; ERRATA.md ACCD22-E3), which the δ = 0 harness does not reach:
   each entry run at δ = 10⁻⁵ in d = 12 > log(1/δ) on benign records, 100 replicates; residuals = the first
   phase's noisy output − its minimiser replayed at the public centre x_0 (1,200 residuals), against σ_1 of the
   public schedule.  ``noise_bug``: ``accd22_algorithm_k_draws_sigma_over_sqrt2`` (``mutants.accd22``).
@@ -94,10 +94,10 @@ def extreme_record(draw: Callable[..., Any]) -> np.ndarray:
     """One admissible extreme record [c_1, c_2, u_1, u_2] (module docstring) from a hypothesis ``draw``."""
     from hypothesis import strategies as st
 
-    kind = draw(st.sampled_from(("free", "radial", "ratio", "AC17")), label="kind")
+    kind = draw(st.sampled_from(("free", "radial", "ratio", "ACCD22-E17")), label="kind")
     sign = [draw(st.sampled_from((-1.0, 1.0)), label="sign") for _ in range(2)]
     c = [s * draw(st.sampled_from(_CENTRES), label="centre") for s in sign]
-    if kind == "AC17":
+    if kind == "ACCD22-E17":
         return np.array([0.0, sign[0] * 1e90, 1.0, 1e-80])
     if kind == "radial":
         h = draw(st.sampled_from(_CURVATURES), label="h")

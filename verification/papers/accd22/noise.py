@@ -7,7 +7,7 @@ algorithm that reports σ_i and draws σ_i/√2.  Here the noise is *measured*:
 * :func:`public_schedule` recomputes every phase's (L_i, η_i) from the public inputs alone, by the paper's
   formulas (``theorems``: Algorithm 4, lines 1–3; Algorithm 5, lines 1–9; Algorithms 2 and 6, lines 1–7;
   Algorithm 3, lines 1–5), independently of the algorithms' own loops, and σ_i from them (Algorithm 4, lines
-  6–10: Laplace 4L_iη_i√d/ε per coordinate, or the Gaussian σ_i of ``algorithms.phase_noise``, ERRATA.md AC3);
+  6–10: Laplace 4L_iη_i√d/ε per coordinate, or the Gaussian σ_i of ``algorithms.phase_noise``, ERRATA.md ACCD22-E3);
 * :func:`replayed_residuals` replays each phase's noiseless output from the white-box transcript — the
   minimiser of its regularised ERM at the recorded centre, on the run's own batch, by the run's own solver —
   and divides the difference noisy − replayed by the σ_i of the public schedule (it also reports whether the
@@ -18,7 +18,7 @@ algorithm that reports σ_i and draws σ_i/√2.  Here the noise is *measured*:
   H0 "the noise has scale ≥ b_i", Q = Σ|r_i|/b_i is stochastically larger than Gamma(k, 1) (|r|/b ~ Exp(1) at
   the calibrated scale, and |r| grows with the scale), so "fail when Q is below the Gamma(k, 1) quantile at α"
   has false-failure probability ≤ α exactly (α = 1e-7).  Against the planted bug that draws b_i/√2
-  (``mutants.accd22_noise.under_noised_laplace``), Q ~ Gamma(k, 1/√2) and the check misses with probability
+  (``mutants.accd22.noise.under_noised_laplace``), Q ~ Gamma(k, 1/√2) and the check misses with probability
   Gamma(k, 1).sf(√2·q_α) (:func:`laplace_miss_probability`), below 1e-12 at k ≥ 1,000.
 
 :func:`measured_noise_checks` runs both on one algorithm (Laplace at δ = 0 on the audit's instance, Gaussian at
@@ -47,7 +47,7 @@ __all__ = ["GAUSSIAN", "LAPLACE_RUNS", "laplace_miss_probability", "laplace_scal
            "public_schedule", "replayed_residuals"]
 
 #: the Gaussian configuration of :func:`measured_noise_checks`: δ = 10⁻⁵ needs d > log(1/δ) = 11.5 for the
-#: Gaussian branch (below it Algorithm 4 uses the Laplace branch, ERRATA.md AC3); squared loss, X = B(0, 1)
+#: Gaussian branch (below it Algorithm 4 uses the Laplace branch, ERRATA.md ACCD22-E3); squared loss, X = B(0, 1)
 GAUSSIAN: dict[str, Any] = {"d": 12, "epsilon": 1.0, "delta": 1e-5}
 #: replicates per run of :func:`measured_noise_checks` (each run of the instances has 4–12 phases of d
 #: coordinates: ≥ 1,000 residuals per check, asserted)

@@ -193,7 +193,7 @@ class _Stats:
 
 def public_sigma(L: float, eta: float, d: int, epsilon: float, delta: float) -> tuple[str, float]:
     """(kind, σ) of a phase with Lipschitz constant L and step η at the run's public (d, ε, δ): Algorithm 4's
-    calibration (lines 6–10, ``algorithms.phase_noise``: Laplace 4Lη√d/ε, or the Gaussian σ of AC3) computed from
+    calibration (lines 6–10, ``algorithms.phase_noise``: Laplace 4Lη√d/ε, or the Gaussian σ of ACCD22-E3) computed from
     the phase's public state — never the σ a release or its transcript reports."""
     kind, sigma, _ = alg.phase_noise(L, eta, d, epsilon, delta)
     return kind, sigma

@@ -75,18 +75,18 @@ def _objp_empirical(r: Release, x: PublicInputs) -> float:
 
 
 def _objp_population(r: Release, x: PublicInputs) -> float:
-    """Theorem 5.3 with the corrected constant 4ML (ERRATA E3)."""
+    """Theorem 5.3 with the corrected constant 4ML (ERRATA BFTT19-E3)."""
     return o.theorem_5_3_bound(x.n, x.d, x.epsilon, x.delta, x.L, x.M, printed=False)
 
 
 def _objp_population_printed(r: Release, x: PublicInputs) -> tuple[str, float]:
-    return ("Thm 5.3 as printed (constant 2, ERRATA E3)",
+    return ("Thm 5.3 as printed (constant 2, ERRATA BFTT19-E3)",
             o.theorem_5_3_bound(x.n, x.d, x.epsilon, x.delta, x.L, x.M, printed=True))
 
 
 def _eff_population_printed(r: Release, x: PublicInputs) -> tuple[str, float]:
     p = r.parameters
-    return ("Thm 5.3 as printed (constant 2, ERRATA E3) + output noise",
+    return ("Thm 5.3 as printed (constant 2, ERRATA BFTT19-E3) + output noise",
             o.theorem_5_3_bound(x.n, x.d, p["epsilon1"], p["delta1"], x.L, x.M, printed=True) + _eff_extra(r, x.d, x.L))
 
 
@@ -104,7 +104,7 @@ def _eff_empirical(r: Release, x: PublicInputs) -> float:
 
 
 def _eff_population(r: Release, x: PublicInputs) -> float:
-    """Theorem 5.3 (corrected, ERRATA E3) at (ε1, δ1), plus the output-noise term."""
+    """Theorem 5.3 (corrected, ERRATA BFTT19-E3) at (ε1, δ1), plus the output-noise term."""
     p = r.parameters
     return (o.theorem_5_3_bound(x.n, x.d, p["epsilon1"], p["delta1"], x.L, x.M, printed=False)
             + _eff_extra(r, x.d, x.L))
@@ -115,7 +115,7 @@ def _eff_population(r: Release, x: PublicInputs) -> float:
 
 def _nsgd_stability(r: Release, x: PublicInputs) -> tuple[float, float | None, str]:
     """Lemma 3.4 for the loss actually optimised (Lipschitz L' = parameters["lipschitz"], η ≤ 2/β): coupled
-    runs give E‖w̄ − w̄'‖ ≤ L'η(T+1)/n (corrected, ERRATA E2), so |Δℓ| ≤ L·L'η(T+1)/n; for A_ProxGD the
+    runs give E‖w̄ − w̄'‖ ≤ L'η(T+1)/n (corrected, ERRATA BFTT19-E2), so |Δℓ| ≤ L·L'η(T+1)/n; for A_ProxGD the
     inexact envelope gradients add η(T+1)ξ to the distance
     (docs/derivations.md#proxgd-with-inexact-envelope-gradients)."""
     p = r.parameters
@@ -124,7 +124,7 @@ def _nsgd_stability(r: Release, x: PublicInputs) -> tuple[float, float | None, s
     L_env = Lp - xi
     corrected = x.L * eta * (T + 1) * (L_env / x.n + xi)
     printed = x.L * L_env * eta * T / x.n if xi == 0.0 else None
-    return corrected, printed, "Lemma 3.4 (corrected (T+1), ERRATA E2)" + (
+    return corrected, printed, "Lemma 3.4 (corrected (T+1), ERRATA BFTT19-E2)" + (
         " + inexact prox (docs/derivations.md#proxgd-with-inexact-envelope-gradients)" if xi else "")
 
 

@@ -6,7 +6,7 @@ Each algorithm is verified on the objective it minimises (``dpsco.verification.p
 the master bounds its theorems' proofs rest on (docs/derivations.md#master-bounds-for-output-perturbation):
 MB1 (proof of Thm 0.2) or MB3 (proof of Thm 0.4) for the empirical excess and MB5 = the stability term + the
 empirical bound (proofs of Thms 3.1–3.4) for the population excess.  Every entry's release is certified
-(ERRATA.md LR-P1, LR-P2), so its output is a deterministic function of the data plus the output noise wherever
+(ERRATA.md LR21-P1, LR21-P2), so its output is a deterministic function of the data plus the output noise wherever
 the inner step is deterministic.
 """
 
@@ -58,12 +58,12 @@ def _lr_mb5(r: Release, x: PublicInputs) -> float:
 
 def _prop_4_2(printed: bool) -> Callable[[Release, PublicInputs], tuple[str, float]]:
     """Prop. 4.2's closed form (26κ_τ / 13.5κ_τ L²C_τ^k(s/n)²/μ) at the release's constants: k = 1 printed,
-    k = 2 corrected (LR-E4).  It rests on Thm 0.3, whose projection step fails for d ≥ 2 (ERRATA LR-E11), so it is
+    k = 2 corrected (LR21-E4).  It rests on Thm 0.3, whose projection step fails for d ≥ 2 (ERRATA LR21-E11), so it is
     reported beside MB1, not tested."""
 
     def bound(r: Release, x: PublicInputs) -> tuple[str, float]:
         p = r.parameters
-        label = "Prop. 4.2 as printed (C_τ)" if printed else "Prop. 4.2 with C_τ² (LR-E4)"
+        label = "Prop. 4.2 as printed (C_τ)" if printed else "Prop. 4.2 with C_τ² (LR21-E4)"
         return label, lr.proposition_4_2_bound(p["L"], p["mu"], p["beta_tau"], x.n, x.d, x.epsilon, x.delta,
                                                p["C_tau"], printed=printed)
 
@@ -124,7 +124,7 @@ DETERMINISTIC_COSTS = _costs(BudgetCost(2000, 20, rate_runs=6, stability_runs=20
                              BudgetCost(20000, 200, rate_runs=20, stability_runs=100),
                              BudgetCost(200000, 1000, rate_runs=100, stability_runs=1000))
 
-_GATED = "Prop. 2.1 (certificate replaces 'accuracy in expectation', LR-P1)"
+_GATED = "Prop. 2.1 (certificate replaces 'accuracy in expectation', LR21-P1)"
 #: planted bugs of Algorithm 1's line 2 (any inner optimiser: the mutants re-noise the certified w_T), with the
 #: "reports σ, draws σ/√2" copy every entry has (mutants.glm_noise_corpus; caught by the measured-noise check of
 #: verification/papers/lr21/harness.py)
@@ -190,7 +190,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
         audit_note="a stochastic inner step: every output is a full inner run (batched over the replicate axis, "
                    "but T = 28,800 steps each), so only the paper budget audits it (2,000 runs per side); the "
                    "certificate gate that its privacy rests on is tested with SGD in "
-                   "tests/lr21/test_lr21_output_perturbation_audits.py (LR-P1)"),
+                   "tests/lr21/test_lr21_output_perturbation_audits.py (LR21-P1)"),
     _alg1_inner_variant(
         "katyusha", "Katyusha inner step (DP-SCO)", "Katyusha, Allen-Zhu 2018, certificate-gated", _GATED,
         "Thm 3.2", _lr_count_katyusha,
@@ -206,7 +206,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
                    "tested with Katyusha in tests/lr21/test_lr21_output_perturbation.py"),
     CatalogueEntry(
         name="lr21.alg2", title="Output perturbation with regularisation", paper=PAPER_LR21,
-        algorithm_ref="Algorithm 2 (AGD inner, certified)", privacy_theorem="Prop. 2.2 (corrected LR-E1/E2)",
+        algorithm_ref="Algorithm 2 (AGD inner, certified)", privacy_theorem="Prop. 2.2 (corrected LR21-E1/LR21-E2)",
         utility_theorem="Thm 0.5 / MB3, MB5", run=lr.algorithm_2, smooth_loss_required=True,
         synthetic_loss="logistic", empirical_bound=_lr2_empirical, population_bound=_lr2_population,
         paper_gradient_count=_lr_count, stability_bound=_lr_stability, costs=DETERMINISTIC_COSTS,
@@ -237,8 +237,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
     CatalogueEntry(
         name="lr21.robust", title="ℓ2-robust logistic regression via Algorithm 3", paper=PAPER_LR21,
         algorithm_ref="Algorithm 3 with the closed-form inner max (AGD on G_D, certified)",
-        privacy_theorem="Prop. 2.1 on G_D (noise Δ + 2√(2α/μ), LR-E3)",
-        utility_theorem="Thm 0.2 / MB1, MB5 (Thm 4.1 does not cover it, LR-E10)", run=robust_erm_from_problem,
+        privacy_theorem="Prop. 2.1 on G_D (noise Δ + 2√(2α/μ), LR21-E3)",
+        utility_theorem="Thm 0.2 / MB1, MB5 (Thm 4.1 does not cover it, LR21-E10)", run=robust_erm_from_problem,
         smooth_loss_required=True, synthetic_loss="logistic", empirical_bound=_lr_mb1, population_bound=_lr_mb5,
         paper_gradient_count=_lr_count, stability_bound=_lr_stability, costs=DETERMINISTIC_COSTS,
         planted_bugs=("robust_erm_printed_alpha_term", "robust_erm_from_problem_draws_sigma_over_sqrt2") + LAST_RECORD,
@@ -252,7 +252,7 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
     CatalogueEntry(
         name="lr21.robust_squared", title="ℓ2-robust least squares via Algorithm 3", paper=PAPER_LR21,
         algorithm_ref="Algorithm 3 with the closed-form inner max (AGD on G_D, certified)",
-        privacy_theorem="Prop. 2.1 on G_D (noise Δ + 2√(2α/μ), LR-E3)",
+        privacy_theorem="Prop. 2.1 on G_D (noise Δ + 2√(2α/μ), LR21-E3)",
         utility_theorem="Thm 0.2 / MB1, MB5", run=robust_erm_from_problem, smooth_loss_required=False,
         synthetic_loss="logistic", empirical_bound=_lr_mb1, population_bound=_lr_mb5,
         paper_gradient_count=_lr_count, stability_bound=_lr_stability, costs=DETERMINISTIC_COSTS,
@@ -267,8 +267,8 @@ ENTRIES: tuple[CatalogueEntry, ...] = (
     ),
     CatalogueEntry(
         name="lr21.alg3", title="Adversarial training (Algorithm 3)", paper=PAPER_LR21,
-        algorithm_ref="Algorithm 3 (certified extragradient)", privacy_theorem="Sec. 4 (Prop. 2.1's arguments, LR-E3)",
-        utility_theorem="Thm 0.2 / MB1, MB5 (Thm 4.1 needs smooth G_D, LR-E9)", run=algorithm_3_from_problem,
+        algorithm_ref="Algorithm 3 (certified extragradient)", privacy_theorem="Sec. 4 (Prop. 2.1's arguments, LR21-E3)",
+        utility_theorem="Thm 0.2 / MB1, MB5 (Thm 4.1 needs smooth G_D, LR21-E9)", run=algorithm_3_from_problem,
         smooth_loss_required=False, synthetic_loss="logistic", empirical_bound=_lr_mb1, population_bound=_lr_mb5,
         paper_gradient_count=_alg3_count, stability_bound=_lr_stability,
         costs=_costs(BudgetCost(2000, 20, rate_runs=3, stability_runs=20, population_runs=6),

@@ -9,7 +9,7 @@ robust model and the linear adversarial game (labels anywhere in [−1, 1]) y is
 ±5e-324 and ±0.5 too.
 
 Every entry releases w_A = Π_{B(0,R)}(w_T + z), z ~ N(0, σ²I) at δ > 0 with Zhao et al.'s σ for the sensitivity
-Δ_T = Δ_F + 2√(2α/modulus) (Prop. 2.1 / 2.2; LR-E1–E3) — one Gaussian release, whose noiseless quantity is the
+Δ_T = Δ_F + 2√(2α/modulus) (Prop. 2.1 / 2.2; LR21-E1–LR21-E3) — one Gaussian release, whose noiseless quantity is the
 certified w_T (``nonprivate_internals["w_T"]``):
 
 * sensitivity: D and D′ run with the same seed (the same inner randomness and noise), ‖w_T(D) − w_T(D′)‖ and the

@@ -19,7 +19,7 @@ run can reach, so the transcript the claim covers is exactly the Gaussian compos
 (σ_j from the theorems' formulas at the public inputs, Δ_j measured at the run's states and equal to the bound),
 or, for the Theorem 5 variant, that Gaussian times randomised response with log-odds ε/2
 (``muabg23_noise.em_pair_privacy``: least μ 1.236 > √(2ρ_claim) = 1.225 at the defaults, hence no μ and no event
-in its claim, ERRATA.md MU20).  Measured noise (``noise``): ``muabg23_noise``'s replays, residuals normalised by
+in its claim, ERRATA.md MUABG23-E20).  Measured noise (``noise``): ``muabg23_noise``'s replays, residuals normalised by
 the calibrated σ of each release (so σ = 1).
 """
 

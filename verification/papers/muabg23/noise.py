@@ -24,7 +24,7 @@ The Theorem 5 variant (:func:`em_pair_privacy`): two Algorithm 3 steps at the no
 randomised response with log-odds ε/2 (ε = √(8ρ_EM)).  Its exact hockey-stick curve is
 δ(e) = Σ_o P(o)·δ_G(e − L_o) (the Gaussian's curve, shifted by the RR outcome's privacy loss L_o = ±ε/2), its
 exact ρ = μ_G²/2 + sup_α D_α(RR)/α and its least μ-GDP the smallest μ with δ(e) ≤ δ_μ(e) for every e ≥ 0
-(Dong, Roth & Su 2022, Corollary 2.13).  ERRATA.md MU20: the claim's former μ = √(2(ρ + ρ_EM)) and its
+(Dong, Roth & Su 2022, Corollary 2.13).  ERRATA.md MUABG23-E20: the claim's former μ = √(2(ρ + ρ_EM)) and its
 GaussianDpEvent are below those values.
 """
 

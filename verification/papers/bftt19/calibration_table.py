@@ -1,11 +1,11 @@
-"""Where Theorem 3.1's printed noise fails: the table of ERRATA.md E4.
+"""Where Theorem 3.1's printed noise fails: the table of ERRATA.md BFTT19-E4.
 
 For each (n, ε, T) with δ = 1/n² (Algorithm 1's largest admissible δ), Algorithm 1's printed parameters
 m = ⌈n√(ε/(4T))⌉, σ² = 8TL² log(1/δ)/(n²ε²) (Bassily et al. 2019) are evaluated on the worst-case replace-one
 pair (``dpsco.reference.bftt19.accounting``: exact at T = 1, ``dp_accounting`` PLD beyond).  A row fails when the curve's
 δ(ε) exceeds δ; its true ε at δ is then reported too.  Everything depends on public parameters only.
 
-Run ``python -m dpsco.verification.campaign.calibration_table [--out FILE.md]`` to regenerate the table (about 10 minutes
+Run ``python -m dpsco.verification.papers.bftt19.calibration_table [--out FILE.md]`` to regenerate the table (about 10 minutes
 on 2 cores); ``--n``, ``--epsilon`` and ``--T`` narrow the grid.
 """
 
@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
+import tempfile
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -95,7 +97,7 @@ def _ranges(values: Sequence[int]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m dpsco.verification.campaign.calibration_table", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m dpsco.verification.papers.bftt19.calibration_table", description=__doc__.split("\n")[0])
     p.add_argument("--n", type=int, nargs="+", default=[1000, 10_000])
     p.add_argument("--epsilon", type=float, nargs="+", default=[0.5, 1.0])
     p.add_argument("--T", type=int, nargs=2, default=[1, 100], metavar=("FIRST", "LAST"))
@@ -105,9 +107,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error("--T FIRST LAST needs 1 <= FIRST <= LAST")
     text = markdown_table(printed_calibration_rows(a.n, a.epsilon, range(a.T[0], a.T[1] + 1)))
     if a.out:
-        from dpsco.verification.campaign.fileio import atomic_write_text
-
-        atomic_write_text(a.out, text)
+        # written next to the target, then renamed over it (as campaign.fileio.atomic_write_text does; the papers
+        # layer may not import the campaign's, see tests/test_layout.py::test_imports_run_one_way)
+        target = os.path.abspath(a.out)
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=os.path.dirname(target))
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+            mask = os.umask(0o022)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)  # an ordinary file's mode, not mkstemp's 0600
+            os.replace(tmp, target)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
     else:
         sys.stdout.write(text)
     return 0
