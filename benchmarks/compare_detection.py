@@ -1,8 +1,9 @@
 """Detection rates of ``dpsco compare`` on the planted implementations of the newer papers (docs/compare.md).
 
-Usage: python benchmarks/compare_detection.py [REPS] [SAMPLES] [CONFIDENCE] [OUT.json]
-(defaults 20, 500, 0.95).  For every entry of ``verification/mutants/<paper>/implementations.py``
-``IMPLEMENTATIONS`` (today: alt24.blap, alt24.svt), each variant is compared with its entry REPS times
+Usage: python benchmarks/compare_detection.py [REPS] [SAMPLES] [CONFIDENCE] [OUT.json] [PAPERS]
+(defaults 20, 500, 0.95, no file, "alt24,accd22").  For every entry of
+``verification/mutants/<paper>/implementations.py`` ``IMPLEMENTATIONS`` (alt24.blap, alt24.svt,
+accd22.algorithm_4, accd22.algorithm_5), each variant is compared with its entry REPS times
 (compare seed 20261127 + r, SAMPLES runs per side for the two-sample test and per side of the audit) by
 ``dpsco.verification.campaign.compare_detection.harness_detection``; prints one markdown row per variant with
 the rate and its two-sided 95 % Clopper-Pearson interval (scipy ``binomtest(...).proportion_ci(method="exact")``)
@@ -16,19 +17,24 @@ import json
 import sys
 
 from dpsco.verification.campaign.compare_detection import harness_detection
+from dpsco.verification.mutants.accd22.implementations import IMPLEMENTATIONS as ACCD22
 from dpsco.verification.mutants.alt24.implementations import IMPLEMENTATIONS as ALT24
+
+PAPERS = {"alt24": ALT24, "accd22": ACCD22}
 
 
 def main(argv: list[str]) -> int:
     reps = int(argv[0]) if argv else 20
     samples = int(argv[1]) if len(argv) > 1 else 500
     confidence = float(argv[2]) if len(argv) > 2 else 0.95
-    out_path = argv[3] if len(argv) > 3 else None
+    out_path = argv[3] if len(argv) > 3 and argv[3] != "-" else None
+    papers = argv[4].split(",") if len(argv) > 4 else list(PAPERS)
+    implementations = {e: v for p in papers for e, v in PAPERS[p].items()}
     records = []
     print("| entry | variant | refuted / reps | rate (95 % CI) | by family (two-sample / claim vs exact / audit) "
           "| median s |")
     print("|---|---|---|---|---|---|")
-    for entry, variants in ALT24.items():
+    for entry, variants in implementations.items():
         def row(name: str, v: dict, _entry: str = entry) -> None:
             f = v["by_family"]
             print(f"| `{_entry}` | {name} | {v['refuted']} / {v['reps']} | {v['rate']:.2f} "
