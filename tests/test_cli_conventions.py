@@ -252,6 +252,11 @@ def test_verify_list_checks(capsys) -> None:
     assert main(["verify", "--list-checks", "bftt19.nsgd"]) == 0
     text = capsys.readouterr().out
     assert "- audit" in text and "planted bug" in text and max(map(len, text.splitlines())) <= 100
+    from dpsco.verification.cli.list_checks import format_checks, list_checks
+    from dpsco.verification.papers.catalogue import CATALOGUE
+
+    for entry in CATALOGUE:  # every entry's listing fits 100 columns
+        assert max(map(len, format_checks(list_checks(entry.name)).splitlines())) <= 100, entry.name
     assert main(["verify", "--list-checks", "no.such.entry"]) == 2
     err = capsys.readouterr().err
     assert "--list-checks" in err and "bftt19.nsgd" in err

@@ -3,7 +3,8 @@
 For each check or audit ``dpsco verify`` records for the entry (the keys of the committed inventory,
 ``dpsco.verification.mutants.catches.INVENTORY_PATH``, which lists the quick campaign's records; the common
 entries' keys otherwise) it gives the record key, what it tests (the campaign's description of the common
-checks, the entry's own label of its extra checks, the registry row's note for a suite's checks), and the
+checks, the entry's own label of its extra checks, the key and the suite's description for a suite's checks,
+whose statements exist only in their records), and the
 planted bug that makes it fail (``dpsco.verification.mutants.catches.CATCHES``, with the test that shows it)
 or, when none can, why ("uninformative: ..." / "diagnostic: ...").
 """
@@ -53,7 +54,9 @@ def list_checks(entry_name: str) -> dict[str, Any]:
     for key in keys:
         row = catch_for(entry_name, key)
         note = row.note if row is not None else ""
-        tests = COMMON_DESCRIPTIONS.get(key) or labels.get(key) or note or "(no description registered)"
+        tests = (COMMON_DESCRIPTIONS.get(key) or labels.get(key)
+                 or f"{key.replace('_', ' ')}: a check of this entry's suite (its statement is in the record when "
+                    "it runs; the suite's description is above)")
         checks.append({"key": key, "tests": tests,
                        "planted_bug": None if row is None else row.bug,
                        "test": None if row is None else row.test,
@@ -69,8 +72,8 @@ def format_checks(listing: dict[str, Any], width: int = 100) -> str:
     """The listing of :func:`list_checks` as plain text, lines of at most ``width`` columns."""
     import textwrap
 
-    out = [f"{listing['entry']} ({listing['title']}, {listing['paper']}): {len(listing['checks'])} checks and "
-           "audits"]
+    out = textwrap.wrap(f"{listing['entry']} ({listing['title']}, {listing['paper']}): {len(listing['checks'])} "
+                        "checks and audits", width, subsequent_indent="  ")
     if listing.get("description"):
         out += textwrap.wrap(listing["description"], width, initial_indent="  ", subsequent_indent="  ")
     for c in listing["checks"]:
