@@ -404,17 +404,23 @@ def _audit(mech, pair, n, seed, **kw):
     return audit(mech, {"S": D}, {"S": D2}, claim, n, np.random.default_rng(seed), confidence=CONF, **kw)
 
 
-def test_audit_output_shift_pair_and_data_dependent_clip_mutant() -> None:
+# the correct algorithm's audit at 600 runs per side is a campaign (`dpsco verify --only alt24.localized_dp_sgd`
+# audits this pair at 2,000 runs); at 150 it keeps the path, its false failure ≤ 1e-6 (CONF) at any run count
+@pytest.mark.parametrize("ok_runs", [150, pytest.param(600, marks=pytest.mark.campaign)])
+def test_audit_output_shift_pair_and_data_dependent_clip_mutant(ok_runs) -> None:
     pair = suite.output_shift_pair(64)
-    ok = _audit(suite.LocalizedMechanism(), pair, 600, 1, statistic="norm")
+    ok = _audit(suite.LocalizedMechanism(), pair, ok_runs, 1, statistic="norm")
     assert ok.verdict == "not refuted"  # false failure ≤ 1e-6 (CONF)
     bad = _audit(suite.LocalizedMechanism(mut.localized_dp_sgd_data_dependent_clip), pair, 300, 2, statistic="norm")
     assert bad.verdict == "refuted", bad.epsilon_lower  # neighbour's C = 1e-9: output x0 to 1e-8
 
 
-def test_audit_bottom_pair_and_fixed_cutoff_mutant() -> None:
+# the correct algorithm's audit at 800 runs per side is a campaign (`dpsco verify --only alt24.localized_dp_sgd`
+# audits this pair at 2,000 runs); at 200 it keeps the path, its false failure ≤ 1e-6 (CONF) at any run count
+@pytest.mark.parametrize("ok_runs", [200, pytest.param(800, marks=pytest.mark.campaign)])
+def test_audit_bottom_pair_and_fixed_cutoff_mutant(ok_runs) -> None:
     pair = suite.bottom_pair(64, 32)
-    ok = _audit(suite.LocalizedMechanism(), pair, 800, 3, statistic="coordinate:0")
+    ok = _audit(suite.LocalizedMechanism(), pair, ok_runs, 3, statistic="coordinate:0")
     assert ok.verdict == "not refuted"  # false failure ≤ 1e-6 (CONF)
     bad = _audit(suite.LocalizedMechanism(mut.localized_dp_sgd_fixed_cutoff), pair, 300, 4, statistic="coordinate:0")
     assert bad.verdict == "refuted", bad.epsilon_lower  # count c halts surely, c − 1 never
