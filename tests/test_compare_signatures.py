@@ -198,3 +198,17 @@ def test_release_type_is_checked():
     with pytest.raises(Exception, match="not a Release"):
         compare(not_a_release, "alt24.blap", samples=4, run_audit=False)
     assert Release  # imported for the candidates above
+
+
+def test_docs_name_every_entry_and_its_options():
+    """docs/compare.md's signature table names every entry, the candidate's inputs and the options by name."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "compare.md").read_text()
+    for name, sig in SIGS.items():
+        row = next((line for line in text.splitlines() if line.startswith(f"| `{name}` |")), None)
+        assert row is not None, name
+        for k, v in sig.options.items():
+            assert f"`{k}={v!r}`" in row, (name, k)
+        if sig.calling == "harness":
+            assert all(f"`{n}`" in row for n in sig.input_names), name
