@@ -5,6 +5,7 @@ Usage::
     python benchmarks/white_box_targets.py [--runs 1000000] [--mutant-runs 100000] [--black-box-runs 100000]
                                            [--d 10] [--seed 20261123] [--json out.json]
                                            [--workers 2] [--canary-norm 1.0] [--only white-box]
+                                           [--chunk 16000]
 
 Instance: A_NSGD (Bassily et al. 2019, Algorithm 1; ``dpsco.reference.bftt19.noisy_sgd``, certified
 calibration) on the linear loss, n = 1000, d = ``--d`` (default 10), W = B(0, 1), L = 1, claim (ε, δ) =
@@ -32,6 +33,8 @@ claimed T-step mixture, and the runs per side that the limit needs to reach 0.75
 its workers (``resource.getrusage``) are printed beside the wall time.  ``--canary-norm r < 1`` scales the
 canary records to norm r (inside the declared bound L = 1, so A_NSGD's fast path applies; the records on the
 bound take the generic clipping path); the per-draw shift is then r, and ε_true is still the claim's.
+``--chunk`` (default 16,000, the auditor's own chunk at d = 10): runs per call of ``noisy_sgd``.  Keep it: the
+auditor's default at d = 1 would be 160,000 runs, whose trace holds (R, T, m) int64 batch indices of 7.2 GB.
 
 Every stream derives from ``--seed`` (recorded).  Wall time at the defaults: about 30 min for the 10⁶-run
 audit at d = 10 on one core (0.8 ms per run), 3 min at d = 1 (the mechanism's parameters do not depend on d
@@ -124,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=20261123)
     ap.add_argument("--json", default=None)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--chunk", type=int, default=16_000)
     ap.add_argument("--canary-norm", type=float, default=1.0)
     ap.add_argument("--only", choices=["white-box"], default=None, help="skip the mutant and black-box audits")
     args = ap.parse_args(argv)
@@ -141,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     ex = ProcessExecutor(args.workers) if args.workers > 1 else None
     t0, c0 = time.perf_counter(), cpu_seconds()
     res = white_box_audit(white_box_run(o.noisy_sgd), des, claim, args.runs, np.random.default_rng(s_correct),
-                          confidence=CONFIDENCE, workers=ex)
+                          confidence=CONFIDENCE, workers=ex, chunk=args.chunk)
     wall, cpu = time.perf_counter() - t0, cpu_seconds(ex)
     cpu -= c0
     if ex is not None:

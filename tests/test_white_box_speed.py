@@ -20,7 +20,7 @@ from dpsco.verification.auditing.inputs import as_real_output
 from dpsco.verification.auditing.samples import draw, task_sizes
 from dpsco.verification.auditing.white_box import (ClaimedStep, OneSidedCanary, _statistics_of_sides, claimed_step,
                                                    llr_statistic, white_box_audit)
-from dpsco.verification.auditing.white_box_limit import composed_loss_pmfs, threshold_limit
+from dpsco.verification.auditing.white_box_limit import _limit, composed_loss_pmfs, curve_epsilon, threshold_limit
 from dpsco.verification.executors import ProcessExecutor
 
 
@@ -178,10 +178,9 @@ def test_limit_of_one_gaussian_step_matches_the_closed_form() -> None:
 def test_limit_epsilon_true_matches_the_accountant_and_the_limit_grows_with_runs() -> None:
     claim = _claim()
     step = claimed_step(claim)
-    small = threshold_limit(step, 10_000, claim.delta, 0.95)
-    large = threshold_limit(step, 1_000_000, claim.delta, 0.95)
-    # dp_accounting's PLD (pessimistic, its own discretisation) is an independent computation of the same curve
-    assert abs(small["epsilon_true"] - claim.event_epsilon(claim.delta)) < 2e-2
-    assert small["epsilon_lower"] < large["epsilon_lower"] < large["epsilon_true"]
     s, P, Q = composed_loss_pmfs(step)
     assert abs(P.sum() - 1) < 1e-9 and abs(Q.sum() - 1) < 1e-9
+    # dp_accounting's PLD (pessimistic, its own discretisation) is an independent computation of the same curve
+    assert abs(curve_epsilon(s, P, Q, claim.delta) - claim.event_epsilon(claim.delta)) < 2e-2
+    small, large = (_limit(P, Q, s, r, claim.delta, 0.95)["epsilon_lower"] for r in (10_000, 1_000_000))
+    assert 0 < small < large < claim.event_epsilon(claim.delta)

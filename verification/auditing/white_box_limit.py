@@ -74,12 +74,20 @@ def _limit(P: np.ndarray, Q: np.ndarray, s: np.ndarray, runs: int, delta: float,
     lo_p, lo_q = np.cumsum(P), np.cumsum(Q)
     for direction, num, den in (("S >= tau, neighbour as numerator", up_p, up_q),
                                 ("S <= tau, dataset as numerator", lo_q, lo_p)):
-        sel = np.flatnonzero((num * runs >= 1) & (num < 1))
-        if sel.size == 0:
+        ok = np.flatnonzero((num * runs >= 1) & (num < 1))
+        if ok.size == 0:
             continue
-        e = np.asarray(epsilon_lower_bound(np.floor(runs * num[sel]), runs, np.minimum(np.ceil(runs * den[sel]),
-                                                                                       runs),
-                                           runs, delta, confidence))
+
+        def bounds(sel: np.ndarray) -> np.ndarray:
+            return np.asarray(epsilon_lower_bound(np.floor(runs * num[sel]), runs,
+                                                  np.minimum(np.ceil(runs * den[sel]), runs), runs, delta,
+                                                  confidence))
+
+        # every 64th threshold, then every threshold within 256 grid steps of the best of those
+        coarse = ok[::64]
+        c = int(coarse[int(np.argmax(bounds(coarse)))])
+        sel = ok[(ok >= c - 256) & (ok <= c + 256)]
+        e = bounds(sel)
         i = int(np.argmax(e))
         if e[i] > best["epsilon_lower"]:
             best = {"epsilon_lower": float(e[i]), "event": direction, "threshold": float(s[sel[i]]),
@@ -95,7 +103,9 @@ def threshold_limit(step: Any, runs: int, delta: float, confidence: float, h: fl
     reaches δ (a cross-check of the accountant's ε_true).
 
     step : a :class:`~dpsco.verification.auditing.white_box.ClaimedStep`;  runs : int ≥ 1;  delta ∈ [0, 1);
-    confidence ∈ (0, 1);  h : loss grid width.
+    confidence ∈ (0, 1);  h : loss grid width.  The maximum over τ is searched on every 64th grid point, then
+    on every point within 256 of the best (the CP bound of the expected counts is unimodal in τ up to the
+    steps of the rounded counts, which move it by < 10⁻³ here).
     """
     s, P, Q = composed_loss_pmfs(step, h)
     out = _limit(P, Q, s, int(runs), float(delta), float(confidence))
