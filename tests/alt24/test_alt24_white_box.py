@@ -90,6 +90,9 @@ def test_white_box_audit_refutes_half_sigma() -> None:
     assert rec["verdict"] == "refuted" and rec["p_value"] <= 0.05
 
 
+# campaign: `dpsco verify --quick --only alt24.known_lip` and `--only alt24.onepass_dp` run these two tasks; the fast
+# suite runs them in tests/test_verify.py::test_verify_quick_end_to_end (docs/verification.md, campaign tests)
+@pytest.mark.campaign
 def test_suite_audit_tasks_quick() -> None:
     # true claims: each audit refutes with probability ≤ 1 − confidence = 1e-7 (curve audits' guarantee; the
     # exact Gaussian check's p-value is uniform-or-larger under H₀, so p ≤ 1e-7 has probability ≤ 1e-7); four
