@@ -18,15 +18,18 @@ any release that would take the total above the budget (``PrivacyBudgetExceeded`
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from dpsco.reference import conversions
 from dpsco.reference.validation import check_positive, check_positive_int
 
-__all__ = ["GaussianRelease", "PrivacyLedger", "PrivacyBudgetExceeded", "gaussian_zcdp", "gaussian_gdp_mu",
-           "replace_one_sensitivity", "printed_cost_unit_sensitivity", "exact_sum_add", "zcdp_to_gdp_mu", "gdp_mu_to_zcdp",
+__all__ = ["GaussianRelease", "PrivacyLedger", "PrivacyBudgetExceeded", "gaussian_zcdp", "cached_gaussian_zcdp",
+           "gaussian_gdp_mu", "replace_one_sensitivity", "printed_cost_unit_sensitivity", "exact_sum_add", "zcdp_to_gdp_mu", "gdp_mu_to_zcdp",
            "zcdp_epsilon", "zcdp_rho_for_epsilon", "gdp_delta", "gdp_epsilon", "composed_gdp_mu",
            "gaussian_event"]
 
@@ -67,6 +70,25 @@ def replace_one_sensitivity(per_sample_bound: float, n: int) -> float:
 
 
 gaussian_zcdp = conversions.gaussian_zcdp  # the one copy (reference.conversions): ½(Δ/σ)², rounded up
+
+
+_FLOATS = (float, np.float64)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_zcdp(sensitivity: float, sigma: float) -> float:
+    return gaussian_zcdp(sensitivity, sigma)
+
+
+def cached_gaussian_zcdp(sensitivity: float, sigma: float) -> float:
+    """:func:`gaussian_zcdp`, cached for Python floats and numpy float64 scalars (the same IEEE values, hence the
+    same result): a pure function of two public scales, which a schedule evaluates with the same (Δ, σ) again and
+    again, and whose exact upward rounding (rational arithmetic) costs far more than the step it charges (issue 29).
+    Anything else (ints, bools, other types) goes uncached to :func:`gaussian_zcdp`, which checks it and raises as
+    before (a cache never holds an exception)."""
+    if type(sensitivity) in _FLOATS and type(sigma) in _FLOATS:
+        return _cached_zcdp(float(sensitivity), float(sigma))
+    return gaussian_zcdp(sensitivity, sigma)
 
 
 def gaussian_gdp_mu(sensitivity: float, sigma: float) -> float:
@@ -185,7 +207,7 @@ class PrivacyLedger:
 
     def can_afford(self, sensitivity: float, sigma: float) -> bool:
         """Whether a release (Δ, σ) fits in the remaining budget (nothing is recorded)."""
-        return self.spent + gaussian_zcdp(sensitivity, sigma) <= self.rho_total * (1.0 + _BUDGET_RTOL)
+        return self.spent + cached_gaussian_zcdp(sensitivity, sigma) <= self.rho_total * (1.0 + _BUDGET_RTOL)
 
     def charge(self, label: str, sensitivity: float, sigma: float) -> GaussianRelease:
         """Record a Gaussian release (Δ = ``sensitivity``, σ = ``sigma``) before its noise is drawn.
@@ -199,7 +221,7 @@ class PrivacyLedger:
         """
         if not isinstance(label, str):
             raise TypeError(f"label must be a str, got {type(label).__name__}")
-        cost = gaussian_zcdp(sensitivity, sigma)
+        cost = cached_gaussian_zcdp(sensitivity, sigma)
         if self.spent + cost > self.rho_total * (1.0 + _BUDGET_RTOL):
             raise PrivacyBudgetExceeded(
                 f"release {label!r} (sensitivity {sensitivity:.6g}, sigma {sigma:.6g}) costs rho = {cost:.6g}; "

@@ -18,7 +18,8 @@ from typing import Any
 import numpy as np
 
 from dpsco.reference.clipping import row_norms
-from dpsco.reference.muabg23.ledger import composed_gdp_mu, gaussian_zcdp, printed_cost_unit_sensitivity
+from dpsco.reference.muabg23.ledger import (cached_gaussian_zcdp, composed_gdp_mu,
+                                            printed_cost_unit_sensitivity)
 from dpsco.reference.validation import check_choice, check_positive
 
 __all__ = ["CALIBRATIONS", "LOOP_GUARDS", "MAX_RELEASES", "SpiderSchedule", "kl_spider_c_line2",
@@ -213,9 +214,9 @@ class SpiderSchedule:
     def exact_rho(self) -> float:
         """Σ of the exact replace-one costs Δ²/(2σ²) of the K anchors and the most difference releases the
         loop guard allows (the worst case over transcripts: early stopping only drops releases)."""
-        total = self.K * gaussian_zcdp(self.anchor_sensitivity, self.sigma_hat)
+        total = self.K * cached_gaussian_zcdp(self.anchor_sensitivity, self.sigma_hat)  # gaussian_zcdp, cached
         for k in range(self.K):
-            total += self.releases_per_round[k] * gaussian_zcdp(self.difference_sensitivity(k), self.sigma[k])
+            total += self.releases_per_round[k] * cached_gaussian_zcdp(self.difference_sensitivity(k), self.sigma[k])
         return total
 
     def to_dict(self) -> dict[str, Any]:
