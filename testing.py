@@ -195,8 +195,17 @@ def _family_evidence(result: Any) -> list[str]:
                      f"epsilon = {_g(cl.get('epsilon'))} (delta {_g(cl.get('delta'))}) at confidence "
                      f"{au.get('confidence')} -> {str(au.get('verdict')).upper()}"
                      + (f"; claim against the exact privacy: {au['claim_vs_exact']}" if au.get("claim_vs_exact") else ""))
+    wb = rec.get("white_box")
+    if isinstance(wb, dict):
+        wa, wn = wb.get("audit") or {}, wb.get("noise") or {}
+        lines.append(f"(d) white-box audit of the transcript: epsilon_lower = {_g(wa.get('epsilon_lower'))} vs claimed "
+                     f"epsilon = {_g(wa.get('claim_epsilon'))} (p-value {_g(wa.get('p_value'))}); measured sigma = "
+                     f"{_g(wn.get('measured'))} vs sigma = {_g(wn.get('sigma'))} over {wn.get('residuals')} residuals "
+                     f"(chi-squared p-value {_g(wn.get('p_value'))} vs level {_g(wn.get('level'))}) -> "
+                     f"{str(wb.get('verdict')).upper()}")
     for key in rec:
-        if key not in ("two_sample", "utility", "audit") and isinstance(rec[key], dict) and "verdict" in rec[key]:
+        if (key not in ("two_sample", "utility", "audit", "white_box") and isinstance(rec[key], dict)
+                and "verdict" in rec[key]):
             lines.append(f"{key}: {rec[key]}")
     return lines
 
@@ -362,37 +371,18 @@ def assert_transcript_private(candidate: Callable[..., Any], claim: Any, *, n: i
     draws σ/√2, the noise check alone misses with probability ``miss_probability(k, 1/√2, α/2)`` (exact; k the
     residual count).
     """
-    from dpsco.adapters import transcript_residuals, transcript_run, transcript_step_claim
-    from dpsco.verification.auditing.white_box import OneSidedCanary, white_box_audit
-    from dpsco.verification.checks.noise import measured_noise_check
+    from dpsco.verification.auditing.white_box import OneSidedCanary
+    from dpsco.verification.campaign.transcripts import transcript_checks
 
     conf, seed = _check_confidence(confidence), _check_seed(seed)
     alpha = 1.0 - conf
-    design = OneSidedCanary(n, record, replacement)
-    data, _ = design.datasets()
-    s_audit, s_probe, s_noise = np.random.SeedSequence(seed).spawn(3)
-    run = transcript_run(candidate)
-    probe = run(data, 1, np.random.default_rng(s_probe))  # public parameters of the method (m, T, σ, C)
-    audited = transcript_step_claim(claim, probe)
-    res = white_box_audit(run, design, audited, samples, np.random.default_rng(s_audit), confidence=1.0 - alpha / 2,
-                          pilot_runs=pilot_runs, epsilon_true=False)
-    residuals, sigma_run = transcript_residuals(candidate, data, np.random.default_rng(s_noise), runs=noise_runs)
-    target = float(sigma_run if sigma is None else sigma)
-    noise = measured_noise_check(residuals, target, "measured noise of the transcript", alpha=alpha / 2)
-    failures = []
-    if res.verdict == "refuted":
-        failures.append(f"white-box audit ({res.design} pair, n = {n}): epsilon_lower = {res.epsilon_lower:.4g} > "
-                        f"epsilon = {audited.epsilon:g} (delta {audited.delta:g}) at confidence {1 - alpha / 2:.10g} "
-                        f"(p-value {res.p_value:.3g}; counts {res.counts})")
-    if noise["p_value"] < alpha / 2:
-        failures.append(f"measured noise: sqrt(mean r^2) = {noise['estimate']:.4g} < sigma = {target:.4g} over "
-                        f"{noise['residuals']} residuals (chi-squared p-value {noise['p_value']:.3g} < level "
-                        f"{alpha / 2:.3g}): the noise drawn is smaller than the noise the claim is calibrated to")
-    if failures and res.verdict != "refuted":
-        failures.append(f"(white-box audit: epsilon_lower = {res.epsilon_lower:.4g} <= epsilon = {audited.epsilon:g}, "
-                        "not refuted)")
+    # one implementation of the two checks, shared with dpsco compare's white-box family
+    out = transcript_checks(candidate, claim, OneSidedCanary(n, record, replacement), samples=samples, alpha=alpha,
+                            seed=np.random.SeedSequence(seed), sigma=sigma, noise_runs=noise_runs,
+                            pilot_runs=pilot_runs)
+    failures = out["failures"]
     if failures:
         raise AssertionError("assert_transcript_private: " + "; ".join(failures)
                              + f"\n  {samples} runs per side, seed {seed}; a method satisfying the claim and drawing "
                                f"sigma fails this assertion with probability <= {alpha:.3g}")
-    return {"audit": res, "noise": noise}
+    return {"audit": out["audit"], "noise": out["noise"]}

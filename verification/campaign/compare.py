@@ -21,18 +21,19 @@ is a drop-in for the reference function, called by the entry's privacy harness o
 (:mod:`dpsco.verification.campaign.compare_suite`).  What follows is the logistic convention.
 
 The comparison runs the candidate and the catalogue entry on the same instance and tests three families of
-hypotheses; a faithful candidate is refuted with probability at most α = 1 − ``confidence`` overall
-(Bonferroni over the families, α/3 each):
+hypotheses (four when its Release carries its transcript, family (d)); a faithful candidate is refuted with
+probability at most α = 1 − ``confidence`` overall (Bonferroni over the families: α/3 each, or α/4 each with (d);
+the α/3 or α/4 below is written s, the share):
 
-(a) **same output distribution** (H0: the candidate's output has the same law as ours), level α/3, itself a
-    Bonferroni combination of two tests at α/6 each:
+(a) **same output distribution** (H0: the candidate's output has the same law as ours), level s, itself a
+    Bonferroni combination of two tests at s/2 each:
 
     * energy distance (Székely–Rizzo) between the two samples of outputs, with a *permutation null*
       (``scipy.stats.permutation_test``, random permutations, p = (1 + #{b: E_b ≥ E_obs})/(B + 1)).
       Validity: under H0 the pooled 2N outputs are i.i.d., hence exchangeable, so the observed labelling
       is uniform among the relabellings and P(p ≤ u) ≤ u for every u, for any number B of random
       permutations (Phipson & Smyth 2010; the +1 counts the observed labelling).  Its p-value cannot be
-      smaller than 1/(B + 1): B is chosen so that 1/(B + 1) ≤ α/60, a tenth of its level (capped at ``max_permutations``; when
+      smaller than 1/(B + 1): B is chosen so that 1/(B + 1) ≤ s/20, a tenth of its level (capped at ``max_permutations``; when
       even the cap cannot reach the level — e.g. α = 10⁻⁶ — B = 999, the energy test cannot reject and the
       record says so: the KS family, whose p-values are exact and unbounded below, carries the test).  The statistic uses the first
       ``energy_max`` outputs of each side (O(N²) memory).
@@ -44,18 +45,27 @@ hypotheses; a faithful candidate is refuted with probability at most α = 1 − 
 
     Power: for each KS statistic, if the true distance between the two distribution functions is Δ at some
     point, the test misses it with probability ≤ exp(−N(Δ − c′)²) (Hoeffding applied to the difference of
-    the two empirical CDFs at that point), c′ = c + 1/N, c the critical value at level α/(6k); the record reports the
+    the two empirical CDFs at that point), c′ = c + 1/N, c the critical value at level s/(2k); the record reports the
     minimum detectable Δ at miss probability 0.05 and 10⁻⁶ (c from the asymptotic Kolmogorov law,
     ``scipy.stats.kstwobign``).  Measured detection rates of planted bugs are in ``docs/compare.md``.
 
 (b) **utility**: excess empirical risk L̂(w) − min_W L̂ (certified oracle) of every output of both
     implementations against the catalogue entry's bound on its expectation (computed from *our* release's
     parameters, i.e. the theorem at these public inputs), one-sided Hoeffding checks
-    (:func:`dpsco.verification.checks.stats.mean_bound_check`) at α/6 each.  Outputs outside W refute the candidate
+    (:func:`dpsco.verification.checks.stats.mean_bound_check`) at s/2 each.  Outputs outside W refute the candidate
     deterministically (the algorithms project onto W).
 (c) **privacy**: :func:`dpsco.verification.auditing.audit.audit` of the candidate at its claimed ε on the instance and a
     replace-one neighbour that swaps the last record for an extreme point of the declared data domain
-    (:func:`dpsco.verification.auditing.neighbours.replace_one_extreme`), at confidence 1 − α/3.
+    (:func:`dpsco.verification.auditing.neighbours.replace_one_extreme`), at confidence 1 − s.
+(d) **white-box** (only when the candidate's Release carries its transcript: ``Release.white_box`` is a
+    :class:`dpsco.adapters.NoisyGradientTranscript`, the hook of docs/testing.md; every run must then carry one):
+    the checks of :func:`dpsco.testing.assert_transcript_private`, by the same code
+    (:func:`dpsco.verification.campaign.transcripts.transcript_checks`), at level s — the white-box audit of the
+    claim audited in (c) on every noisy gradient at confidence 1 − s/2, and the measured noise (one-sided χ² of
+    the residuals replayed from the transcript against the σ it reports) at s/2 — on the one-sided canary pair
+    of :func:`white_box_pair` (n = the instance's size, ``audit_samples`` test runs per side).  Whether (d) runs
+    is read from the candidate's first Release, a property of its code, not of the data; skipped with (c) when
+    ``run_audit`` is False.
 
 Verdict "refuted" iff any test rejects; a check of *our* implementation that fails also yields "refuted"
 (the record says which).  "not refuted" is not a proof of correctness: read the power statements.
@@ -77,6 +87,7 @@ from dpsco.reference.privacy import PrivacyClaim, Release, to_jsonable
 from dpsco.verification.auditing.audit import audit
 from dpsco.verification.campaign.compare_result import CompareResult
 from dpsco.verification.campaign.compare_suite import compare_harness
+from dpsco.verification.campaign.transcripts import carries_transcript, transcript_checks
 from dpsco.verification.papers.signatures import compare_signature
 from dpsco.verification.auditing.inputs import as_real_output
 from dpsco.verification.auditing.samples import task_sizes
@@ -89,7 +100,7 @@ from dpsco.verification.checks.two_sample import (TwoSampleResult, ks_critical_v
                                                  minimum_detectable_ks, two_sample_test)
 
 __all__ = ["CandidateError", "CompareResult", "Instance", "TwoSampleResult", "build_instance", "candidate_is_vectorised",
-           "compare",
+           "compare", "white_box_pair",
            "ks_critical_value", "minimum_detectable_ks", "two_sample_test", "DEFAULT_CONFIDENCE", "DEFAULT_SEED", "INSTANCES"]
 
 DEFAULT_SEED = 20191208
@@ -343,13 +354,69 @@ def _utility_check(name: str, problem: ERMProblem, target: _Objective, W: np.nda
     return chk
 
 
+def _audited_claim(release: Release | None, claimed_epsilon: float | None, claimed_delta: float | None, eps: float,
+                   delta: float) -> PrivacyClaim:
+    """The claim families (c) and (d) audit: the candidate's Release's claim, or (``claimed_epsilon``,
+    ``claimed_delta``) replace-one (each defaulting to the Release's, else to the ε, δ the instance runs at)."""
+    base = release.claim if release is not None and release.claim.is_private else None
+    if base is not None and claimed_epsilon is None and claimed_delta is None:
+        return base
+    return PrivacyClaim(
+        notion="approx-DP", epsilon=float(claimed_epsilon if claimed_epsilon is not None else
+                                          (base.epsilon if base else eps)),
+        delta=float(claimed_delta if claimed_delta is not None else (base.delta if base else delta)),
+        neighbouring="replace-one", source="user-declared (dpsco compare)")
+
+
+def white_box_pair(problem: ERMProblem, n: int, d: int) -> Any:
+    """The white-box family's pair: the one-sided canary (:class:`~dpsco.verification.auditing.white_box.
+    OneSidedCanary`) of ``n`` copies of the record (x_max·e_1, y_max) against the same with the last replaced by
+    (−x_max·e_1, y_max) — records on the declared bounds whose per-sample gradients point in opposite directions,
+    the worst pair for with-replacement batches; ``n`` is the instance's size, so the candidate runs at the public
+    inputs of the comparison."""
+    from dpsco.verification.auditing.white_box import OneSidedCanary
+
+    x = np.zeros(d)
+    x[0] = problem.bounds.x_max
+    y = float(problem.bounds.y_max)
+    return OneSidedCanary(int(n), (x, y), (-x, y))
+
+
+def _white_box_family(candidate: Callable[..., Any], problem: ERMProblem, eps: float, delta: float,
+                      options: dict[str, Any], name: str, claim: PrivacyClaim, n: int, d: int, samples: int,
+                      alpha: float, seed: np.random.SeedSequence, pilot_runs: int | None) -> dict[str, Any]:
+    """Family (d): :func:`dpsco.verification.campaign.transcripts.transcript_checks` (the checks of
+    :func:`dpsco.testing.assert_transcript_private`) on the candidate at the instance's public inputs, level
+    ``alpha`` (α/2 the white-box audit, α/2 the measured noise)."""
+    design = white_box_pair(problem, n, d)
+
+    def run(data: dict[str, np.ndarray], rng: np.random.Generator) -> Any:
+        return _call(candidate, np.asarray(data["X"]), np.asarray(data["y"]), problem, eps, delta, rng, options,
+                     None, name)
+
+    out = transcript_checks(run, claim, design, samples=samples, alpha=alpha, seed=seed, pilot_runs=pilot_runs)
+    res, noise = out["audit"], out["noise"]
+    return to_jsonable({
+        "verdict": out["verdict"], "alpha": alpha, "failures": out["failures"],
+        "pair": f"one-sided canary: {n} copies of (x_max e_1, y_max) vs the last replaced by (-x_max e_1, y_max)",
+        "claim": out["claim"].to_dict(),
+        "audit": {"epsilon_lower": res.epsilon_lower, "claim_epsilon": res.claim_epsilon,
+                  "claim_delta": res.claim_delta, "verdict": res.verdict, "p_value": res.p_value,
+                  "confidence": res.confidence, "runs_per_side": res.runs_per_side, "counts": res.counts},
+        "noise": {"sigma": out["sigma"], "measured": noise["estimate"], "residuals": noise.get("residuals"),
+                  "p_value": noise["p_value"], "level": alpha / 2.0, "verdict": noise.get("verdict"),
+                  "statistic": "one-sided chi-squared of the replayed residuals"},
+        "p_value": min(1.0, 2.0 * min(res.p_value, noise["p_value"])),
+    })
+
+
 def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt19.nsgd", *,
             instance: str | Instance = "synthetic", samples: int = 2000, audit_samples: int | None = None,
             seed: int = DEFAULT_SEED, confidence: float = DEFAULT_CONFIDENCE, claimed_epsilon: float | None = None,
             claimed_delta: float | None = None, options: dict[str, Any] | None = None,
             candidate_name: str | None = None, permutations: int | None = None, energy_max: int = 500,
             run_audit: bool = True, workers: int | Executor | None = None,
-            vectorised: bool | None = None) -> CompareResult:
+            vectorised: bool | None = None, white_box_pilot_runs: int | None = None) -> CompareResult:
     """Compare ``candidate`` with the catalogue entry ``against`` (module docstring for the tests).
 
     Parameters
@@ -362,7 +429,7 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
         "synthetic" is read as "harness" for them),
         or a prebuilt :class:`Instance` (reused across calls; its oracle is then not recomputed).
     samples : N runs of each implementation for (a) and (b).
-    audit_samples : runs per side of the audit (default ``samples``; must be ≥ 4).
+    audit_samples : runs per side of the audit (c) and of the white-box audit (d) (default ``samples``; ≥ 4).
     seed : entropy of the root SeedSequence; every stream is spawned from it (recorded).
     confidence : 1 − α; α is the overall probability of refuting a faithful implementation.
     claimed_epsilon, claimed_delta : the claim audited when the candidate returns an array (and an override
@@ -370,12 +437,14 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
     options : keyword options passed to the candidate (default: the catalogue entry's options, by name — what ours
         runs with, e.g. ``mu=0.1, method="agd"`` for ``lr21.alg1``; ``compare_signature(entry).options``).
     permutations, energy_max : see :func:`two_sample_test`.
-    run_audit : False skips (c) (its α share is then unused; the verdict is conservative).
+    run_audit : False skips (c) and (d) (their α shares are then unused; the verdict is conservative).
     workers : where the runs of a candidate without ``replicates`` go (:func:`candidate_outputs`): None or
         1 this process, k a local pool of k processes (picklable candidate), or an Executor (Dask).  The
         result does not depend on it.
     vectorised : whether the candidate takes ``replicates`` (default: read from its signature; a wrapper
         that hides the signature says it here).
+    white_box_pilot_runs : runs per side that place the event of the white-box audit (d) (default: the
+        auditor's, max(64, ⌈20000/T⌉); fewer cost power only, never validity).
 
     Returns
     -------
@@ -421,7 +490,7 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
         options = dict(entry.options)
     alpha = 1.0 - float(confidence)
     ss = np.random.SeedSequence(seed)
-    s_inst, s_ours, s_theirs, s_perm, s_audit = ss.spawn(5)
+    s_inst, s_ours, s_theirs, s_perm, s_audit, s_white = ss.spawn(6)  # the first five as before the hook
     inst = instance if isinstance(instance, Instance) else build_instance(instance, s_inst)
     problem, X, y = inst.problem, inst.X, inst.y
     n, d = X.shape
@@ -435,8 +504,12 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
                                               name=name, workers=workers, vectorised=vectorised)
 
     target = _objective(entry, inst, our_release.parameters)
+    # the families share α by Bonferroni: α/3 each, α/4 each when the candidate's Release carries its transcript
+    # (Release.white_box, a NoisyGradientTranscript: family (d) is added; module docstring)
+    hooked = their_release is not None and carries_transcript(their_release)
+    share = alpha / (4.0 if hooked else 3.0)
     # (a) two-sample
-    ts = two_sample_test(theirs, ours, alpha / 3.0, np.random.default_rng(s_perm), center=target.center,
+    ts = two_sample_test(theirs, ours, share, np.random.default_rng(s_perm), center=target.center,
                          permutations=permutations, energy_max=energy_max)
     if not ts.energy["can_reject"]:
         notes.append(f"the energy test's p-value floor {ts.energy['p_value_floor']:.2g} exceeds its level "
@@ -446,21 +519,13 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
     bound = float(entry.empirical_bound(our_release, PublicInputs(n, d, eps, delta, L, M)))
     util = {"bound": bound, "bound_source": f"{entry.title}: {entry.utility_theorem} at these public inputs",
             "candidate": _utility_check(f"{name}: E[excess empirical risk] ≤ bound", problem, target, theirs,
-                                        bound, alpha / 6.0),
+                                        bound, share / 2.0),
             "reference": _utility_check(f"{entry.name}: E[excess empirical risk] ≤ bound", problem, target, ours,
-                                        bound, alpha / 6.0)}
+                                        bound, share / 2.0)}
     # (c) audit
     audit_rec: dict[str, Any] | None = None
+    claim = _audited_claim(their_release, claimed_epsilon, claimed_delta, eps, delta)
     if run_audit:
-        base = their_release.claim if their_release is not None and their_release.claim.is_private else None
-        if base is None or claimed_epsilon is not None or claimed_delta is not None:
-            claim = PrivacyClaim(
-                notion="approx-DP", epsilon=float(claimed_epsilon if claimed_epsilon is not None else
-                                                  (base.epsilon if base else eps)),
-                delta=float(claimed_delta if claimed_delta is not None else (base.delta if base else delta)),
-                neighbouring="replace-one", source="user-declared (dpsco compare)")
-        else:
-            claim = base
         pair_a, pair_b = {"X": X, "y": y}, {"X": inst.X_neighbour, "y": inst.y_neighbour}
         if claim.neighbouring == "add/remove":
             # the claim's own relation: the instance with its extreme record added (the replace-one pair's
@@ -472,11 +537,15 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
         mech = _CandidateMechanism(candidate, problem, eps, delta, dict(options or {}), name, workers, vectorised)
         try:
             res = audit(mech, pair_a, pair_b, claim,
-                        audit_samples, np.random.default_rng(s_audit), confidence=1.0 - alpha / 3.0,
+                        audit_samples, np.random.default_rng(s_audit), confidence=1.0 - share,
                         seed_entropy=None)
         except CandidateError:
             raise
         audit_rec = res.to_dict()
+    # (d) white-box: the candidate's transcript, audited as assert_transcript_private does (one implementation)
+    white_rec = (_white_box_family(candidate, problem, eps, delta, dict(options or {}), name, claim, n, d,
+                                   audit_samples, share, s_white, white_box_pilot_runs)
+                 if hooked and run_audit else None)
 
     refuted_by = []
     if ts.reject:
@@ -487,8 +556,12 @@ def compare(candidate: Callable[..., Any], against: str | CatalogueEntry = "bftt
         refuted_by.append("REFERENCE utility bound check (our implementation or the bound is wrong)")
     if audit_rec is not None and audit_rec["verdict"] == "refuted":
         refuted_by.append("privacy audit of the candidate")
+    if white_rec is not None and white_rec["verdict"] == "refuted":
+        refuted_by.append("white-box audit of the candidate's transcript")
+    if hooked and not run_audit:
+        notes.append("run_audit=False: the white-box family (d) is skipped too (its α share is unused)")
     return CompareResult(
         verdict="refuted" if refuted_by else "not refuted", refuted_by=refuted_by, alpha=alpha,
         confidence=float(confidence), against=entry.name, candidate=name, instance=inst.to_dict(), samples=samples,
         two_sample=ts.to_dict(), utility=to_jsonable(util), audit=audit_rec, seed=seed, seed_entropy=str(ss.entropy),
-        wall_seconds=time.time() - t0, notes=notes)
+        wall_seconds=time.time() - t0, notes=notes, white_box=white_rec)

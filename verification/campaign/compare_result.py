@@ -18,6 +18,8 @@ class CompareResult:
 
     verdict : "refuted" | "not refuted";  refuted_by : names of the rejected hypotheses;
     two_sample, utility, audit : per-family records;  alpha : overall false-refutation budget (1 − confidence).
+    white_box : family (d), the white-box audit and measured noise of the candidate's transcript, when its Release
+        carries one in ``Release.white_box`` (None otherwise; docs/compare.md, "White-box family").
     """
 
     verdict: str
@@ -35,6 +37,7 @@ class CompareResult:
     seed_entropy: str
     wall_seconds: float
     notes: list[str] = field(default_factory=list)
+    white_box: dict[str, Any] | None = None
 
     @property
     def refuted(self) -> bool:
@@ -47,7 +50,8 @@ class CompareResult:
     def to_dict(self) -> dict[str, Any]:
         return to_jsonable({k: getattr(self, k) for k in (
             "verdict", "refuted_by", "alpha", "confidence", "against", "candidate", "instance", "samples",
-            "two_sample", "utility", "audit", "seed", "seed_entropy", "wall_seconds", "notes")})
+            "two_sample", "utility", "audit", "seed", "seed_entropy", "wall_seconds", "notes")}
+                           | ({"white_box": self.white_box} if self.white_box is not None else {}))
 
     def summary(self) -> str:
         t, u, a = self.two_sample, self.utility, self.audit
@@ -88,6 +92,13 @@ class CompareResult:
                          + (f" (pair: {a['pair']})" if a.get("pair") else ""))
         elif a is None or exact is None:
             lines.append("  (c) privacy audit: skipped" + (f" ({a['skipped']})" if a and a.get("skipped") else ""))
+        wb = self.white_box
+        if wb is not None:
+            wa, wn = wb["audit"], wb["noise"]
+            lines.append(f"  (d) white-box audit of the transcript: ε_lb = {wa['epsilon_lower']:.4g} vs claimed "
+                         f"ε = {wa['claim_epsilon']:g} (p = {wa['p_value']:.3g}); measured σ = {wn['measured']:.4g} "
+                         f"vs σ = {wn['sigma']:.4g} (χ² p = {wn['p_value']:.3g} vs level {wn['level']:.3g}) -> "
+                         f"{wb['verdict'].upper()}")
         lines += [f"  seed {self.seed} (entropy {self.seed_entropy}); {self.wall_seconds:.1f} s"] + [
             f"  note: {n}" for n in self.notes]
         return "\n".join(lines)
