@@ -4,7 +4,8 @@ Each wraps a correct implementation and breaks one thing the assertion under tes
 
 * :func:`draws_sigma_over_sqrt2` — a user's noisy-gradient method that reports σ in its transcript and draws
   σ/√2 (:func:`dpsco.verification.mutants.noise_scale.under_noised` on its ``rng``): caught by the measured noise
-  of ``assert_transcript_private``.
+  of ``assert_transcript_private``, and — wrapping a candidate in compare's signature whose Release carries its
+  transcript — by ``dpsco compare``'s white-box family (d) (tests/test_compare_white_box.py).
 * :func:`returns_start_point` — a "candidate" of a catalogue entry that skips the optimisation and the noise and
   returns w_0 = 0 with the genuine claim: caught by ``assert_matches_reference``'s two-sample family.
 * :func:`publishes_mean_label` — a release that also publishes the mean label in ``parameters`` (a function of
