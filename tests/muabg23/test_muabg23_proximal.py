@@ -230,6 +230,9 @@ def test_exact_calibration_spends_rho_and_printed_under_half(n: int, d: int, rho
     assert cost(theorem_9_sigma_printed(n, rho, T, L0)) < rho / 2
 
 
+# campaign: `dpsco verify --quick --only muabg23.proximal_point` and `--only muabg23.noisy_gd` run these tasks; the
+# fast suite runs them in tests/test_verify.py::test_verify_quick_end_to_end (docs/verification.md, campaign tests)
+@pytest.mark.campaign
 def test_suite_tasks_at_quick_budget() -> None:
     from dpsco.verification.papers.muabg23.proximal import ENTRIES
     from dpsco.verification.papers.registry import SuiteInputs

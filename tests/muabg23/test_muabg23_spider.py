@@ -372,6 +372,9 @@ def test_input_validation():
         kl_spider(X, object(), rng=np.random.default_rng(0), **P)
 
 
+# campaign: `dpsco verify --quick --only muabg23.kl_spider` runs these tasks; the fast suite runs them in
+# tests/test_verify.py::test_verify_quick_end_to_end (docs/verification.md, campaign tests)
+@pytest.mark.campaign
 def test_suite_tasks_quick():
     # Exact checks have p-value 1/0.  The statistical ones (Theorem 1 w.h.p. binomial, the two rate checks, the two
     # measured-noise checks — exact one-sided χ² — and the lower-bound task's) have valid p-values; six of them,
