@@ -5,12 +5,14 @@ a :class:`dpsco.adapters.NoisyGradientTranscript`) is audited white-box by the c
 The candidate is the tiny hand-written DP-SGD of docs/testing.md in compare's signature, run with the parameters
 Bassily et al. (2019) print for A_NSGD (Theorem 3.2: T, η, m, σ² from the public n, d, ε, δ, L, M; Algorithm 1's
 step; output the average of w_1..w_T), so it has the law of ``bftt19.nsgd`` and the comparison's other families
-have nothing to find.  Its σ/√2 copy (``verification/mutants/testing_hooks.draws_sigma_over_sqrt2``) reports σ in
-its transcript and draws σ/√2: the measured noise of family (d) refutes it.  About 5 CPU-seconds in all.
+have nothing to find (through ``assert_matches_reference``).  Its σ/√2 copy
+(``verification/mutants/testing_hooks.draws_sigma_over_sqrt2``) reports σ in its transcript and draws σ/√2: the
+measured noise of family (d) refutes it (through the CLI, ``dpsco compare ... --json``).  About 10 CPU-seconds.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 
@@ -23,6 +25,7 @@ from dpsco.reference.privacy import PrivacyClaim, Release
 from dpsco.testing import assert_matches_reference
 from dpsco.verification.campaign.compare import build_instance, compare, white_box_pair
 from dpsco.verification.checks.noise import miss_probability
+from dpsco.verification.cli.compare import configure_parser
 from dpsco.verification.mutants.bftt19.implementations import faithful_nsgd
 from dpsco.verification.mutants.testing_hooks import draws_sigma_over_sqrt2
 
@@ -97,21 +100,31 @@ def test_faithful_dp_sgd_with_transcript_passes_all_four_families(instance):
     assert "(d) white-box audit of the transcript" in res.summary()
 
 
-def test_sigma_over_sqrt2_is_refuted_by_the_white_box_family(instance):
+#: the planted σ/√2 bug, at module level so that the CLI can load it (``FILE:dp_sgd_release_sigma_over_sqrt2``)
+dp_sgd_release_sigma_over_sqrt2 = draws_sigma_over_sqrt2(dp_sgd_release)
+
+
+def test_sigma_over_sqrt2_is_refuted_by_the_white_box_family_cli(capsys):
+    # Through the CLI as a user would run it (synthetic instance, n = 500, d = 3: T = 62, m = 32, σ = 0.157).
     # Miss probability: the noise check of family (d) runs at level α/8 = 1.25e-7 on k >= 1000 residuals (the
     # record's count); a copy drawing σ/√2 passes it with probability miss_probability(k, 1/√2, 1.25e-7)
-    # <= 3.1e-28 at k = 1000 (exact χ², verification/checks/noise.py; asserted below from the record's own k).
-    # Its false-failure side is not at stake: the copy is wrong.
-    bug = draws_sigma_over_sqrt2(dp_sgd_release)
-    res = compare(bug, "bftt19.nsgd", instance=instance, samples=SAMPLES, seed=4, confidence=CONFIDENCE,
-                  white_box_pilot_runs=PILOT)
-    wb = res.white_box
+    # <= 3.1e-28 at k = 1000 (exact χ², verification/checks/noise.py; asserted below from the record's own k and
+    # level).  Its false-failure side is not at stake: the copy is wrong.
+    argv = [f"{__file__}:dp_sgd_release_sigma_over_sqrt2", "--against", "bftt19.nsgd", "--instance", "synthetic",
+            "--samples", "50", "--audit-samples", "50", "--white-box-pilot-runs", "50", "--workers", "1",
+            "--seed", "4", "--confidence", str(CONFIDENCE), "--json"]
+    p = argparse.ArgumentParser(prog="dpsco compare")
+    configure_parser(p)
+    args = p.parse_args(argv)
+    status = int(args.run(args))
+    rec = json.loads(capsys.readouterr().out)
+    wb = rec["white_box"]
     assert miss_probability(wb["noise"]["residuals"], 1 / math.sqrt(2), wb["noise"]["level"]) <= 1e-6
-    assert res.verdict == "refuted"
-    assert "white-box audit of the candidate's transcript" in res.refuted_by, res.summary()
-    assert wb["noise"]["p_value"] < wb["noise"]["level"]
-    # the measured scale is about σ/√2 (the record says so; not a stochastic assertion beyond the one above)
-    assert wb["noise"]["measured"] < wb["noise"]["sigma"]
+    assert wb["noise"]["level"] == pytest.approx(1e-6 / 8)
+    assert status == 1 and rec["verdict"] == "refuted"
+    assert "white-box audit of the candidate's transcript" in rec["refuted_by"]
+    assert wb["noise"]["verdict"] == "refuted" and wb["noise"]["p_value"] < wb["noise"]["level"]
+    assert wb["noise"]["measured"] < wb["noise"]["sigma"]  # implied by the rejection (one-sided test)
 
 
 def test_no_transcript_no_white_box_family(instance):

@@ -404,7 +404,8 @@ def _white_box_family(candidate: Callable[..., Any], problem: ERMProblem, eps: f
                   "claim_delta": res.claim_delta, "verdict": res.verdict, "p_value": res.p_value,
                   "confidence": res.confidence, "runs_per_side": res.runs_per_side, "counts": res.counts},
         "noise": {"sigma": out["sigma"], "measured": noise["estimate"], "residuals": noise.get("residuals"),
-                  "p_value": noise["p_value"], "level": alpha / 2.0, "verdict": noise.get("verdict"),
+                  "p_value": noise["p_value"], "level": alpha / 2.0,
+                  "verdict": "refuted" if noise["p_value"] < alpha / 2.0 else "not refuted",
                   "statistic": "one-sided chi-squared of the replayed residuals"},
         "p_value": min(1.0, 2.0 * min(res.p_value, noise["p_value"])),
     })

@@ -1,7 +1,8 @@
 """dpsco compare: test another implementation of a catalogued algorithm against ours.
 
 usage: dpsco compare MODULE:CALLABLE --against NAME [--instance fair|synthetic|harness] [--samples N]
-                     [--audit-samples N] [--seed S] [--confidence C] [--epsilon E] [--delta D] [--json]
+                     [--audit-samples N] [--white-box-pilot-runs N] [--seed S] [--confidence C] [--epsilon E]
+                     [--delta D] [--json]
        dpsco compare --against NAME --show-signature [--json]
 
 Every catalogue entry that releases a private output is comparable (`dpsco list`).  Each declares its compare
@@ -85,6 +86,9 @@ def configure_parser(p: argparse.ArgumentParser) -> None:
                    help="runs of each implementation (>= 4; default 2000, 500 for the suite-verified entries)")
     p.add_argument("--audit-samples", default=None, metavar="N",
                    help="runs per side of the privacy audit (default: --samples)")
+    p.add_argument("--white-box-pilot-runs", default=None, metavar="N",
+                   help="pilot runs per side placing the white-box audit's event, when the candidate's Release "
+                        "carries its transcript (family (d); default: the auditor's; power only)")
     add_seed_option(p, "the comparison's SeedSequence")
     p.add_argument("--confidence", default=str(DEFAULT_CONFIDENCE), metavar="C",
                    help=f"1 - overall false-refutation probability, in (0, 1) (default {DEFAULT_CONFIDENCE})")
@@ -136,6 +140,10 @@ def run(args: argparse.Namespace) -> int:
         samples = None if args.samples is None else _num(args.samples, "--samples", integer=True)
         audit_samples = None if args.audit_samples is None else _num(args.audit_samples, "--audit-samples",
                                                                        integer=True)
+        pilot = (None if args.white_box_pilot_runs is None
+                 else _num(args.white_box_pilot_runs, "--white-box-pilot-runs", integer=True))
+        if pilot is not None and pilot < 1:
+            raise InputError(f"--white-box-pilot-runs must be an integer >= 1, got {args.white_box_pilot_runs!r}")
         for flag, value, text in (("--samples", samples, args.samples),
                                   ("--audit-samples", audit_samples, args.audit_samples)):
             if value is not None and not 4 <= value <= CLOPPER_PEARSON_MAX_N:
@@ -166,7 +174,8 @@ def run(args: argparse.Namespace) -> int:
         instance = args.instance
         if signature.calling == "harness":
             bad = [flag for flag, v in (("--epsilon", args.epsilon), ("--delta", args.delta),
-                                         ("--workers", args.workers), ("--scheduler", args.scheduler)) if v is not None]
+                                         ("--workers", args.workers), ("--scheduler", args.scheduler),
+                                         ("--white-box-pilot-runs", args.white_box_pilot_runs)) if v is not None]
             if instance not in (None, "harness"):
                 bad.append(f"--instance {instance}")
             if bad:
@@ -205,7 +214,7 @@ def run(args: argparse.Namespace) -> int:
                 result = compare(runner, args.against, instance=instance, samples=samples,
                                  audit_samples=audit_samples, seed=seed, confidence=confidence,
                                  claimed_epsilon=eps, claimed_delta=delta, candidate_name=args.target,
-                                 workers=executor, vectorised=vectorised)
+                                 workers=executor, vectorised=vectorised, white_box_pilot_runs=pilot)
         except InputError:
             raise
         except (CandidateError, SuiteCandidateError, ValueError, TypeError) as exc:
