@@ -15,6 +15,17 @@ sys.path.insert(0, _TESTS)
 sys.path[1:1] = sorted(os.path.join(_TESTS, d) for d in os.listdir(_TESTS)
                        if os.path.isdir(os.path.join(_TESTS, d)) and not d.startswith((".", "_")))
 
+# ---- hypothesis: the same examples on every run ------------------------------------------------------------------
+# A property test must not pass or fail by the luck of its random examples ("no flaky tests"): by default every
+# run draws the same examples (derandomize, no example database), so a CI run is reproducible.  To search afresh
+# for counter-examples, run with HYPOTHESIS_PROFILE=explore (random examples, the local database), and turn what
+# it finds into @example cases.
+from hypothesis import settings as _hypothesis_settings
+
+_hypothesis_settings.register_profile("ci", derandomize=True, database=None)
+_hypothesis_settings.register_profile("explore", derandomize=False)
+_hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
              "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
