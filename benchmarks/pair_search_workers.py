@@ -23,8 +23,7 @@ import numpy as np
 
 from dpsco.verification.auditing.neighbours import BoxBounds
 from dpsco.verification.auditing.pair_search import pair_search_audit
-
-LO, HI = -0.5, 2.5
+from pair_search import HI, LO, dataset  # the planted bug's dataset and box (benchmarks/ is the script's folder)
 
 
 class SlowClippedMean:
@@ -39,13 +38,6 @@ class SlowClippedMean:
             pass
         x = np.clip(np.asarray(data["X"], dtype=np.float64)[:, 0], LO, HI)
         return np.array([x.mean() + rng.laplace(0.0, 1.0 / x.size)])
-
-
-def dataset() -> dict[str, np.ndarray]:
-    rng = np.random.default_rng(11)
-    X = np.column_stack([rng.uniform(LO, HI, 20), rng.uniform(0.0, 1.0, 20)])
-    X[-1] = [0.3, 0.7]
-    return {"X": X, "y": rng.uniform(0.0, 1.0, 20)}
 
 
 def main() -> None:

@@ -16,13 +16,15 @@ This module is the public ``dpsco.catalogue``.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from dpsco.verification.papers.registry import (BUDGET_NAMES, BudgetCost, CatalogueEntry, EntrySuite,
                                                 ExtraCheckInputs, ExtraChecks, PublicInputs, Registry, SuiteInputs,
                                                 SuiteTask, extra_check_labels, get_entry, list_entries, register,
                                                 run_outputs)
 
-__all__ = ["BUDGET_NAMES", "CATALOGUE", "PAPERS", "build_catalogue", "paper_entries", "BudgetCost", "CatalogueEntry", "EntrySuite", "ExtraCheckInputs",
+__all__ = ["BUDGET_NAMES", "CATALOGUE", "PAPERS", "build_catalogue", "paper_entries", "room_attribute", "BudgetCost",
+           "CatalogueEntry", "EntrySuite", "ExtraCheckInputs",
            "ExtraChecks", "PublicInputs", "Registry", "SuiteInputs", "SuiteTask", "extra_check_labels", "get_entry",
            "list_entries", "register", "run_outputs"]
 
@@ -30,6 +32,24 @@ __all__ = ["BUDGET_NAMES", "CATALOGUE", "PAPERS", "build_catalogue", "paper_entr
 #: Chadha, Cheng & Duchi): each is a room ``dpsco.verification.papers.<paper>`` whose ``catalogue`` module declares
 #: its ``ENTRIES``.  A new paper adds its name here — the one shared line — and the registry finds the rest
 PAPERS: tuple[str, ...] = ("bftt19", "lr21", "alt24", "muabg23", "accd22")
+
+
+def room_attribute(module: str, attribute: str, papers: tuple[str, ...] = PAPERS) -> dict[str, Any]:
+    """The union of ``dpsco.verification.papers.<paper>.<module>.<attribute>`` (a dict by entry name) over the rooms
+    of ``papers``, each imported when asked for; a room without the module is left out (a missing import *inside*
+    it still raises).  The registry's way of finding each room's harnesses and compare signatures."""
+
+    out: dict[str, Any] = {}
+    for paper in papers:
+        name = f"dpsco.verification.papers.{paper}.{module}"
+        try:
+            mod = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        out.update(getattr(mod, attribute))
+    return out
 
 
 def paper_entries(paper: str, package: str = "dpsco.verification.papers") -> tuple[CatalogueEntry, ...]:

@@ -162,21 +162,9 @@ def harness_registry() -> Mapping[str, PrivacyHarness]:
     """Every paper's harnesses by entry name: each room's ``verification/papers/<paper>/harness.py`` (the papers of
     ``catalogue.PAPERS``), imported lazily.  A room without a harness module is left out, and the privacy contract
     (``tests/test_privacy_contract.py``) fails on its entries."""
-    import importlib
+    from dpsco.verification.papers.catalogue import room_attribute
 
-    from dpsco.verification.papers.catalogue import PAPERS
-
-    out: dict[str, PrivacyHarness] = {}
-    for paper in PAPERS:
-        name = f"dpsco.verification.papers.{paper}.harness"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
-        out.update(module.HARNESSES)
-    return out
+    return room_attribute("harness", "HARNESSES")
 
 
 def audited_outcome_table(harnesses: Mapping[str, PrivacyHarness] | None = None) -> str:

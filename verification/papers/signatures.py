@@ -186,19 +186,9 @@ def signature_registry() -> dict[str, CompareSignature]:
     """Every paper's compare signatures by entry name: each room's ``compare_signatures.SIGNATURES`` (the papers
     of ``catalogue.PAPERS``), imported lazily.  A room without the module is left out (``tests/test_compare_
     signatures.py`` fails on its private entries)."""
-    from dpsco.verification.papers.catalogue import PAPERS
+    from dpsco.verification.papers.catalogue import room_attribute
 
-    out: dict[str, CompareSignature] = {}
-    for paper in PAPERS:
-        name = f"dpsco.verification.papers.{paper}.compare_signatures"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
-        out.update(module.SIGNATURES)
-    return out
+    return room_attribute("compare_signatures", "SIGNATURES")
 
 
 def compare_signature(name: str) -> CompareSignature:
