@@ -84,7 +84,7 @@ from scipy.special import expit  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dpsco.oracles.minimizers import certified_oracle, cvxpy_minimize  # noqa: E402
+from dpsco.oracles.minimizers import OracleError, certified_oracle, cvxpy_minimize  # noqa: E402
 from dpsco.oracles.mp_reference import (  # noqa: E402
     mp_distance,
     ridge_logistic_objective,
@@ -189,7 +189,10 @@ def timing(X: np.ndarray, y: np.ndarray, lam: float, radius: float, reps: int,
         res = certified_oracle(LOSS, X, y, dom, lam=lam, cross_check=False)
         t_ours.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        w_cvx, status, _ = cvxpy_minimize(LOSS, X, y, dom, lam=lam, solver_options=opts)
+        try:
+            w_cvx, status, _ = cvxpy_minimize(LOSS, X, y, dom, lam=lam, solver_options=opts)
+        except OracleError as exc:  # e.g. stopped by the time limit: 'optimal_inaccurate' is refused as an answer
+            status = f"refused ({exc})"
         t_cvx.append(time.perf_counter() - t0)
         statuses.append(status)
     return {"ours": res, "w_cvx": w_cvx, "t_ours": t_ours, "t_cvx": t_cvx, "cvx_status": statuses,
