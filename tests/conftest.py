@@ -95,3 +95,18 @@ def quick_campaign_lr21_alg2(tmp_path_factory: pytest.TempPathFactory) -> tuple[
 
     status, directory = run_once(tmp_path_factory, "quick-campaign-lr21.alg2", compute)
     return int(status), directory / "report"
+
+
+@pytest.fixture(scope="module")
+def quick_campaign_copy(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+                        quick_campaign_lr21_alg2: tuple[int, Path]) -> Path:
+    """This test module's own copy of :func:`quick_campaign_lr21_alg2`'s report directory (the module may edit it),
+    after checking that the campaign ran lr21.alg2 and passed or failed (exit status 0 or 1)."""
+    import shutil
+
+    status, src = quick_campaign_lr21_alg2
+    assert "lr21.alg2" in json.loads((src / "results.json").read_text())["records"][0]["name"]
+    assert status in (0, 1)
+    out = tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1]) / "report"
+    shutil.copytree(src, out)
+    return out
