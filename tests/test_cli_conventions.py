@@ -262,6 +262,15 @@ def test_verify_list_checks(capsys) -> None:
     assert "--list-checks" in err and "bftt19.nsgd" in err
 
 
+def test_list_fits_100_columns_and_wide_prints_it_in_full(capsys) -> None:
+    assert main(["list"]) == 0  # the terminal convention of issue 28: at most 100 columns by default
+    narrow = capsys.readouterr().out.splitlines()
+    assert max(map(len, narrow)) <= 100
+    assert main(["list", "--wide"]) == 0  # ... and --wide for the full table (one line per entry)
+    wide = capsys.readouterr().out.splitlines()
+    assert max(map(len, wide)) > 100 and len(wide) < len(narrow)
+
+
 # --------------------------------------------------------------------------------------------------- progress
 class _Terminal(io.StringIO):
     def isatty(self) -> bool:
