@@ -53,6 +53,25 @@ class CompareResult:
             "two_sample", "utility", "audit", "seed", "seed_entropy", "wall_seconds", "notes")}
                            | ({"white_box": self.white_box} if self.white_box is not None else {}))
 
+    @staticmethod
+    def _harness_utility_lines(u: dict) -> list[str]:
+        """Family (b) of the harness convention (``compare_suite.utility_family``)."""
+        ts, c, r, b = u["two_sample"], u["candidate"], u["reference"], u["bound"]
+        lines = [f"  (b) utility: {u['measure']}",
+                 f"      median excess: candidate {c['median']:.4g}, reference {r['median']:.4g}; one-sided KS "
+                 f"D⁺ = {ts['statistic']:.4f}, p = {ts['p_value']:.3g} vs level {ts['level']:.3g} -> "
+                 f"{'REJECT' if ts['reject'] else 'not rejected'} (detects a CDF gap ≥ "
+                 f"{ts['power']['min_detectable_gap_miss_0.05']:.3f} with probability ≥ 0.95)"]
+        if b["status"] == "checked":
+            lines.append(f"      bound P(excess > {b['value']:.4g}) ≤ {b['beta']:.3g} ({b['source']}): "
+                         f"{b['exceedances']} of {b['n']} exceed it, p = {b['p_value']:.3g} vs level {b['level']:.3g}"
+                         f" -> {'REJECT' if b['reject'] else 'not rejected'}")
+        elif b["status"] == "uninformative":
+            lines.append(f"      bound {b['value']:.4g} ({b['source']}): uninformative ({b['note']})")
+        else:
+            lines.append(f"      no bound checked: {b['reason']}")
+        return lines
+
     def summary(self) -> str:
         t, u, a = self.two_sample, self.utility, self.audit
         e, ks = t["energy"], t["ks"]
@@ -74,7 +93,10 @@ class CompareResult:
                      "is detected with probability ≥ 0.95")
         if u.get("declared") is False:
             lines.append(f"  (b) utility: {u['reason']}")
-        for side in (("candidate", "reference") if u.get("declared", True) else ()):
+        if u.get("convention") == "harness":
+            lines += self._harness_utility_lines(u)
+        for side in (("candidate", "reference") if u.get("declared", True) and u.get("convention") != "harness"
+                     else ()):
             c = u[side]
             if c.get("outside_domain"):
                 lines.append(f"  (b) utility, {side}: {c['outside_domain']} output(s) outside W -> FAIL")

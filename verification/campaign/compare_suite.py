@@ -15,9 +15,17 @@ at most α:
     KS per coordinate and on the distance to a pilot reference outcome (drawn from its own stream before the
     samples, so fixed given them), Holm (:func:`dpsco.verification.checks.two_sample.two_sample_test`; KS p-values
     are conservative for discrete coordinates).
-(b) **utility** — the suites' bounds are stated at their own public inputs, not at the harness's small ones; no
-    bound is declared on the harness instance (the record says so; a gap, ``docs/compare.md``).  Non-finite
-    outcomes refute the candidate deterministically (the house rule: a finite release after the up-front checks).
+(b) **utility** — the signature's ``utility_measure`` (the room's ``compare_utility.UTILITY``): the excess of each
+    outcome on the harness's own objective, computed from the harness's records by the room's closed forms or
+    certified solves (:mod:`dpsco.verification.papers.compare_utility`), on the samples already drawn for (a) —
+    no new runs.  (i) A one-sided two-sample Kolmogorov–Smirnov test that the candidate's excess is not
+    stochastically larger than the reference's (:func:`utility_two_sample`; exact null law for equal sample
+    sizes, conservative under ties); (ii) where the room declares the paper's bound at the harness's inputs
+    (``BoundCheck``: P(excess > B) ≤ β), a binomial test of the candidate's exceedances (:func:`bound_check`),
+    "uninformative" (not run) when B is at least the largest excess any outcome of the paper's mechanism can
+    have.  (i) and (ii) share α/3: α/6 each when a bound is declared, else (i) takes α/3 (Bonferroni).
+    Non-finite outcomes refute the candidate deterministically (the house rule: a finite release after the
+    up-front checks).
 (c) **privacy** — (i) every notion the candidate's claim states (ε, δ; pure ε; ρ; μ; the dp_accounting event on
     a grid of ε) against the exact privacy of the paper's mechanism on the suite's worst-case pair
     (``PrivacyHarness.exact_privacy``): under the null hypothesis of the comparison the candidate IS that
@@ -43,7 +51,8 @@ from dpsco.verification.papers.catalogue import CatalogueEntry
 from dpsco.verification.papers.harness import ExactPrivacy, PrivacyHarness, harness_registry
 from dpsco.verification.papers.signatures import CompareSignature
 
-__all__ = ["SuiteCandidateError", "claim_against_exact", "compare_harness", "outcome_vector", "recorded_call"]
+__all__ = ["SuiteCandidateError", "bound_check", "claim_against_exact", "compare_harness", "ks_one_sided_pvalue",
+           "outcome_vector", "recorded_call", "utility_family", "utility_two_sample"]
 
 #: ε grid at which a claimed dp_accounting event must dominate the exact curve (as the privacy contract)
 EVENT_GRID: tuple[float, ...] = (0.1, 0.5, 1.0, 2.0, 4.0)
@@ -219,7 +228,13 @@ def compare_harness(candidate: Callable[..., Any], entry: CatalogueEntry, signat
         notes.append(f"the energy test's p-value floor {ts.energy['p_value_floor']:.2g} exceeds its level "
                      f"{ts.energy['level']:.2g}: only the KS family can reject at this confidence")
     # (b) utility
-    util = {"declared": False, "reason": signature.utility, "candidate_nonfinite": nonfinite}
+    if signature.utility_measure is None:
+        util = {"declared": False, "reason": signature.utility, "candidate_nonfinite": nonfinite}
+    else:
+        util = utility_family(signature.utility_measure, records, theirs, ours, alpha / 3.0)
+        util["candidate_nonfinite"] = nonfinite
+        if util["reject"]:
+            refuted_by.append("utility")
     # (c) privacy
     claim = their_release.claim if their_release is not None else pilot_rel.claim
     if their_release is None:
@@ -257,3 +272,124 @@ def compare_harness(candidate: Callable[..., Any], entry: CatalogueEntry, signat
         confidence=float(confidence), against=entry.name, candidate=name, instance=instance, samples=samples,
         two_sample=_relabel(ts.to_dict()), utility=to_jsonable(util), audit=to_jsonable(audit_rec), seed=seed,
         seed_entropy=str(ss.entropy), wall_seconds=time.time() - t0, notes=notes)
+
+
+# ---- family (b): utility ---------------------------------------------------------------------------------------
+
+def ks_one_sided_pvalue(n: int, k: int) -> float:
+    """P(D⁺ ≥ k/n) for the one-sided two-sample KS statistic D⁺ = max_x (F̂_A(x) − F̂_B(x)) of two independent
+    samples of n each from the same continuous law: C(2n, n − k)/C(2n, n) (Gnedenko & Korolyuk 1951; the
+    reflection principle on the ±1 walk of the merged order), for integers 0 ≤ k ≤ n (1 at k ≤ 0, 0 above n)."""
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    return math.exp(2.0 * math.lgamma(n + 1) - math.lgamma(n - k + 1) - math.lgamma(n + k + 1))
+
+
+def _ks_critical(n: int, level: float) -> int:
+    """The smallest k with P(D⁺ ≥ k/n) ≤ level (n + 1 if none: the test cannot reject)."""
+    for k in range(1, n + 1):
+        if ks_one_sided_pvalue(n, k) <= level:
+            return k
+    return n + 1
+
+
+def utility_two_sample(candidate: np.ndarray, reference: np.ndarray, level: float) -> dict[str, Any]:
+    """One-sided two-sample KS test of H₀: the candidate's excess is not stochastically larger than the
+    reference's, against: F_cand(x) < F_ref(x) somewhere.  Statistic D⁺ = max_x (F̂_ref(x) − F̂_cand(x)) over the
+    pooled values (NaN counted as +inf: worst), p-value :func:`ks_one_sided_pvalue` (equal sizes n; under ties the
+    statistic is at most that of any tie-breaking, whose null law is the continuous one: conservative).
+
+    Power: with a true gap Δ = sup_x (F_ref(x) − F_cand(x)), at the x where it is attained the n independent pairs
+    1[ref_i ≤ x] − 1[cand_i ≤ x] ∈ [−1, 1] have mean Δ and D⁺ is at least their average, so (Hoeffding) the test
+    misses with probability ≤ exp(−n(Δ − k*/n)²/2), k* the critical value; the smallest Δ detected with
+    probability ≥ 0.95 is k*/n + √(2 log 20/n)."""
+    a = np.where(np.isnan(candidate), np.inf, np.asarray(candidate, dtype=np.float64))
+    b = np.where(np.isnan(reference), np.inf, np.asarray(reference, dtype=np.float64))
+    n = int(a.size)
+    if b.size != n:
+        raise ValueError(f"equal sample sizes needed, got {n} and {b.size}")
+    pooled = np.unique(np.concatenate([a, b]))
+    fa = np.searchsorted(np.sort(a), pooled, side="right")
+    fb = np.searchsorted(np.sort(b), pooled, side="right")
+    k = int(max(0, int(np.max(fb - fa))))
+    p = ks_one_sided_pvalue(n, k)
+    k_star = _ks_critical(n, level)
+    gap = (k_star / n + math.sqrt(2.0 * math.log(20.0) / n)) if k_star <= n else math.inf
+    return {"test": "one-sided two-sample Kolmogorov–Smirnov (candidate's excess stochastically larger?)",
+            "statistic": k / n, "p_value": p, "level": level, "reject": p <= level,
+            "critical_value": k_star / n if k_star <= n else None,
+            "power": {"min_detectable_gap_miss_0.05": gap,
+                      "miss_bound": "exp(−n(Δ − critical_value)²/2) for a CDF gap Δ > critical_value",
+                      "n": n}}
+
+
+def bound_check(excess: np.ndarray, bound: Any, records: np.ndarray, level: float) -> dict[str, Any]:
+    """The paper's bound P(excess > B) ≤ β (``bound``, a :class:`BoundCheck`) on the candidate's n excess values:
+    K = #{excess_i > B(1 + 1e-9)} (NaN counted as above), p-value P(Bin(n, β) ≥ K) (0 for K ≥ 1 when β = 0:
+    the paper's mechanism never exceeds B), refuted iff p ≤ level.  "uninformative" (not tested) when B ≥ the
+    largest excess of any outcome of the paper's mechanism on ``records`` (``bound.largest``).  Power: a
+    candidate exceeding B with probability ≥ p_min is refuted with probability ≥ 0.95 (p_min from the binomial
+    law at the critical count)."""
+    from scipy.stats import binom
+
+    B, beta = float(bound.value), float(bound.beta)
+    out: dict[str, Any] = {"value": B, "beta": beta, "source": bound.source}
+    largest = None if bound.largest is None else float(bound.largest(records))
+    if largest is not None and B >= largest:
+        out.update(status="uninformative", largest=largest, reject=False,
+                   note=f"B = {B:.4g} ≥ {largest:.4g}, the largest excess on the instance: no outcome can exceed it")
+        return out
+    x = np.asarray(excess, dtype=np.float64)
+    n = int(x.size)
+    K = int(np.sum(~(x <= B * (1.0 + 1e-9) + 1e-300)))
+    p = (1.0 if K == 0 else 0.0) if beta == 0.0 else float(binom.sf(K - 1, n, beta))
+    k_crit = 1 if beta == 0.0 else int(binom.isf(level, n, beta)) + 1
+    while beta > 0.0 and float(binom.sf(k_crit - 1, n, beta)) > level:
+        k_crit += 1
+    lo, hi = 0.0, 1.0                                   # p_min: P(Bin(n, p) ≥ k_crit) = 0.95, by bisection
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if float(binom.sf(k_crit - 1, n, mid)) < 0.95 else (lo, mid)
+    out.update(status="checked", exceedances=K, n=n, p_value=p, level=level, reject=p <= level,
+               critical_count=k_crit, min_detectable_exceedance_probability=hi)
+    return out
+
+
+def utility_family(measure: Any, records: np.ndarray, theirs: np.ndarray, ours: np.ndarray,
+                   level: float) -> dict[str, Any]:
+    """Family (b) at ``level`` (α/3): the excess of every candidate and reference outcome (rows of ``theirs``,
+    ``ours``) by ``measure.excess(records, outcome)``, the one-sided two-sample test and, where the measure
+    declares one, the bound check, Bonferroni (level/2 each when a bound is declared)."""
+    def excesses(rows: np.ndarray) -> np.ndarray:
+        vals = []
+        for r in rows:
+            try:
+                v = float(measure.excess(records, r))
+            except (ArithmeticError, ValueError):
+                v = math.inf
+            vals.append(math.inf if math.isnan(v) else v)
+        return np.asarray(vals)
+
+    ec, er = excesses(theirs), excesses(ours)
+    split = 2 if measure.bound is not None else 1
+    ts = utility_two_sample(ec, er, level / split)
+
+    def summary(v: np.ndarray) -> dict[str, Any]:
+        fin = v[np.isfinite(v)]
+        return {"mean": float(fin.mean()) if fin.size else None, "median": float(np.median(v)),
+                "q90": float(np.quantile(v, 0.9)), "nonfinite": int(v.size - fin.size)}
+
+    out: dict[str, Any] = {"declared": True, "convention": "harness", "measure": measure.description,
+                           "level": level, "two_sample": ts, "candidate": summary(ec), "reference": summary(er)}
+    reject = bool(ts["reject"])
+    if measure.bound is not None:
+        bc = bound_check(ec, measure.bound, records, level / split)
+        bc["reference_exceedances"] = int(np.sum(~(er <= measure.bound.value * (1.0 + 1e-9) + 1e-300)))
+        out["bound"] = bc
+        reject = reject or bool(bc["reject"])
+    else:
+        out["bound"] = {"status": "none", "reason": measure.no_bound}
+    out["reject"] = reject
+    return out

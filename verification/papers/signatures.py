@@ -60,6 +60,10 @@ class CompareSignature:
                                    None: the privacy family uses the harness's records with record 0 replaced by
                                    a fresh benign record (stated in the result)
     utility : str                  what the utility family measures (and against which bound)
+    utility_measure : UtilityMeasure or None   family (b) of the harness convention: the excess of one outcome on
+                                   the harness's objective and the paper's bound where one exists
+                                   (:mod:`dpsco.verification.papers.compare_utility`; the room's
+                                   ``compare_utility.UTILITY``)
     comparable : bool              False only for entries that release no private output
     reason : str                   why an entry is not comparable
     """
@@ -75,6 +79,7 @@ class CompareSignature:
     options: Mapping[str, Any] = field(default_factory=dict)
     worst_pair: Callable[[], tuple[Any, Any]] | None = None
     utility: str = ""
+    utility_measure: Any = None
     comparable: bool = True
     reason: str = ""
 
@@ -103,6 +108,7 @@ class CompareSignature:
                 "inputs": [{"name": n, "role": r} for n, r in self.inputs], "instance": self.instance,
                 "compared": list(self.compared), "bottom": self.bottom, "phases": self.phases,
                 "options": dict(self.options), "worst_pair": self.worst_pair is not None, "utility": self.utility,
+                "utility_measure": None if self.utility_measure is None else self.utility_measure.to_dict(),
                 "comparable": self.comparable, "reason": self.reason}
 
     def to_text(self, recorded: Mapping[str, str] | None = None) -> str:
@@ -128,7 +134,9 @@ class CompareSignature:
             lines.append(f"  ⊥: {self.bottom}")
         if self.phases:
             lines.append(f"  phases: {self.phases}")
-        if self.utility:
+        if self.utility_measure is not None:
+            lines.append(f"  utility: {self.utility_measure.to_text()}")
+        elif self.utility:
             lines.append(f"  utility: {self.utility}")
         lines.append("  privacy pair: " + ("the suite's worst-case pair" if self.worst_pair is not None else
                                            ("the instance and its replace-one extreme neighbour"
@@ -151,8 +159,9 @@ def harness_inputs(fn: Callable[..., Any], roles: Mapping[str, str]) -> tuple[tu
 
 LOGISTIC_UTILITY = ("excess empirical risk L̂(w) − min_W L̂ (certified oracle; the entry's own objective — ridge, tilted, "
                     "robust, adversarial — where it declares one) against the entry's bound, one-sided Hoeffding")
-HARNESS_UTILITY = ("not declared on the harness instance: the suites' bounds are stated at their own (larger) public "
-                   "inputs, so utility is compared through the two-sample law only (a gap, docs/compare.md)")
+HARNESS_UTILITY = ("the excess of each outcome on the harness's own objective (the room's compare_utility.UTILITY): "
+                   "one-sided two-sample KS (candidate not stochastically worse than the reference), and the paper's "
+                   "bound at the harness's inputs where one is declared")
 
 
 def logistic_signature(entry: Any) -> CompareSignature:
@@ -171,15 +180,16 @@ def logistic_signature(entry: Any) -> CompareSignature:
 
 def harness_signature(entry: Any, roles: Mapping[str, str], instance: str, *, compared: tuple[str, ...] = ("output",),
                       bottom: str = "", phases: str = "", worst_pair: Callable[[], tuple[Any, Any]] | None = None,
-                      comparable: bool = True, reason: str = "", utility: str = HARNESS_UTILITY) -> CompareSignature:
+                      comparable: bool = True, reason: str = "", utility: str = HARNESS_UTILITY,
+                      utility_measure: Any = None) -> CompareSignature:
     """The signature of a suite entry (the harness convention): ``roles`` maps each parameter the harness passes to
     the reference function ``entry.run`` to its role (declared in the room; ``tests/test_compare_signatures.py``
     checks it against a recorded harness call)."""
     fn = entry.run
     return CompareSignature(entry=entry.name, calling="harness", reference=f"{fn.__module__}.{fn.__name__}",
                             inputs=harness_inputs(fn, roles), instance=instance, compared=compared, bottom=bottom,
-                            phases=phases, worst_pair=worst_pair, utility=utility, comparable=comparable,
-                            reason=reason)
+                            phases=phases, worst_pair=worst_pair, utility=utility, utility_measure=utility_measure,
+                            comparable=comparable, reason=reason)
 
 
 def signature_registry() -> dict[str, CompareSignature]:

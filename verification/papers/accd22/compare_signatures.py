@@ -3,7 +3,7 @@ entries, in the harness convention: the candidate is a drop-in for the reference
 what this room's privacy harness passes it, by the reference's parameter names, on the harness's interpolation
 instance (``DiagonalQuadraticLoss`` records [c, u], d = 2, n = 24, L = H = 1, X = B(0, 1), x₀ = 0, ε = 1, δ = 0);
 the worst pair is the harness's (every record the far diagonal record c = 10⁶(1, 1)/√2, u = (H, H); record 0
-at −c), re-stated from its docstring."""
+at −c), re-stated from its docstring.  Family (b)'s measures are this room's ``compare_utility.UTILITY``."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from dpsco.verification.papers.accd22.catalogue import ENTRIES
+from dpsco.verification.papers.accd22.compare_utility import UTILITY
 from dpsco.verification.papers.accd22.harness import PUBLIC
 from dpsco.verification.papers.signatures import CompareSignature, harness_signature
 
@@ -43,6 +44,6 @@ SIGNATURES: dict[str, CompareSignature] = {
     e.name: harness_signature(e, {**_BASE, **_EXTRA.get(e.name, {})}, _INSTANCE + _M.get(e.name, ""),
                               phases="the phases' noisy centres are internal releases (the white-box transcript); "
                                      "the final point is compared",
-                              worst_pair=far_diagonal_pair)
+                              worst_pair=far_diagonal_pair, utility_measure=UTILITY[e.name])
     for e in ENTRIES
 }

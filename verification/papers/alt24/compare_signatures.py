@@ -2,7 +2,9 @@
 the harness convention: the candidate is a drop-in for the reference function and receives exactly what this
 room's privacy harness passes it (``harness_sgd``, ``harness_phased``, ``harness_svt``), by the reference's
 parameter names, on the harness's heavy-tailed records; the worst pairs are those the harness's ``exact_privacy``
-uses (re-stated here from its docstrings: uniform records on the clip's far side, record 0 mirrored).
+uses (re-stated here from its docstrings: uniform records on the clip's far side, record 0 mirrored; for
+Algorithm 6 and Algorithm 7 the pair of ``harness_svt``'s exact curves with the largest δ(0), :func:`svt_pair`,
+:func:`localized_pair`).  Family (b)'s measures are this room's ``compare_utility.UTILITY``.
 
 Algorithm 5 (``alt24.onepass_sgd``) and Appendix A (``alt24.highprob_sco``) release no private output (claim
 notion "none"): not comparable.
@@ -15,10 +17,12 @@ from typing import Any, Callable
 import numpy as np
 
 from dpsco.verification.papers.alt24.catalogue import ENTRIES
+from dpsco.verification.papers.alt24.compare_utility import UTILITY
 from dpsco.verification.papers.alt24.harness_phased import PAR4
+from dpsco.verification.papers.alt24.harness_svt import LOCALIZED_SETTING, N7, NS, SVT
 from dpsco.verification.papers.signatures import CompareSignature, harness_signature
 
-__all__ = ["SIGNATURES"]
+__all__ = ["SIGNATURES", "localized_pair", "svt_pair"]
 
 HUGE = 1e300
 _BY = {e.name: e for e in ENTRIES}
@@ -40,6 +44,30 @@ def _glm_pair() -> tuple[np.ndarray, np.ndarray]:
     S[0, 0] = 1e6
     S2 = S.copy()
     S2[0, 0] = -1e6
+    return S, S2
+
+
+def svt_pair() -> tuple[np.ndarray, np.ndarray]:
+    """Algorithm 6's pair (``harness_svt``'s exact curve, sign pattern σ = (1, −1, −1), the largest δ(0) of the
+    2^T patterns): records 2..7 balanced (+1, −1 alternately in every column), record 1 = −σ, record 0 = 0; the
+    neighbour's record 1 = +σ, so every clipped-mean query moves by Δ = 2/n across L = 0."""
+    sigma = np.array([1.0, -1.0, -1.0])
+    S = np.zeros((NS, SVT["T"]))
+    S[2:] = np.tile([[1.0] * SVT["T"], [-1.0] * SVT["T"]], ((NS - 2) // 2, 1))
+    S[1] = -sigma
+    S2 = S.copy()
+    S2[1] = sigma
+    return S, S2
+
+
+def localized_pair() -> tuple[np.ndarray, np.ndarray]:
+    """Algorithm 7's ⊥ pair (``harness_svt``'s exact curve, K = c heavy records, the larger δ(0) of K = c − 1, c):
+    the first c records 5e₁ (clipped: ‖s‖ ≥ C), the others 0; the neighbour's record 0 is 0 (phase 1's clip count
+    c − 1 against c: the ⊥ branch flips with the Laplace cut-off, and phase 1's Gaussian mean moves)."""
+    S = np.zeros((N7, 2))
+    S[: int(LOCALIZED_SETTING["c"]), 0] = 5.0
+    S2 = S.copy()
+    S2[0] = 0.0
     return S, S2
 
 
@@ -83,7 +111,8 @@ _SPECS: dict[str, dict[str, Any]] = {
         roles={"answers": "data", "sensitivity": "public", "c": "option", "L": "option", "epsilon": "privacy",
                "delta": "privacy", "rng": "rng"},
         instance="T = 3 clipped-mean queries of n = 8 records (Δ = 2/n), c = 1, L = 0, ε = 0.9, δ = 0.01 (Algorithm 6)",
-        phases="the answer sequence (⊤/⊥ per query) is the release, compared coordinate by coordinate"),
+        phases="the answer sequence (⊤/⊥ per query) is the release, compared coordinate by coordinate",
+        worst_pair=svt_pair),
     "alt24.localized_dp_sgd": dict(
         roles={"S": "data", "loss": "loss", "x0": "public", "eta": "option", "C": "public", "c": "option",
                "omega": "option", "beta": "option", "epsilon": "privacy", "delta": "privacy", "radius": "domain",
@@ -91,7 +120,8 @@ _SPECS: dict[str, dict[str, Any]] = {
         instance="linear-loss records (β = 0), n = 64, d = 2, ε = 0.9, δ = 0.1, C = 1, η = 1, c = 32, ω at Lemma 12",
         compared=("output", "halted"),
         bottom="Lines 20–21 release ⊥ (``halted``): compared as an outcome (the halting frequency is a coordinate of "
-               "the compared vector; the point is zeroed on ⊥)"),
+               "the compared vector; the point is zeroed on ⊥)",
+        worst_pair=localized_pair),
     "alt24.onepass_dp_sgd_glm": dict(
         roles={"S": "data", "loss": "loss", "domain": "domain", "x0": "public", "rho": "privacy", "bounds": "public",
                "rng": "rng", "delta": "privacy"},
@@ -106,7 +136,7 @@ _NOT_PRIVATE = {"alt24.onepass_sgd": ({"S": "data", "loss": "loss", "C": "public
                                        "Appendix A's procedure is non-private (claim notion 'none')")}
 
 SIGNATURES: dict[str, CompareSignature] = {
-    **{name: harness_signature(_BY[name], **spec) for name, spec in _SPECS.items()},
+    **{name: harness_signature(_BY[name], **spec, utility_measure=UTILITY[name]) for name, spec in _SPECS.items()},
     **{name: harness_signature(_BY[name], roles, "the harness's regression records", comparable=False, reason=why)
        for name, (roles, why) in _NOT_PRIVATE.items()},
 }

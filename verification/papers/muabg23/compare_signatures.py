@@ -4,13 +4,16 @@ privacy harness (``muabg23_harness``) passes it, by the reference's parameter na
 instances (signed-curvature records for Algorithm 1, the curved linear loss for Algorithms 2 and 4, the two-phase
 oracle for Algorithm 3 and Theorem 5); the worst pairs are the harness's own (``spider_worst_pair``,
 ``adaptive_worst_pair``, ``em_worst_pair``) or re-stated from its docstring (Algorithms 2 and 4: n copies of e₁,
-the last −e₁)."""
+the last −e₁).  Family (b)'s measures are this room's ``compare_utility.UTILITY``."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 
 from dpsco.verification.papers.muabg23.catalogue import ENTRIES
+from dpsco.verification.papers.muabg23.compare_utility import UTILITY
 from dpsco.verification.papers.muabg23.harness import (NOISY_GD, adaptive_worst_pair, em_worst_pair,
                                                        spider_worst_pair)
 from dpsco.verification.papers.signatures import CompareSignature, harness_signature
@@ -34,7 +37,7 @@ _KL = {"rho": "privacy", "beta": "option", "rng": "rng"}
 _ADAPTIVE_ROLES = {"grad": "loss", "w0": "public", **_KL, "L0": "public", "L1": "public"}
 _ADAPTIVE_INSTANCE = ("the two-phase oracle (per-sample gradient c(w)·x₀x₁ + x₂x₃, d = 1) on n = 8 records x ∈ R⁴, "
                       "ρ = 0.5; the records enter through the oracle ``grad`` the harness builds from them")
-SIGNATURES: dict[str, CompareSignature] = {
+_SIGNATURES: dict[str, CompareSignature] = {
     "muabg23.kl_spider": harness_signature(
         _BY["muabg23.kl_spider"], {"X": "data", "loss": "loss", **_KL, "F0": "public", "gamma": "public",
                                    "kappa": "public", "L0": "public", "L1": "public"},
@@ -57,3 +60,5 @@ SIGNATURES: dict[str, CompareSignature] = {
         _BY["muabg23.adaptive_gd_em"], _ADAPTIVE_ROLES, _ADAPTIVE_INSTANCE,
         phases="the exponential mechanism's choice among the iterates is the release", worst_pair=em_worst_pair),
 }
+SIGNATURES: dict[str, CompareSignature] = {name: replace(sig, utility_measure=UTILITY[name])
+                                           for name, sig in _SIGNATURES.items()}
