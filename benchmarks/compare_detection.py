@@ -1,9 +1,9 @@
 """Detection rates of ``dpsco compare`` on the planted implementations of the newer papers (docs/compare.md).
 
 Usage: python benchmarks/compare_detection.py [REPS] [SAMPLES] [CONFIDENCE] [OUT.json] [PAPERS]
-(defaults 20, 500, 0.95, no file, "alt24,accd22").  For every entry of
+(defaults 20, 500, 0.95, no file, "alt24,accd22"; "muabg23" adds Menart et al.'s).  For every entry of
 ``verification/mutants/<paper>/implementations.py`` ``IMPLEMENTATIONS`` (alt24.blap, alt24.svt,
-accd22.algorithm_4, accd22.algorithm_5), each variant is compared with its entry REPS times
+accd22.algorithm_4, accd22.algorithm_5, muabg23.noisy_gd, muabg23.adaptive_gd), each variant is compared with its entry REPS times
 (compare seed 20261127 + r, SAMPLES runs per side for the two-sample test and per side of the audit) by
 ``dpsco.verification.campaign.compare_detection.harness_detection``; prints one markdown row per variant with
 the rate and its two-sided 95 % Clopper-Pearson interval (scipy ``binomtest(...).proportion_ci(method="exact")``)
@@ -19,8 +19,9 @@ import sys
 from dpsco.verification.campaign.compare_detection import harness_detection
 from dpsco.verification.mutants.accd22.implementations import IMPLEMENTATIONS as ACCD22
 from dpsco.verification.mutants.alt24.implementations import IMPLEMENTATIONS as ALT24
+from dpsco.verification.mutants.muabg23.implementations import IMPLEMENTATIONS as MUABG23
 
-PAPERS = {"alt24": ALT24, "accd22": ACCD22}
+PAPERS = {"alt24": ALT24, "accd22": ACCD22, "muabg23": MUABG23}
 
 
 def main(argv: list[str]) -> int:
@@ -28,7 +29,7 @@ def main(argv: list[str]) -> int:
     samples = int(argv[1]) if len(argv) > 1 else 500
     confidence = float(argv[2]) if len(argv) > 2 else 0.95
     out_path = argv[3] if len(argv) > 3 and argv[3] != "-" else None
-    papers = argv[4].split(",") if len(argv) > 4 else list(PAPERS)
+    papers = argv[4].split(",") if len(argv) > 4 else ["alt24", "accd22"]
     implementations = {e: v for p in papers for e, v in PAPERS[p].items()}
     records = []
     print("| entry | variant | refuted / reps | rate (95 % CI) | by family (two-sample / claim vs exact / audit) "

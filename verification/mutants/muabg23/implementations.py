@@ -24,10 +24,13 @@ Algorithm 4 (``noisy_gd``; App. E, Theorem 9 and its proof)
       whose Theorem 3.1 the proof repeats).  So T − 1 noisy gradients are released.
   A5. Theorem 9's parameters: η_t = 1/(L̃₁ t) (strong-convexity step of [32]), T = ⌈n²ρ log²(2/β)/d⌉ (the one
       choice that makes the three error terms of the proof equal the rate (17); the ceiling is ours: T must be an
-      integer), σ² = 4L₀²T/(n²ρ): with sensitivity 2L₀/n the paper's accounting charges (2L₀/(nσ))² = ρ/T per
-      step.  Under the Gaussian mechanism's exact zCDP cost Δ²/(2σ²) (Bun & Steinke 2016, Prop. 1.6) each step
-      costs ρ/(2T), so the T − 1 steps are (T − 1)ρ/(2T) < ρ/2-zCDP: the printed σ is conservative, the claim ρ
-      holds.  (Whether the garbled Theorem 9 prints exactly this σ cannot be read from our text: an ambiguity.)
+      integer).  The noise: the paper's accounting charges (Δ/σ)² per step with Δ = 2L₀/n, so Theorem 9's σ² =
+      4L₀²T/(n²ρ) (variant ``gd_printed_sigma``).  Under the Gaussian mechanism's exact zCDP cost Δ²/(2σ²)
+      (Bun & Steinke 2016, Prop. 1.6) that σ spends only (T − 1)ρ/(2T) < ρ/2 over the T − 1 released steps: it
+      is private but over-noised.  ``gd_faithful`` spends exactly ρ: σ² = 2L₀²(T − 1)/(n²ρ), the catalogue
+      entry's calibration (ERRATA.md MUABG23-E8).  (First written with the printed σ; ``dpsco compare`` against
+      the entry then saw the law differ — energy p = 0.049 at N = 500 — because the entry spends the whole
+      budget: a calibration choice, not an error on either side.)
 
 Algorithm 3 (``adaptive_gd``; Section 5, Theorem 3 with its proof in App. D.2, Lemmas 10–11)
   B1. Step size η = 1/(2L₁) (the descent analysis of Lemma 12).  A = log(n√ρ/β).
@@ -43,20 +46,29 @@ Algorithm 3 (``adaptive_gd``; Section 5, Theorem 3 with its proof in App. D.2, L
       realised σ_t (a function of the already released N_t — never of N_t directly, which may be negative).
       Guard Σ_j ρ_j ≤ ρ/2 as printed: before the last step at most ρ/2 is spent, the last step costs ≤ ρ/2,
       so the run is ρ-zCDP (and √(2ρ)-GDP: every release is Gaussian, Σ(Δ/σ)² ≤ 2ρ surely).
-  B4. Output: the last iterate whose gradient norm was measured, w_T (T + 1 is the counter at exit): Lemma 11
-      ("the algorithm stops at iteration t" and bounds F(w_t) at the point where σ_t = σ_min was measured).  The
-      last update w_{T+1} is computed and discarded.
+  B4. Output: w_T, where T is "the highest value of t reached during the run" (Section 5; Theorem 5's
+      "largest value attained by t") with t incremented at the end of each step (line 7): the last iterate,
+      after the last update.  There is no Return line in the text.  First written as the last iterate whose
+      gradient norm was measured (Lemma 11's "stops at iteration t" bounds F(w_t) at the point where σ_t =
+      σ_min was measured); ``dpsco compare`` refuted that reading against the entry (energy p = 0.0008 at
+      N = 500: at the harness instance it is one noisy step fewer).  The "highest value of t" sentence
+      supports the last iterate, so it is the faithful reading; the other is kept as ``agd_output_measured``
+      (a reading difference, not a privacy bug: the transcript it post-processes is the same).
   B5. The budget test at the harness instance sits exactly on its boundary (the first step at the noise floor
       costs exactly ρ/2): the floor step's gradient cost is taken as ρ/2 − c_N itself (the capped value) so that
       c_N + (ρ/2 − c_N) rounds to ρ/2 and the printed "≤" admits the second step (checked in the tests).
 
 Variants (every one claims ρ-zCDP, replace-one):
 
-``gd_faithful``          Algorithm 4 as above;
-``gd_sigma_no_T``        σ² = 4L₀²/(n²ρ): the composition over the T − 1 steps forgotten (privacy claim false);
+``gd_faithful``          Algorithm 4 as above (exact calibration, A5);
+``gd_printed_sigma``     Theorem 9's printed σ² = 4L₀²T/(n²ρ) (A5): private (spends < ρ/2), over-noised — a
+                         calibration difference from the entry, not a privacy bug;
+``gd_sigma_no_T``        σ² = 2L₀²/(n²ρ): the composition over the T − 1 steps forgotten (privacy claim false);
 ``gd_no_projection``     the projection onto B(w_c, L₀/(2L̃₁)) dropped (A3; wrong law: η₁ = 1/L̃₁ is a huge step);
 ``gd_last_iterate``      returns w_T instead of the t-weighted average (A4);
 ``agd_faithful``         Algorithm 3 as above;
+``agd_output_measured``  returns the last iterate whose norm was measured, w_{T−1} (B4's first reading: a
+                         reading difference, private);
 ``agd_strict_guard``     the budget test as Σ_j ρ_j < ρ/2 (the adaptive rule's threshold off: one step fewer);
 ``agd_paper_units``      the paper's printed cost unit (L₀/(nσ))², i.e. Δ = L₀/n: σ̂ and σ_min too small by √2,
                          the claim false (the σ/√2 bug of the zCDP accounting);
@@ -83,8 +95,8 @@ from dpsco.reference.projections import project_ball
 __all__ = ["IMPLEMENTATIONS", "WRONG", "noisy_gd", "adaptive_gd", "theorem_9_schedule", "adaptive_constants"]
 
 SOURCE = "planted implementation (verification/mutants/muabg23/implementations.py) of Menart et al. (2023)"
-GD = ("faithful", "sigma_no_T", "no_projection", "last_iterate")
-AGD = ("faithful", "strict_guard", "paper_units", "cost_from_N")
+GD = ("faithful", "printed_sigma", "sigma_no_T", "no_projection", "last_iterate")
+AGD = ("faithful", "output_measured", "strict_guard", "paper_units", "cost_from_N")
 #: δ of the (ε, δ) the zCDP claims are converted to (Bun & Steinke 2016, Prop. 1.3)
 DELTA = 1e-6
 
@@ -104,12 +116,14 @@ def _positive(value: Any, name: str) -> float:
 # ---- Algorithm 4 (App. E) -------------------------------------------------------------------------------------
 
 def theorem_9_schedule(n: int, d: int, rho: float, beta: float, L0: float, l1_tilde: float) -> dict[str, Any]:
-    """Theorem 9's parameters (readings A3, A5): T = ⌈n²ρ log²(2/β)/d⌉ (≥ 2), σ = 2L₀√T/(n√ρ), η_t = 1/(L̃₁t) for
-    t = 1..T−1, radius L₀/(2L̃₁) of the projection ball.  Returns a dict with keys T, sigma, eta (array), radius."""
+    """Theorem 9's parameters (readings A3, A5): T = ⌈n²ρ log²(2/β)/d⌉ (≥ 2), σ = L₀√(2(T − 1))/(n√ρ) (exact:
+    T − 1 steps of cost (2L₀/n)²/(2σ²) sum to ρ), the printed σ = 2L₀√T/(n√ρ), η_t = 1/(L̃₁t) for t = 1..T−1,
+    radius L₀/(2L̃₁) of the projection ball.  Returns a dict with keys T, sigma, sigma_printed, eta (array),
+    radius."""
     T = max(2, math.ceil(n * n * rho * math.log(2.0 / beta) ** 2 / d))
-    sigma = 2.0 * L0 * math.sqrt(T) / (n * math.sqrt(rho))
-    eta = 1.0 / (l1_tilde * np.arange(1, T))
-    return {"T": T, "sigma": sigma, "eta": eta, "radius": L0 / (2.0 * l1_tilde)}
+    return {"T": T, "sigma": L0 * math.sqrt(2.0 * (T - 1)) / (n * math.sqrt(rho)),
+            "sigma_printed": 2.0 * L0 * math.sqrt(T) / (n * math.sqrt(rho)),
+            "eta": 1.0 / (l1_tilde * np.arange(1, T)), "radius": L0 / (2.0 * l1_tilde)}
 
 
 def noisy_gd(X: Any, subgradient: Callable[[np.ndarray, np.ndarray], np.ndarray], w_c: Any, rho: float, beta: float,
@@ -136,8 +150,10 @@ def noisy_gd(X: Any, subgradient: Callable[[np.ndarray, np.ndarray], np.ndarray]
     n, d = Xa.shape[0], wc.size
     s = theorem_9_schedule(n, d, rho, beta, L0, l1_tilde)
     T, sigma = s["T"], s["sigma"]
-    if variant == "sigma_no_T":
-        sigma = 2.0 * L0 / (n * math.sqrt(rho))                    # BUG: the composition over T forgotten
+    if variant == "printed_sigma":
+        sigma = s["sigma_printed"]                                  # Theorem 9 as printed (private, over-noised)
+    elif variant == "sigma_no_T":
+        sigma = math.sqrt(2.0) * L0 / (n * math.sqrt(rho))         # BUG: the composition over T − 1 forgotten
     w = wc.copy()                                                   # Alg. 4, line 1: w_1 = w_c
     iterates = [w]
     for t in range(1, T):                                           # line 2: t = 1, …, T − 1
@@ -209,7 +225,7 @@ def adaptive_gd(grad: Callable[[np.ndarray], np.ndarray], w0: Any, rho: float, b
         g = clipped_mean(w)
         N = float(np.linalg.norm(g)) + float(rng.normal(0.0, c["sigma_hat"]))   # line 3: scalar norm noise
         sigma_t = max(max(N, 0.0) / c["scale"], c["sigma_min"])                  # line 4
-        measured = w                                                             # w_t (reading B4)
+        measured = w                                                             # the point of N_t
         w = w - c["eta"] * (g + rng.normal(0.0, sigma_t, size=d))               # lines 4–5
         if variant == "cost_from_N":                                             # BUG: cost from N_t
             grad_cost = c["c_max"] if N <= 0 else min(L0 ** 2 * d * c["A"] / (n * n * N * N), c["c_max"])
@@ -219,7 +235,8 @@ def adaptive_gd(grad: Callable[[np.ndarray], np.ndarray], w0: Any, rho: float, b
             grad_cost = min(c["Delta"] ** 2 / (2.0 * sigma_t ** 2), c["c_max"])
         spent += c["c_N"] + grad_cost                                            # lines 6–7
         t += 1
-    return Release(output=np.asarray(measured, dtype=np.float64).copy(), claim=_claim(rho, "Algorithm 3, Theorem 3"),
+    out = measured if variant == "output_measured" else w          # BUG output_measured: w_{T−1} (reading B4)
+    return Release(output=np.asarray(out, dtype=np.float64).copy(), claim=_claim(rho, "Algorithm 3, Theorem 3"),
                    gradient_evaluations=n * (max_steps + 1), parameters={k: float(v) for k, v in c.items()},
                    algorithm=f"adaptive_gd[{variant}]", nonprivate_internals={"steps": t,
                                                                                "gradient_evaluations_performed": n * (t + 1)})
