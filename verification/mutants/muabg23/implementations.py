@@ -70,12 +70,15 @@ Variants (every one claims ρ-zCDP, replace-one):
 ``agd_output_measured``  returns the last iterate whose norm was measured, w_{T−1} (B4's first reading: a
                          reading difference, private);
 ``agd_strict_guard``     the budget test as Σ_j ρ_j < ρ/2 (the adaptive rule's threshold off: one step fewer);
-``agd_paper_units``      the paper's printed cost unit (L₀/(nσ))², i.e. Δ = L₀/n: σ̂ and σ_min too small by √2,
-                         the claim false (the σ/√2 bug of the zCDP accounting);
-``agd_cost_from_N``      the step's cost from min{L₀²dA/(n²N_t²), ρ/2 − c_N} (the released N_t) instead of the
-                         realised σ_t: a negative or huge N_t puts σ_t at the floor while the ledger charges
-                         little, so the run continues at the floor — privacy unbounded; at the harness instance
-                         (β = 1e-300, N_t ≈ 1 ± 0.6) the two costs coincide on every run (a designed miss).
+``agd_paper_units``      the paper's printed cost unit (L₀/(nσ))² (sensitivity L₀/n charged as Δ²/σ²: half the
+                         exact replace-one cost (2L₀/n)²/(2σ²)): σ̂ and σ_min too small by √2, the claim false
+                         (the σ/√2 bug of the zCDP accounting; the same number of steps);
+``agd_cost_from_N``      the step's cost from min{L₀²dA/(n²N_t²), ρ/2 − c_N} (the released N_t, as the paper's
+                         line 6 prints it) instead of the realised σ_t: a negative N_t of large |N_t|, or an N_t
+                         just below the floor's threshold, puts σ_t at the floor while the ledger charges less
+                         than the floor's cost, so the run continues at the floor — the claim false; at the
+                         harness instance (β = 1e-300, N_t ≈ 1 ± 0.6) the printed charge ≈ 10.8/N_t² exceeds the
+                         cap unless |N_t| > 8.2 (probability < 1e-30 per step): the same law (a designed miss).
 
 **Never use these for anything but testing the comparison.**
 """
@@ -179,14 +182,15 @@ def noisy_gd(X: Any, subgradient: Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 def adaptive_constants(n: int, d: int, rho: float, beta: float, L0: float, L1: float,
                        paper_units: bool = False) -> dict[str, float]:
-    """Public constants of Algorithm 3 (readings B1–B3): Δ = 2L₀/n (``paper_units``: L₀/n, the planted bug), η =
+    """Public constants of Algorithm 3 (readings B1–B3): Δ = 2L₀/n (``paper_units``: √2L₀/n, so that Δ²/(2σ²) is
+    the paper's (L₀/(nσ))²: the planted bug), η =
     1/(2L₁), A = log(n√ρ/β), scale √(dA), c_N = √ρ/n, σ̂ = Δ/√(2c_N), c_max = ρ/2 − c_N (> 0 needs n√ρ > 2),
     σ_min = Δ/√(2c_max).  Raises ValueError when n√ρ ≤ 2 (no step fits the budget split)."""
     c_N = math.sqrt(rho) / n
     c_max = rho / 2.0 - c_N
     if not c_max > 0:
         raise ValueError(f"Algorithm 3 needs n√ρ > 2 (the norm query's cost √ρ/n below ρ/2), got n = {n}, rho = {rho}")
-    Delta = (1.0 if paper_units else 2.0) * L0 / n
+    Delta = (math.sqrt(2.0) if paper_units else 2.0) * L0 / n     # paper_units: Δ²/(2σ²) = (L₀/(nσ))²
     A = math.log(n * math.sqrt(rho) / beta)
     return {"Delta": Delta, "eta": 1.0 / (2.0 * L1), "A": A, "scale": math.sqrt(d * A), "c_N": c_N, "c_max": c_max,
             "sigma_hat": Delta / math.sqrt(2.0 * c_N), "sigma_min": Delta / math.sqrt(2.0 * c_max)}
@@ -218,7 +222,7 @@ def adaptive_gd(grad: Callable[[np.ndarray], np.ndarray], w0: Any, rho: float, b
     n = np.asarray(grad(w), dtype=np.float64).reshape(-1, d).shape[0]
     c = adaptive_constants(n, d, rho, beta, L0, L1, paper_units=variant == "paper_units")
     max_steps = int(math.floor((rho / 2.0) / c["c_N"])) + 1         # every step costs ≥ c_N: a public cap
-    spent, t, measured = 0.0, 0, w.copy()
+    spent, t, measured, sigmas = 0.0, 0, w.copy(), []
     while (spent < rho / 2.0) if variant == "strict_guard" else (spent <= rho / 2.0):   # Alg. 3, line 2
         if t >= max_steps:                                          # unreachable (each step costs ≥ c_N)
             break
@@ -226,9 +230,10 @@ def adaptive_gd(grad: Callable[[np.ndarray], np.ndarray], w0: Any, rho: float, b
         N = float(np.linalg.norm(g)) + float(rng.normal(0.0, c["sigma_hat"]))   # line 3: scalar norm noise
         sigma_t = max(max(N, 0.0) / c["scale"], c["sigma_min"])                  # line 4
         measured = w                                                             # the point of N_t
+        sigmas.append(sigma_t)
         w = w - c["eta"] * (g + rng.normal(0.0, sigma_t, size=d))               # lines 4–5
         if variant == "cost_from_N":                                             # BUG: cost from N_t
-            grad_cost = c["c_max"] if N <= 0 else min(L0 ** 2 * d * c["A"] / (n * n * N * N), c["c_max"])
+            grad_cost = c["c_max"] if N == 0 else min(L0 ** 2 * d * c["A"] / (n * n * N * N), c["c_max"])
         elif sigma_t <= c["sigma_min"]:
             grad_cost = c["c_max"]                                               # the floor (reading B5)
         else:
@@ -238,7 +243,7 @@ def adaptive_gd(grad: Callable[[np.ndarray], np.ndarray], w0: Any, rho: float, b
     out = measured if variant == "output_measured" else w          # BUG output_measured: w_{T−1} (reading B4)
     return Release(output=np.asarray(out, dtype=np.float64).copy(), claim=_claim(rho, "Algorithm 3, Theorem 3"),
                    gradient_evaluations=n * (max_steps + 1), parameters={k: float(v) for k, v in c.items()},
-                   algorithm=f"adaptive_gd[{variant}]", nonprivate_internals={"steps": t,
+                   algorithm=f"adaptive_gd[{variant}]", nonprivate_internals={"steps": t, "sigma": sigmas,
                                                                                "gradient_evaluations_performed": n * (t + 1)})
 
 
