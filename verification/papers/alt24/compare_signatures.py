@@ -3,8 +3,7 @@ the harness convention: the candidate is a drop-in for the reference function an
 room's privacy harness passes it (``harness_sgd``, ``harness_phased``, ``harness_svt``), by the reference's
 parameter names, on the harness's heavy-tailed records; the worst pairs are those the harness's ``exact_privacy``
 uses (re-stated here from its docstrings: uniform records on the clip's far side, record 0 mirrored; for
-Algorithm 6 and Algorithm 7 the pair of ``harness_svt``'s exact curves with the largest δ(0), :func:`svt_pair`,
-:func:`localized_pair`).  Family (b)'s measures are this room's ``compare_utility.UTILITY``.
+Algorithm 6 and Algorithm 7 a pair of ``harness_svt``'s exact curves, :func:`svt_pair`, :func:`localized_pair`).  Family (b)'s measures are this room's ``compare_utility.UTILITY``.
 
 Algorithm 5 (``alt24.onepass_sgd``) and Appendix A (``alt24.highprob_sco``) release no private output (claim
 notion "none"): not comparable.
@@ -48,10 +47,12 @@ def _glm_pair() -> tuple[np.ndarray, np.ndarray]:
 
 
 def svt_pair() -> tuple[np.ndarray, np.ndarray]:
-    """Algorithm 6's pair (``harness_svt``'s exact curve, sign pattern σ = (1, −1, −1), the largest δ(0) of the
-    2^T patterns): records 2..7 balanced (+1, −1 alternately in every column), record 1 = −σ, record 0 = 0; the
-    neighbour's record 1 = +σ, so every clipped-mean query moves by Δ = 2/n across L = 0."""
-    sigma = np.array([1.0, -1.0, -1.0])
+    """Algorithm 6's pair (one of the 2^T pairs of ``harness_svt``'s exact curve, sign pattern σ = (1, 1, −1): the
+    pattern whose privacy loss reaches furthest — its δ(ε) is the curve's maximum and the only positive one for
+    ε ≳ 0.03, where (1, −1, −1)'s larger δ below ε ≈ 0.02 has vanished): records 2..7 balanced (+1, −1 alternately
+    in every column), record 1 = −σ, record 0 = 0; the neighbour's record 1 = +σ, so every clipped-mean query
+    moves by Δ = 2/n across L = 0."""
+    sigma = np.array([1.0, 1.0, -1.0])
     S = np.zeros((NS, SVT["T"]))
     S[2:] = np.tile([[1.0] * SVT["T"], [-1.0] * SVT["T"]], ((NS - 2) // 2, 1))
     S[1] = -sigma
