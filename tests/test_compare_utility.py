@@ -237,3 +237,21 @@ def test_localized_pair_attains_the_harness_exact_curve():
     for eps in (0.0, 0.2):
         mine = max(harness_svt.bottom_gaussian_delta(eps, p, q, mu), harness_svt.bottom_gaussian_delta(eps, q, p, mu))
         assert mine == pytest.approx(exact.delta_of_epsilon(eps), rel=1e-9, abs=1e-15)
+
+
+def test_show_signature_prints_the_utility_measure(capsys):
+    import argparse
+    import json
+
+    from dpsco.verification.cli.compare import configure_parser
+
+    p = argparse.ArgumentParser(prog="dpsco compare")
+    configure_parser(p)
+    args = p.parse_args(["--against", "alt24.blap", "--show-signature"])
+    assert int(args.run(args)) == 0
+    out = capsys.readouterr().out
+    assert "utility: absolute error" in out and "Lemma 9" in out
+    args = p.parse_args(["--against", "muabg23.noisy_gd", "--show-signature", "--json"])
+    assert int(args.run(args)) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert "‖∇F̂(w)‖" in rec["utility_measure"]["description"] and rec["utility_measure"]["bound"] is None
