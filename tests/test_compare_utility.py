@@ -255,3 +255,37 @@ def test_show_signature_prints_the_utility_measure(capsys):
     assert int(args.run(args)) == 0
     rec = json.loads(capsys.readouterr().out)
     assert "‖∇F̂(w)‖" in rec["utility_measure"]["description"] and rec["utility_measure"]["bound"] is None
+
+
+def _drops_every_update(S, loss, domain, x0, rho, bounds, rng, **kw):
+    """Algorithm 8 run (noise drawn), its output discarded: the public start x₀ is returned (every update lost)."""
+    from dpsco.reference.alt24.algorithms_one_pass import onepass_clipped_dp_sgd
+
+    onepass_clipped_dp_sgd(S, loss, domain, x0, rho, bounds, rng, **kw)
+    return np.asarray(x0, dtype=np.float64).copy()
+
+
+def test_an_algorithm_that_drops_its_updates_is_refuted_by_utility():
+    # The candidate's excess is the constant E₀ = R‖s̄‖ (x₀ = 0), so D⁺ ≥ (#reference runs with excess < E₀)/n
+    # = (#{⟨s̄, x⟩ < 0})/n ~ Bin(n, p)/n, p = P(⟨s̄, x_ref⟩ < 0).  p is bounded below from M independent reference
+    # runs (other seeds): p_lcb = p̂ − √(log(10⁷)/(2M)) (Hoeffding, level 10⁻⁷).  The test misses iff
+    # Bin(n, p) < k* (the critical count at level α/3): probability ≤ P(Bin(n, p_lcb) < k*) + 10⁻⁷, computed below
+    # (< 1e-6 asserted; at these seeds p̂ = 0.455, p_lcb = 0.313, k* = 57 of 400: 9·10⁻¹⁶ + 10⁻⁷).
+    from scipy.stats import binom
+
+    name = "alt24.onepass_dp_sgd_glm"
+    h = harness_registry()[name]
+    measure = SIGS[name].utility_measure
+    records = np.asarray(h.records(np.random.default_rng(1)))
+    s = records.mean(axis=0)
+    n, M, level = 400, 400, 1e-3 / 3
+    indep = np.array([np.asarray(h.run(records, np.random.default_rng([5, i])).output) for i in range(M)])
+    p_lcb = float(np.mean(indep @ s < 0.0)) - math.sqrt(math.log(1e7) / (2 * M))
+    ours = np.array([np.asarray(h.run(records, np.random.default_rng([6, i])).output) for i in range(n)])
+    theirs = np.array([np.asarray(h.run(records, np.random.default_rng([7, i]), algorithm=_drops_every_update))
+                       for i in range(n)])
+    rec = utility_family(measure, records, theirs, ours, level)
+    k_star = round(rec["two_sample"]["critical_value"] * n)
+    miss = float(binom.cdf(k_star - 1, n, p_lcb)) + 1e-7
+    assert miss < 1e-6, (p_lcb, k_star, miss)
+    assert rec["reject"] and rec["two_sample"]["reject"], rec
