@@ -12,6 +12,11 @@ from dpsco.reference.privacy import to_jsonable
 __all__ = ["CompareResult"]
 
 
+def _num(v: Any, spec: str) -> str:
+    """``format(v, spec)`` for a number; the string as is otherwise (``to_jsonable`` writes inf and nan as strings)."""
+    return format(v, spec) if isinstance(v, (int, float)) else str(v)
+
+
 @dataclass
 class CompareResult:
     """Outcome of :func:`compare`.
@@ -57,11 +62,15 @@ class CompareResult:
     def _harness_utility_lines(u: dict) -> list[str]:
         """Family (b) of the harness convention (``compare_suite.utility_family``)."""
         ts, c, r, b = u["two_sample"], u["candidate"], u["reference"], u["bound"]
+
+        gap = ts["power"]["min_detectable_gap_miss_0.05"]
         lines = [f"  (b) utility: {u['measure']}",
-                 f"      median excess: candidate {c['median']:.4g}, reference {r['median']:.4g}; one-sided KS "
-                 f"D⁺ = {ts['statistic']:.4f}, p = {ts['p_value']:.3g} vs level {ts['level']:.3g} -> "
-                 f"{'REJECT' if ts['reject'] else 'not rejected'} (detects a CDF gap ≥ "
-                 f"{ts['power']['min_detectable_gap_miss_0.05']:.3f} with probability ≥ 0.95)"]
+                 f"      median excess: candidate {_num(c['median'], '.4g')}, reference {_num(r['median'], '.4g')}; "
+                 f"one-sided KS D⁺ = {ts['statistic']:.4f}, p = {ts['p_value']:.3g} vs level {ts['level']:.3g} -> "
+                 f"{'REJECT' if ts['reject'] else 'not rejected'} "
+                 + (f"(detects a CDF gap ≥ {gap:.3f} with probability ≥ 0.95)"
+                    if isinstance(gap, (int, float)) and gap <= 1.0 else
+                    "(no CDF gap is detected with probability ≥ 0.95 at these runs: raise --samples)")]
         if b["status"] == "checked":
             lines.append(f"      bound P(excess > {b['value']:.4g}) ≤ {b['beta']:.3g} ({b['source']}): "
                          f"{b['exceedances']} of {b['n']} exceed it, p = {b['p_value']:.3g} vs level {b['level']:.3g}"
@@ -83,7 +92,7 @@ class CompareResult:
             + f"   (overall α = {self.alpha:.3g}: a faithful implementation is refuted with probability ≤ α)",
             f"  (a) same distribution: p = {t['p_value']:.3g} vs α = {t['alpha']:.3g} -> "
             f"{'REJECT' if t['reject'] else 'not rejected'}",
-            f"      energy distance {e['statistic']:.4g}, permutation p = {e['p_value']:.3g} "
+            f"      energy distance {_num(e['statistic'], '.4g')}, permutation p = {_num(e['p_value'], '.3g')} "
             f"({e['permutations']} permutations, floor {e['p_value_floor']:.2g}"
             + ("" if e["can_reject"] else ", CANNOT reject at this α") + ")",
         ]

@@ -233,6 +233,9 @@ def compare_harness(candidate: Callable[..., Any], entry: CatalogueEntry, signat
     else:
         util = utility_family(signature.utility_measure, records, theirs, ours, alpha / 3.0)
         util["candidate_nonfinite"] = nonfinite
+        if util["two_sample"]["critical_value"] is None:
+            notes.append(f"family (b)'s one-sided KS test cannot reject at {samples} runs per side and level "
+                         f"{util['two_sample']['level']:.2g} (its smallest p-value is 1/C(2N, N)): raise --samples")
         if util["reject"]:
             refuted_by.append("utility")
     # (c) privacy
