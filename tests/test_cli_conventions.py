@@ -323,11 +323,31 @@ def test_track_executor_gives_the_runs_bar_a_total(monkeypatch, caplog) -> None:
     logger = logging.getLogger("dpsco.test_track")
     with caplog.at_level(logging.INFO, logger="dpsco.test_track"):
         ex = conventions.track_executor(SerialExecutor(), "runs", task_size=lambda t: t[0], logger=logger,
-                                     min_interval=0.0)
+                                        every=1)
         assert ex.map(lambda k: k * 2, [(5,), (7,)]) == [10, 14]
         ex.close()
     assert [r.getMessage().split(",")[0] for r in caplog.records] == ["runs: 5/12 run (42 %)",
                                                                       "runs: 12/12 run (100 %)"]
+
+
+def test_off_a_terminal_executor_tasks_log_every_25th_at_info_and_each_at_debug(monkeypatch, caplog) -> None:
+    """Issue 28: one log line per finished task off a terminal (not one per 5 s); for the hundreds of short tasks
+    of audit/compare the default (INFO) shows every 25th task and the end of each batch, -v (DEBUG) each task."""
+    from dpsco.verification.executors import SerialExecutor
+
+    monkeypatch.setattr(sys, "stderr", io.StringIO())  # not a terminal
+    logger = logging.getLogger("dpsco.test_every")
+    for level, expected in ((logging.INFO, [25, 50, 60, 75, 90]), (logging.DEBUG, list(range(1, 91)))):
+        caplog.clear()
+        with caplog.at_level(level, logger="dpsco.test_every"):
+            ex = conventions.track_executor(SerialExecutor(), "runs", logger=logger)  # default every = 25
+            ex.map(lambda k: k, [(i,) for i in range(60)])  # a batch of 60 tasks: INFO at 25, 50 and its end
+            ex.map(lambda k: k, [(i,) for i in range(30)])  # the total grows to 90: INFO at task 75 and at 90
+            ex.close()
+        done = [int(r.getMessage().split("/")[0].split()[-1]) for r in caplog.records if r.name == "dpsco.test_every"]
+        assert done == expected, (level, done)
+    with pytest.raises(ValueError, match="every"):
+        progress.progress_bar(3, "work", every=0)
 
 
 # ---------------------------------------------------------------------------------------------------- logging

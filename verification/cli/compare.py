@@ -56,18 +56,24 @@ from typing import Any
 from dpsco.verification.papers.signatures import signature_registry
 from dpsco.verification.campaign.compare import INSTANCES, CandidateError, compare
 from dpsco.verification.campaign.compare_suite import SuiteCandidateError
-from dpsco.verification.cli.conventions import DEFAULT_CONFIDENCE, add_seed_option, announce_seed, resolve_seed
+from dpsco.verification.cli.conventions import (DEFAULT_CONFIDENCE, add_seed_option, announce_seed, get_logger,
+                                                is_quiet, resolve_seed, track_executor)
 from dpsco.verification.campaign.compare import candidate_is_vectorised
 from dpsco.verification.auditing.clopper_pearson import CLOPPER_PEARSON_MAX_N
 from dpsco.verification.cli.usercode import InputError, UserMechanism, load_mechanism, running
-from dpsco.verification.executors import Executor, TrackedExecutor, get_executor
-from dpsco.verification.progress import progress_bar
+from dpsco.verification.executors import Executor, get_executor
 
 __all__ = ["HARNESS_SAMPLES", "LOGISTIC_SAMPLES", "configure_parser", "run"]
 
 #: default runs of each implementation: the logistic entries (vectorised, ~1 s per 2000 runs of ours) and the
 #: suite-verified entries (one harness run each, 1-360 ms: 500 runs keep a comparison within minutes)
 LOGISTIC_SAMPLES, HARNESS_SAMPLES = 2000, 500
+
+
+def _task_runs(task: tuple[object, ...]) -> int:
+    """Runs in one task of ``campaign.compare.candidate_outputs`` (its last element: one seed per run)."""
+    seeds = task[-1] if task else None
+    return len(seeds) if isinstance(seeds, (list, tuple)) else 1
 
 
 def configure_parser(p: argparse.ArgumentParser) -> None:
@@ -205,8 +211,10 @@ def run(args: argparse.Namespace) -> int:
                 inner = get_executor(workers, args.scheduler)
             except (ImportError, OSError, ValueError) as exc:
                 raise InputError(f"--scheduler: {exc}") from None
-            bar = progress_bar(0, "runs", enabled=not args.json, unit="run")
-            executor = TrackedExecutor(inner, lambda res: bar.update(len(res[0])), bar.close)
+            # tasks of campaign.compare.candidate_outputs: (..., seeds), one run per seed; the bar's total grows
+            # with each batch, so it has an ETA; off a terminal, one log line per task (progress.py)
+            executor = track_executor(inner, "runs", enabled=not args.json and not is_quiet("compare"), unit="run",
+                                      task_size=_task_runs, logger=get_logger("compare"))
             if inner.kind != "serial":
                 runner = UserMechanism(args.target)
         try:

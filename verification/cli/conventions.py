@@ -17,8 +17,10 @@ Import the shared pieces from here, so that every command behaves the same way:
   :func:`configure_logging`).  Results the user asked for (tables, ``--json`` records) stay on standard output;
   everything else — progress, the seed line, warnings — goes to standard error through ``logging``.
 * Progress: :func:`dpsco.verification.progress.progress_bar` (re-exported here): a tqdm bar with total and ETA
-  on a terminal, one log line per finished task otherwise; :func:`track_executor` wraps an executor so that
-  its tasks drive such a bar (``dpsco audit``'s and ``dpsco compare``'s single runs).
+  on a terminal, one log line per finished task otherwise (INFO for ``verify``'s tasks; for the hundreds of
+  short tasks of ``audit``'s and ``compare``'s single runs, INFO every 25 tasks and at the end of each batch,
+  DEBUG — shown by ``-v`` — for each task); :func:`track_executor` wraps an executor so that its tasks drive
+  such a bar.
 
 The campaign modules (layer below the CLI, tests/test_layout.py) do not import this module: the Python APIs
 that default a confidence spell the same 0.95, and tests/test_cli_conventions.py checks that they equal
@@ -37,7 +39,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
-from dpsco.verification.progress import progress_bar, stderr_is_terminal
+from dpsco.verification.progress import EXECUTOR_EVERY, progress_bar, stderr_is_terminal
 
 __all__ = ["DEFAULT_CONFIDENCE", "ArgumentErrors", "ErrorCollector", "InputError", "Seed", "add_confidence_option",
            "add_seed_option", "announce_seed", "configure_logging", "fresh_seed", "get_logger", "is_quiet", "parse_confidence",
@@ -269,15 +271,16 @@ def is_quiet(command: str) -> bool:
 
 def track_executor(inner: Any, desc: str, *, enabled: bool = True, unit: str = "run",
                    task_size: Callable[[tuple[Any, ...]], int] | None = None,
-                   logger: logging.Logger | None = None, min_interval: float = 5.0) -> Any:
+                   logger: logging.Logger | None = None, every: int = EXECUTOR_EVERY) -> Any:
     """``inner`` (a :class:`~dpsco.verification.executors.Executor`) wrapped so that its tasks drive a
     :func:`progress_bar`: each batch of tasks given to ``map``/``as_completed`` adds its size to the bar's total
     (``task_size(task)`` units per task, default 1) and each finished task advances it, so the bar has a total
     and an ETA for the work submitted so far.  Closing the wrapper closes the bar and ``inner``.  Off a terminal
-    (or on one of zero width), a log line at most every ``min_interval`` seconds (the last one always)."""
+    (or on one of zero width), one log line per finished task: INFO every ``every`` tasks and for the task that
+    ends a batch, DEBUG (``-v``) for the others."""
     from dpsco.verification.executors import TrackedExecutor
 
-    bar = progress_bar(0, desc, enabled=enabled, unit=unit, logger=logger, min_interval=min_interval)
+    bar = progress_bar(0, desc, enabled=enabled, unit=unit, logger=logger, every=every)
     size = task_size or (lambda task: 1)
 
     class _Tracked(TrackedExecutor):

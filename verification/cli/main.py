@@ -78,7 +78,8 @@ def _add_verbosity(p: argparse.ArgumentParser, default: object) -> None:
     """-v/--verbose and -q/--quiet (counts).  On the subcommands the default is SUPPRESS, so that ``dpsco -q
     verify`` and ``dpsco verify -q`` both work."""
     p.add_argument("-v", "--verbose", action="count", default=default,
-                   help="more log lines on stderr (repeatable)")
+                   help="more log lines on stderr (repeatable); off a terminal, audit and compare then log every "
+                        "finished task of their runs (default: every 25th task and the end of each batch)")
     p.add_argument("-q", "--quiet", action="count", default=default,
                    help="fewer log lines on stderr: no progress, no per-task lines, no seed line (-qq: errors only)")
 
