@@ -6,7 +6,8 @@ subtle bugs.
 Written from the paper, independently of ``dpsco.reference.muabg23`` (a comparison of our code with a copy of
 itself would prove nothing); only the calling convention is shared — the harness's, ``dpsco compare --against
 muabg23.noisy_gd --show-signature`` (resp. ``muabg23.adaptive_gd``).  The only library code used is the core
-clipping helper (``dpsco.reference.clipping.clip_rows``, ‖out‖ ≤ C in floating point) and the ball projection.
+clipping helper (``dpsco.reference.clipping.clip_rows``, ‖out‖ ≤ C in floating point, overflow-safe: the house
+rule for finite releases on extreme records); the projection is this module's own.
 
 The paper text we hold has lost its algorithm boxes (and most inline math), so both algorithms are reconstructed
 from the prose, the theorems and their proofs.  Every reading taken where the text is ambiguous:
@@ -93,7 +94,6 @@ import numpy as np
 from dpsco.reference.clipping import clip_rows
 from dpsco.reference.conversions import zcdp_epsilon
 from dpsco.reference.privacy import PrivacyClaim, Release
-from dpsco.reference.projections import project_ball
 
 __all__ = ["IMPLEMENTATIONS", "WRONG", "noisy_gd", "adaptive_gd", "theorem_9_schedule", "adaptive_constants"]
 
@@ -117,6 +117,13 @@ def _positive(value: Any, name: str) -> float:
 
 
 # ---- Algorithm 4 (App. E) -------------------------------------------------------------------------------------
+
+def _project(w: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:
+    """Euclidean projection onto B(centre, radius): centre + (w − centre)·radius/‖w − centre‖ when outside."""
+    v = w - centre
+    r = float(np.linalg.norm(v))
+    return w if r <= radius else centre + v * (radius / r)
+
 
 def theorem_9_schedule(n: int, d: int, rho: float, beta: float, L0: float, l1_tilde: float) -> dict[str, Any]:
     """Theorem 9's parameters (readings A3, A5): T = ⌈n²ρ log²(2/β)/d⌉ (≥ 2), σ = L₀√(2(T − 1))/(n√ρ) (exact:
@@ -166,7 +173,7 @@ def noisy_gd(X: Any, subgradient: Callable[[np.ndarray, np.ndarray], np.ndarray]
         xi = rng.normal(0.0, sigma, size=d)                         # line 3: ξ_t ~ N(0, σ²I_d)
         w = w - s["eta"][t - 1] * (grad + xi)                       # line 4
         if variant != "no_projection":                              # BUG no_projection: Π dropped
-            w = project_ball(w, s["radius"], wc)                    # line 4: Π onto B(w_c, L₀/(2L̃₁))
+            w = _project(w, wc, s["radius"])                        # line 4: Π onto B(w_c, L₀/(2L̃₁))
         iterates.append(w)
     Wt = np.asarray(iterates)
     if variant == "last_iterate":
