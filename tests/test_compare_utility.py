@@ -220,12 +220,14 @@ def test_svt_pair_attains_the_harness_exact_curve():
 
 
 def test_localized_pair_attains_the_harness_exact_curve():
+    from dpsco.reference.alt24.algorithms_localized import phase_parameters, phase_record_ranges
     from dpsco.verification.papers.alt24.harness_common import cutoff_survival
 
     H = harness_registry()["alt24.localized_dp_sgd"]
     exact, _ = H.exact_privacy()
     k = harness_svt.LOCALIZED_SETTING
-    phases = harness_svt._phases(harness_svt.N7)
+    phases = phase_parameters(k["eta"], k["C"], k["omega"], k["beta"], k["epsilon"], k["delta"],
+                              phase_record_ranges(harness_svt.N7))
     sides = []
     for X in localized_pair():
         res = [harness_svt.replay_phase(X[a:b], np.zeros(2), ph["eta_i"], math.inf)
