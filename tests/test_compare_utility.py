@@ -142,6 +142,20 @@ def test_bound_check_counts_and_power():
     assert min(VACUOUS.values()) > 100.0        # accd22's bounds at the harness inputs (755, 3.5e4): vacuous
 
 
+def test_accd22_bounds_are_reported_uninformative():
+    from dpsco.verification.papers.accd22.compare_utility import largest_excess
+
+    # records [2, 0, 1, 1]: F̂ = ½((x₁ − 2)² + x₂²), on B(0, 1) min ½ at (1, 0), max 9/2 at (−1, 0): sup excess 4
+    # ≤ the declared upper bound 2R(R·max ū + ‖mean u⊙c‖) = 2(1 + 2) = 6
+    assert largest_excess(np.array([[2.0, 0.0, 1.0, 1.0]])) == pytest.approx(6.0)
+    h = harness_registry()["accd22.algorithm_4"]
+    records = np.asarray(h.records(np.random.default_rng(0)))
+    rows = np.zeros((10, 2))
+    rec = utility_family(SIGS["accd22.algorithm_4"].utility_measure, records, rows, rows.copy(), 1e-3)
+    assert rec["bound"]["status"] == "uninformative" and rec["bound"]["value"] >= rec["bound"]["largest"]
+    assert not rec["reject"]
+
+
 # ---- the faithful reference and planted utility bugs through compare -------------------------------------------------
 
 @pytest.mark.parametrize("name", ["alt24.blap", "alt24.onepass_dp_sgd_glm"])

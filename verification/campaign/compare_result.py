@@ -76,7 +76,8 @@ class CompareResult:
                          f"{b['exceedances']} of {b['n']} exceed it, p = {b['p_value']:.3g} vs level {b['level']:.3g}"
                          f" -> {'REJECT' if b['reject'] else 'not rejected'}")
         elif b["status"] == "uninformative":
-            lines.append(f"      bound {b['value']:.4g} ({b['source']}): uninformative ({b['note']})")
+            lines.append(f"      bound {_num(b['value'], '.4g')} ({b['source']}): uninformative ({b['note']}; "
+                         "not tested)")
         else:
             lines.append(f"      no bound checked: {b['reason']}")
         return lines

@@ -392,6 +392,14 @@ def utility_family(measure: Any, records: np.ndarray, theirs: np.ndarray, ours: 
         bc["reference_exceedances"] = int(np.sum(~(er <= measure.bound.value * (1.0 + 1e-9) + 1e-300)))
         out["bound"] = bc
         reject = reject or bool(bc["reject"])
+    elif getattr(measure, "vacuous_bound", None) is not None:
+        vb = measure.vacuous_bound
+        largest = None if vb.largest is None else float(vb.largest(records))
+        vacuous = largest is not None and vb.value >= largest
+        out["bound"] = {"status": "uninformative" if vacuous else "none", "value": vb.value, "beta": vb.beta,
+                        "source": vb.source, "largest": largest, "reason": measure.no_bound,
+                        "note": (f"B = {vb.value:.4g} ≥ {largest:.4g}, the largest excess on the instance"
+                                 if vacuous else "not checked")}
     else:
         out["bound"] = {"status": "none", "reason": measure.no_bound}
     out["reject"] = reject

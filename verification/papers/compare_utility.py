@@ -50,25 +50,30 @@ class UtilityMeasure:
     """What family (b) measures for one suite entry.
 
     description : str                            F, F*, how F* is obtained (printed by ``--show-signature``)
-    excess : (records (n, p), outcome (k,)) -> float ≥ 0   the excess of one outcome
+    excess : (records (n, p), outcome (k,)) -> float   the excess of one outcome (≥ 0 on the domain)
     bound : BoundCheck or None                   the paper's bound at the harness's inputs, where one exists
-    no_bound : str                               why no bound is declared (required when ``bound`` is None)
+    no_bound : str                               why no bound is checked (required when ``bound`` is None)
+    vacuous_bound : BoundCheck or None           a paper's bound that exists at the harness's inputs but is not
+                                                 checked (``no_bound`` says why); reported "uninformative" when
+                                                 its value is ≥ ``largest(records)``, never tested
     """
 
     description: str
     excess: Callable[[np.ndarray, np.ndarray], float]
     bound: BoundCheck | None = None
     no_bound: str = ""
+    vacuous_bound: BoundCheck | None = None
 
     def __post_init__(self) -> None:
         if self.bound is None and not self.no_bound:
             raise ValueError("a measure without a bound must say why (no_bound)")
 
     def to_dict(self) -> dict[str, Any]:
-        b = self.bound
-        return {"description": self.description,
-                "bound": None if b is None else {"value": b.value, "beta": b.beta, "source": b.source},
-                "no_bound": self.no_bound}
+        def rec(b: BoundCheck | None) -> dict[str, Any] | None:
+            return None if b is None else {"value": b.value, "beta": b.beta, "source": b.source}
+
+        return {"description": self.description, "bound": rec(self.bound), "no_bound": self.no_bound,
+                "vacuous_bound": rec(self.vacuous_bound)}
 
     def to_text(self) -> str:
         b = self.bound
