@@ -25,13 +25,50 @@ import numpy as np
 __all__ = ["clip_rows", "clip_rows_each", "enforce_norm_bound", "row_norms"]
 
 
+#: the fast paths below are taken only when every row's largest magnitude m lies in (0, _FAST_MAX): then the safe
+#: path's masks (m = 0, inf and NaN rows) select nothing and ‖g‖ = m·√(Σ(g_i/m)²) ≤ √d·m cannot overflow
+_FAST_MAX = 1e300
+_SHRINK = 1.0 - 4.0 * float(np.finfo(np.float64).eps)  # the ulp-sized factor of clip_rows' last rescaling
+
+
+def _fast_maxima(A: np.ndarray) -> np.ndarray | None:
+    """m = max|g_i| per row of A = |G| (keepdims), when every row is finite with 0 < m < 1e300, else None.
+
+    np.max propagates NaN, so a row with a NaN or an infinite entry has m NaN or inf and fails ``m.max() <
+    _FAST_MAX``; a zero row fails ``0 < m.min()``; no rows (or no columns) give None."""
+    if A.shape[-1] == 0 or A.size == 0:
+        return None
+    m = A.max(axis=-1, keepdims=True)  # the ndarray methods are np.max / np.sum without their Python wrappers
+    if 0.0 < m.min() and m.max() < _FAST_MAX:
+        return m
+    return None
+
+
+def _scaled_norms(A: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """m·√(Σ(a_i/m)²) per row, the same operations in the same order as the safe path of :func:`row_norms` (whose
+    ``safe`` equals m when every m is finite and positive); keepdims then ``[..., 0]`` so that a (d,) input gives
+    a 0-d array, as the safe path does."""
+    return (np.sqrt(np.square(A / m).sum(axis=-1, keepdims=True)) * m)[..., 0]
+
+
 def row_norms(G: np.ndarray) -> np.ndarray:
     """‖g‖₂ of each row (last axis) of G, overflow- and underflow-safe: shape G.shape[:-1].
 
     Finite rows give their exact-as-possible norm (no overflow to inf for entries up to 1.8e308, no underflow
-    to 0 for subnormal entries); a row with an infinite entry gives inf; a row with a NaN entry gives NaN."""
+    to 0 for subnormal entries); a row with an infinite entry gives inf; a row with a NaN entry gives NaN.
+
+    Fast path (bit-identical, tests/test_clipping_fast_path.py): when every row is finite with largest magnitude
+    in (0, 1e300), the NaN/inf/zero masks of the safe path are skipped (they would select nothing)."""
     G = np.asarray(G, dtype=np.float64)
     A = np.abs(G)
+    m = _fast_maxima(A)
+    if m is not None:
+        return _scaled_norms(A, m)
+    return _safe_row_norms(G, A)
+
+
+def _safe_row_norms(G: np.ndarray, A: np.ndarray) -> np.ndarray:
+    """The general path of :func:`row_norms` (any row: zero, subnormal, huge, inf, NaN)."""
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         m = np.max(A, axis=-1, keepdims=True) if G.shape[-1] else np.zeros(G.shape[:-1] + (1,))
         safe = np.where((m > 0) & np.isfinite(m), m, 1.0)
@@ -43,11 +80,19 @@ def row_norms(G: np.ndarray) -> np.ndarray:
 def clip_rows(G: np.ndarray, C: float) -> np.ndarray:
     """Each row g of G (last axis) scaled by min(1, C/‖g‖): ℓ2 clipping at C > 0, with ‖out‖ ≤ C guaranteed in
     floating point.  Infinite rows are clipped to C times the unit vector of the signs of their infinite entries;
-    rows with a NaN to 0.  Returns a new float array of G's shape."""
+    rows with a NaN to 0.  Returns a new float array of G's shape.
+
+    Fast path (bit-identical, tests/test_clipping_fast_path.py): when every row is finite with largest magnitude
+    in (0, 1e300) (:func:`row_norms`' fast condition), the inf/NaN row handling is skipped (it would change
+    nothing), and the clipped rows reuse those row maxima instead of recomputing them."""
     G = np.array(G, dtype=np.float64)
     C = float(C)
     if G.size == 0:
         return G
+    A = np.abs(G)
+    m = _fast_maxima(A)
+    if m is not None:
+        return _clip_finite_rows(G, C, m, _scaled_norms(A, m))
     nan_rows = np.any(np.isnan(G), axis=-1)
     inf_rows = np.any(np.isinf(G), axis=-1) & ~nan_rows
     if np.any(inf_rows):
@@ -57,19 +102,31 @@ def clip_rows(G: np.ndarray, C: float) -> np.ndarray:
     norms = row_norms(G)
     over = norms > C
     if np.any(over):
-        # scale in two steps (by the row's magnitude first) so that neither factor under- or overflows
-        sub = G[over]
-        m = np.max(np.abs(sub), axis=-1, keepdims=True)
-        unit = sub / m
-        unit /= np.sqrt(np.sum(unit * unit, axis=-1, keepdims=True))
-        sub = unit * C
-        for _ in range(8):  # rounding can leave ‖sub‖ a few ulps above C; shrink those rows by an ulp-sized factor
-            bad = row_norms(sub) > C
-            if not np.any(bad):
-                break
-            sub[bad] *= 1.0 - 4.0 * np.finfo(np.float64).eps
-        G[over] = sub
+        G[over] = _rescale(G[over], C, np.max(np.abs(G[over]), axis=-1, keepdims=True))
     return G
+
+
+def _clip_finite_rows(G: np.ndarray, C: float, m: np.ndarray, norms: np.ndarray) -> np.ndarray:
+    """:func:`clip_rows` of G in place on its fast path: G (..., d) finite, with its row maxima m (keepdims) in
+    (0, 1e300) and ``norms`` = :func:`row_norms` (G), both computed by the caller on these rows in this layout."""
+    over = norms > C
+    if over.any():
+        G[over] = _rescale(G[over], C, m[over])
+    return G
+
+
+def _rescale(sub: np.ndarray, C: float, m: np.ndarray) -> np.ndarray:
+    """Rows ``sub`` (j, d), finite, with row maxima m (j, 1) > 0, scaled to norm C with ‖out‖ ≤ C as computed."""
+    # scale in two steps (by the row's magnitude first) so that neither factor under- or overflows
+    unit = sub / m
+    unit /= np.sqrt((unit * unit).sum(axis=-1, keepdims=True))
+    sub = unit * C
+    for _ in range(8):  # rounding can leave ‖sub‖ a few ulps above C; shrink those rows by an ulp-sized factor
+        bad = row_norms(sub) > C
+        if not bad.any():
+            break
+        sub[bad] *= _SHRINK
+    return sub
 
 
 def clip_rows_each(G: np.ndarray, bounds: np.ndarray) -> np.ndarray:
@@ -91,9 +148,18 @@ def clip_rows_each(G: np.ndarray, bounds: np.ndarray) -> np.ndarray:
 def enforce_norm_bound(G: np.ndarray, C: float) -> np.ndarray:
     """The last fail-safe before a noisy release: the per-sample terms G (rows) with ‖g‖ ≤ C enforced in floating
     point (:func:`clip_rows`).  Returns G itself, unchanged, when every row is finite with norm ≤ C (the case
-    whenever the upstream computation is right); otherwise the clipped copy."""
+    whenever the upstream computation is right); otherwise the clipped copy.  Fast path as in :func:`clip_rows`
+    (same condition; the row maxima and norms of the test are reused by the clipping)."""
     G = np.asarray(G, dtype=np.float64)
-    norms = row_norms(G)
-    if np.all(norms <= float(C)):
+    C = float(C)
+    A = np.abs(G)
+    m = _fast_maxima(A)
+    if m is not None:  # fast path: the norms and maxima computed once, for the test and for the clipping
+        norms = _scaled_norms(A, m)
+        if (norms <= C).all():
+            return G
+        return _clip_finite_rows(np.array(G, dtype=np.float64), C, m, norms)
+    norms = _safe_row_norms(G, A)
+    if np.all(norms <= C):
         return G
     return clip_rows(G, C)
