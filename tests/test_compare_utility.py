@@ -305,3 +305,24 @@ def test_an_algorithm_that_drops_its_updates_is_refuted_by_utility():
     miss = float(binom.cdf(k_star - 1, n, p_lcb)) + 1e-7
     assert miss < 1e-6, (p_lcb, k_star, miss)
     assert rec["reject"] and rec["two_sample"]["reject"], rec
+
+
+def test_excess_is_nonnegative_on_the_ball_property():
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    coords = st.floats(-3.0, 3.0, allow_nan=False)
+
+    @settings(max_examples=60, deadline=None, derandomize=True)
+    @given(st.lists(coords, min_size=4, max_size=4), st.lists(coords, min_size=2, max_size=2),
+           st.lists(coords, min_size=2, max_size=2), st.floats(0.1, 5.0))
+    def prop(m, q, x, R):
+        M = np.reshape(m, (2, 2))
+        x = np.asarray(x)
+        x = x * min(1.0, R / max(float(np.linalg.norm(x)), 1e-300))          # a point of B(0, R)
+        from dpsco.verification.papers.compare_utility import quadratic_ball_excess
+
+        # φ* is the minimum over the ball, so every point of the ball has excess ≥ 0 (up to the certificate 1e-10)
+        assert quadratic_ball_excess(M @ M.T, q, R, x) >= -1e-9 * (1 + float(np.abs(M).max()) ** 2 * R * R
+                                                                     + float(np.linalg.norm(q)) * R)
+    prop()
