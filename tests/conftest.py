@@ -31,6 +31,23 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS
     os.environ.setdefault(_var, "1")
 
 
+# ---- the longest test files first ---------------------------------------------------------------------------------
+# Collection order is alphabetical, which put the longest item of the run (tests/test_verify.py's whole quick
+# campaign, about 180 CPU-s on a pool of its own) near the end: on 2 cores one xdist worker ran it alone while the
+# other had nothing left to do (784 s of wall time for 1,164 CPU-s on 2 idle cores).  Longest first is the classic
+# makespan heuristic: these files run at the start of the first worker's chunk, and the rest of the suite fills the
+# other worker and, later, both (docs/performance.md, "Test suite").  The order within a file is unchanged, so
+# module-scoped fixtures are set up as before; every worker sorts the same way, so xdist's collections agree.
+_LONGEST_FILES = ("tests/test_verify.py", "tests/test_executors.py", "tests/alt24/test_alt24_white_box.py",
+                  "tests/test_api_docs.py", "tests/lr21/test_lr21_algorithm_3.py",
+                  "tests/accd22/test_accd22_privacy.py")
+
+
+def pytest_collection_modifyitems(config, items):  # noqa: ARG001 - the pytest hook signature
+    rank = {name: i for i, name in enumerate(_LONGEST_FILES)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))  # stable: same order otherwise
+
+
 # ---- expensive results computed once per test run ----------------------------------------------------------------
 # Under pytest-xdist (`-n auto`) a module- or session-scoped fixture runs once in EVERY worker that executes one of
 # its tests, and the load scheduler spreads a module's tests over the workers.  `run_once` makes a real campaign run

@@ -442,6 +442,11 @@ def test_suite_tasks_quick() -> None:
         out = task.run(SuiteInputs("quick", np.random.SeedSequence(100 + i), 0.95))
         if task.name == "exact":  # the erratum's evidence, recorded: Line 8 as printed needs δ > 0.01 here
             assert out["record"]["printed_index_refuted"]
+        if task.name == "audit":  # the white-box audit's record (also checked, at another seed, by the campaign
+            # test tests/alt24/test_alt24_localized_white_box.py::test_suite_audit_task_carries_the_white_box_audit)
+            rec = out["audits"]["localized_white_box"]
+            assert rec["mode"] == "white-box" and rec["details"]["n_test"] == suite.SIZES["quick"]["audit"]
+            assert rec["verdict"] in ("refuted", "not refuted")
         assert set(out) <= {"record", "checks", "audits"}
         json.dumps(out["record"], default=float)
         for key, c in {**out["checks"], **out["audits"]}.items():

@@ -111,6 +111,11 @@ def test_white_box_audit_refutes_sigma_over_100() -> None:
     assert rec["epsilon_lower"] > al.AUDIT_SETTING["epsilon"]
 
 
+# campaign: the same quick-budget audit task runs in the fast suite in
+# tests/alt24/test_alt24_localized.py::test_suite_tasks_quick (which checks this record's mode, size and verdict and
+# its p-value ≥ 1e-6) and in tests/test_verify.py::test_verify_quick_end_to_end; `dpsco verify --quick --only
+# alt24.localized_dp_sgd` runs it (docs/verification.md, campaign tests)
+@pytest.mark.campaign
 def test_suite_audit_task_carries_the_white_box_audit() -> None:
     # the quick budget (150 runs) is far too few to refute anything here: only the record's presence and shape
     from dpsco.verification.papers.registry import SuiteInputs

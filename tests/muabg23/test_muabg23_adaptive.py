@@ -309,6 +309,21 @@ def test_em_variant_claim_and_output():
 # ---- the suite (dpsco verify) at the quick budget ----------------------------------------------------------
 
 @pytest.mark.parametrize("entry_index", [0, 1])
+def test_suite_entries_name_their_planted_bugs(entry_index):
+    # the fast sibling of the campaign test below: the entries' registry (exact, no statistics)
+    import dpsco.verification.mutants.muabg23.adaptive as mutants
+    from dpsco.verification.papers.muabg23.adaptive import ENTRIES
+
+    entry = ENTRIES[entry_index]
+    assert entry.name in ("muabg23.adaptive_gd", "muabg23.adaptive_gd_em") and entry.paper == "Menart et al. (2023)"
+    assert all(callable(getattr(mutants, b)) for b in entry.planted_bugs) and entry.suite.tasks
+
+
+# campaign: `dpsco verify --quick --only muabg23.adaptive_gd` (both entries: --only matches a substring) runs these
+# tasks; the fast suite runs them in tests/test_verify.py::test_verify_quick_end_to_end, which asserts that every
+# check of a suite entry passes (docs/verification.md, campaign tests)
+@pytest.mark.campaign
+@pytest.mark.parametrize("entry_index", [0, 1])
 def test_suite_tasks_at_quick_budget(entry_index):
     # The exact privacy checks have p-value 1/0 (false-failure probability 0).  Every other check has a valid
     # p-value (P(p ≤ a) ≤ a under its hypothesis): the rate check's Hoeffding bound-family p-value (given a

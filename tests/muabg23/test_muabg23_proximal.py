@@ -249,6 +249,31 @@ def test_suite_tasks_at_quick_budget() -> None:
                 assert check["p_value"] >= 1e-7, (key, check)
 
 
+def test_theorem_2_rate_bounds_by_hand() -> None:
+    # The fast sibling of the campaign test below: the task's bound, theorem_2_bound(n, 1, ρ, β, γ, κ, L_0, T) + β·F_0
+    # with T = the run's parameters["T"] (line 1, public: a run with two inner steps has the same T), against the
+    # hand formula of the test below at every quick grid n.  Deterministic.
+    from dpsco.verification.papers.muabg23.proximal import (RATE_CAP, RATE_INSTANCE, RATE_SIZES,
+                                                            _power_subgradient)
+
+    p = RATE_INSTANCE
+    assert (p["rho"], p["beta"], p["L0"], p["l1_tilde"], p["F0"], p["gamma"], p["kappa"], RATE_CAP) == (
+        4.0, 0.01, 2.0, 0.5, 1.0, 2.0 / 3.0, 3.0, 1.0)
+    for n in RATE_SIZES["quick"]["grid"]:
+        rel = proximal_point(np.zeros((n, 1)), _power_subgradient, np.ones(1), p["rho"], p["beta"], p["L0"],
+                             p["l1_tilde"], p["F0"], p["gamma"], p["kappa"], np.random.default_rng(0), inner_steps=2)
+        T = algorithm_2_outer_steps(n, 1, 4.0, 1.0, 2.0 / 3.0, 3.0, 2.0, 0.5)
+        assert rel.parameters["T"] == T
+        bp = 0.01 / T
+        hand = ((2.0 / 3.0) * 2.0 * math.sqrt(T * math.log(n * n * math.log(1 / bp) ** 2 / bp)) / (2.0 * n)) ** 3
+        b = theorem_2_bound(n, 1, p["rho"], p["beta"], p["gamma"], p["kappa"], p["L0"], T) + p["beta"] * RATE_CAP
+        assert b == pytest.approx(hand + 0.01, rel=1e-12)
+
+
+# campaign: the whole rate task at the quick budget (4 runs at n = 8 and 16); `dpsco verify --quick --only
+# muabg23.proximal_point` runs it, and the fast suite runs it in tests/test_verify.py::test_verify_quick_end_to_end
+# (which asserts its check passes); the bound formula is checked above (docs/verification.md, campaign tests)
+@pytest.mark.campaign
 def test_theorem_2_rate_task_bounds_by_hand() -> None:
     # Theorem 2 with a = 1 on f(w; x) = |w − x|^{3/2} (γ = 2/3, κ = 3, L_0 = 2, L̃_1 = 1/2, F_0 = 1), ρ = 4, β = 0.01:
     # bound(n) = (γ L_0 √(T log(n² log²(1/β')/β')) /(n√ρ))³ + β·F_0 with β' = β/T and T from line 1 (public).

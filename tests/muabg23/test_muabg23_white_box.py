@@ -20,6 +20,7 @@ import json
 import math
 
 import numpy as np
+import pytest
 from scipy import stats
 
 from dpsco.verification.auditing.curve_audit import curve_box, curve_refutes
@@ -128,6 +129,11 @@ def test_proximal_point_white_box_refutes_paper_accounting() -> None:
     assert rec["verdict"] == "refuted" and rec["p_value"] < 1e-6, rec
 
 
+# campaign: `dpsco verify --quick --only muabg23.noisy_gd`, `--only muabg23.proximal_point` and `--only
+# muabg23.adaptive_gd_em` run these three tasks; the fast suite runs them in
+# tests/test_verify.py::test_verify_quick_end_to_end, which asserts that every audit of a suite entry stands and every
+# check passes (docs/verification.md, campaign tests)
+@pytest.mark.campaign
 def test_suite_tasks_quick_return_audits_with_p_values() -> None:
     # three audits at confidence 1 − 2e-7: each refutes a true claim with probability ≤ 2e-7; the four
     # statistical checks (the measured noise of the noisy_gd, proximal_point and adaptive_em runs: one-sided χ²,
