@@ -29,9 +29,9 @@ Algorithm 4 (``noisy_gd``; App. E, Theorem 9 and its proof)
       4L₀²T/(n²ρ) (variant ``gd_printed_sigma``).  Under the Gaussian mechanism's exact zCDP cost Δ²/(2σ²)
       (Bun & Steinke 2016, Prop. 1.6) that σ spends only (T − 1)ρ/(2T) < ρ/2 over the T − 1 released steps: it
       is private but over-noised.  ``gd_faithful`` spends exactly ρ: σ² = 2L₀²(T − 1)/(n²ρ), the catalogue
-      entry's calibration (ERRATA.md MUABG23-E8).  (First written with the printed σ; ``dpsco compare`` against
-      the entry then saw the law differ — energy p = 0.049 at N = 500 — because the entry spends the whole
-      budget: a calibration choice, not an error on either side.)
+      entry's calibration (ERRATA.md MUABG23-E8).  (First written with the printed σ, 1.46× the entry's;
+      ``dpsco compare`` at N = 500 did not refute it (energy p = 0.049 against its level 0.0083), but the law
+      differs, so the faithful reading is the entry's — a calibration choice, not an error on either side.)
 
 Algorithm 3 (``adaptive_gd``; Section 5, Theorem 3 with its proof in App. D.2, Lemmas 10–11)
   B1. Step size η = 1/(2L₁) (the descent analysis of Lemma 12).  A = log(n√ρ/β).
