@@ -93,8 +93,23 @@ def power_text(p: Any) -> str:
             parts.append(f"can report ≤ {fmt(p['ceiling'])}" + ("" if p.get("can_refute") is not False
                                                                  else ": cannot refute"))
         return "; ".join(parts) or "not recorded"
+    factor2 = (f"; P(fail) at a 2× violation ≥ {fmt(p['power_at_factor_2'])}"
+               if isinstance(p.get("power_at_factor_2"), (int, float)) else "")
+    if kind == "bound" and p.get("direction") == "lower":
+        return f"detects shortfall ≥ {fmt(p.get('minimum_detectable_shortfall'))}" + factor2
     if kind == "bound" or kind == "stability":
-        return f"detects excess ≥ {fmt(p.get('minimum_detectable_excess'))}"
+        return f"detects excess ≥ {fmt(p.get('minimum_detectable_excess'))}" + factor2
+    if kind == "rate" and p.get("direction") == "upper":
+        return f"detects rate ≥ {fmt(p.get('minimum_detectable_rate'))}" + factor2
+    if kind == "rate" and p.get("direction") == "lower":
+        return f"detects success rate ≤ {fmt(p.get('maximum_detectable_rate'))}" + factor2
+    if kind == "rate" and p.get("direction") == "two-sided":
+        return (f"detects a deviation ≥ {fmt(p.get('minimum_detectable_deviation'))}; P(fail) at the planted "
+                f"alternative {fmt(p.get('power_at_alternative'))}")
+    if kind == "exact law":
+        return f"detects μ ≥ {fmt(p.get('minimum_detectable_mu'))}" + factor2
+    if kind == "measured noise" and p.get("miss_probability_scale") is not None:
+        return f"misses Laplace scale ×{fmt(p.get('planted_scale'))} with prob. {fmt(p['miss_probability_scale'])}"
     if kind == "rate":
         lo, hi = (p.get("slope_interval") or [None, None])[:2]
         out = f"detects excess ≥ {fmt(p['minimum_detectable_excess'])}; " if p.get(

@@ -78,6 +78,8 @@ def entry_lines(rec: Mapping[str, Any]) -> list[str]:
             md += [f"  * beside it, {b.get('label')}: {fmt(b.get('bound'))} (ratio {fmt(b.get('ratio'))}, "
                    f"p = {fmt(b.get('p_value'))}{'; contradicted by the data' if b.get('exceeded') else ''})"
                    for b in c.get("reference_bounds") or [] if isinstance(b, Mapping)]
+    if rec.get("planted_bugs_not_run"):
+        md.append(f"* planted bugs: none run by this campaign — {rec['planted_bugs_not_run']}")
     g = (rec.get("provenance") or {}).get("gradient_evaluations")
     if isinstance(g, Mapping):
         md.append(f"* gradient evaluations: {gradient_text(g)}; paper: {g.get('paper_formula') or 'no claim'}")

@@ -5,14 +5,17 @@ runs the common phases or its own suite of tasks (``CatalogueEntry.suite``):
 
 * identity: ``name``, ``title``, ``paper``, ``algorithm``, ``privacy_theorem``, ``utility_theorem``, ``options``,
   ``seed_spawn_key`` and ``kind`` ("common" | "suite");
-* ``claim``: the privacy claim the audits test (the suite entries' claim is their richest audit claim: the one
-  that states its notion; null with ``claim_not_stated`` when the entry has no audit);
+* ``claim``: the privacy claim the audits test (the suite entries' claim is the release's own claim where an audit
+  carries it — ``release_claim``: a white-box audit tests the (ε, δ) a ρ-zCDP claim implies — else their richest
+  audit claim, the one that states its notion; null with ``claim_not_stated`` when the entry has no audit);
 * ``audits``: {key: audit record}; common entries' keys are ``audit`` (black-box) and ``white_box_audit``;
 * ``checks``: {key: check record}; common entries' keys are ``empirical``, ``population``, ``rate``, the entry's
   own sweeps (``tight_rate``, ``rate_d``, ...) and ``stability``;
 * ``planted_bugs``: {key: check record} of the in-campaign checks that a planted bug is caught (a suite check whose
-  statement names a planted bug); the bugs caught by tests outside the campaign are listed by
-  ``dpsco.verification.mutants.catches``;
+  statement names a planted bug: "planted" or the word "bug"); only what the campaign ran.  When it is empty (every common entry: the common
+  phases run no planted bug), ``planted_bugs_not_run`` says so and names the bugs that make the entry's checks
+  fail, which tests outside the campaign run (``dpsco.verification.mutants.catches``; ``dpsco verify
+  --list-checks``) — never shown as caught;
 * ``power``: {key: power figure} for every key of ``audits``, ``checks`` and ``planted_bugs``
   (:func:`check_power`, :func:`audit_power`);
 * ``provenance``: how the record was computed (seconds per phase, parameters, gradient evaluations counted against
@@ -33,6 +36,7 @@ import copy
 import json
 import math
 import os
+import re
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
 
@@ -122,6 +126,10 @@ def check_power(c: Mapping[str, Any]) -> dict[str, Any]:
     * a measured-noise check (chi-squared, ``residuals``): ``miss_probability_sigma_over_sqrt2`` — the exact
       probability that it passes a planted σ/√2 (``checks.noise.miss_probability``);
     * an exact computation (``method`` "exact"): ``kind`` "exact" — no sampling error to have power against;
+    * a suite check that records its own figure under ``power`` (``dpsco.verification.checks.power_figures``:
+      Hoeffding lower/upper bounds, exact binomial rates, the exact χ² law of a Gaussian μ, the measured-Laplace
+      scale test, exact statements): that figure as it is (its ``reaches_claim`` says whether a violation by a
+      factor of two is detected with probability ≥ 1/2);
     * otherwise ``kind`` "not recorded": the task records no power figure.
 
     ``informative`` is False for a check labelled "uninformative" (``checks.power``; its reason is copied), True
@@ -130,7 +138,9 @@ def check_power(c: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any]
     if verdict in SKIPPED:
         return {"kind": "not run", "reason": c.get("reason")}
-    if isinstance(c.get("bounds"), list) and "slope" in c:
+    if isinstance(c.get("power"), Mapping) and c["power"].get("kind"):  # a suite task's own figure
+        out = dict(c["power"])
+    elif isinstance(c.get("bounds"), list) and "slope" in c:
         out = {"kind": "rate", "minimum_detectable_excess": c.get("detectable_bound_excess"),
                "slope_interval": [c.get("ci_low"), c.get("ci_high")], "slope_interval_level": c.get("ci_level"),
                "exponent": c.get("exponent"), "runs_per_point": c.get("replicates")}
@@ -264,14 +274,45 @@ def record_power(rec: Mapping[str, Any]) -> dict[str, Any]:
 # the record shape
 # ---------------------------------------------------------------------------------------------------------
 def _is_planted(check: Mapping[str, Any]) -> bool:
-    return "planted" in str(check.get("statement", "")).lower()
+    """Whether a suite check runs a planted bug in the campaign: its statement names one ("planted", or "bug" as
+    a word, e.g. muabg23's "proximal_point_schedule": "the data-dependent-F_0 bug's T differs")."""
+    statement = str(check.get("statement", "")).lower()
+    return "planted" in statement or re.search(r"\bbug(?:'s|s)?\b", statement) is not None
 
 
 def _suite_claim(audits: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The richest claim of a suite's audits: the release's own claim (``release_claim``: a white-box audit
+    tests the (ε, δ) a ρ-zCDP claim implies and carries the claim itself) before the audits' tested claims,
+    those that state their notion first, then the one with the most fields."""
+    released = [a["release_claim"] for a in audits.values()
+                if isinstance(a, Mapping) and isinstance(a.get("release_claim"), Mapping)]
+    if released:
+        return dict(max(released, key=len))
     claims = [a["claim"] for a in audits.values() if isinstance(a, Mapping) and isinstance(a.get("claim"), Mapping)]
     with_notion = [c for c in claims if c.get("notion")]
     pool = with_notion or claims
     return dict(max(pool, key=len)) if pool else None
+
+
+def _planted_not_run(name: Any, suite: bool, keys: list[str]) -> str:
+    """Why a record's ``planted_bugs`` is empty: the campaign ran no planted bug for this entry (the common phases
+    never run one; a suite runs those its checks name), with where the bugs that make its checks fail are run
+    instead (``mutants.catches``: how many of its checks name one)."""
+    where = ("none of this suite's checks is a planted-bug check (a check whose statement names a planted bug)"
+             if suite else "the campaign runs no planted bug for this entry (the common phases run the reference "
+                           "implementation only)")
+    try:
+        from dpsco.verification.mutants.catches import catch_for
+
+        rows = [catch_for(str(name), k) for k in keys]
+        named = sorted({r.bug for r in rows if r is not None and r.bug})
+    except Exception:  # noqa: BLE001 - the registry is a pointer here, never a reason to lose a record
+        named = []
+    if named:
+        where += (f"; {len(named)} planted bug(s) that make its checks fail ({', '.join(named[:4])}"
+                  f"{', ...' if len(named) > 4 else ''}) are run by the tests listed by "
+                  f"`dpsco verify --list-checks {name}`, not by this campaign, so none is shown as caught here")
+    return where
 
 
 def shape_record(rec: Mapping[str, Any], check_keys: Iterable[str]) -> dict[str, Any]:
@@ -302,6 +343,8 @@ def shape_record(rec: Mapping[str, Any], check_keys: Iterable[str]) -> dict[str,
         out["claim_not_stated"] = ("no audit task: the entry's claims are stated by its checks" if suite
                                    else "the record states no claim")
     out["audits"], out["checks"], out["planted_bugs"] = audits, checks, planted
+    if not planted:
+        out["planted_bugs_not_run"] = _planted_not_run(out.get("name"), suite, [*audits, *checks])
     prov: dict[str, Any] = {}
     for key in ("phase_seconds", "wall_seconds", "parameters", "gradient_evaluations"):
         if key in rec:

@@ -40,6 +40,7 @@ from dpsco.reference.accd22 import theorems as th
 from dpsco.reference.accd22.algorithms import Ball
 from dpsco.reference.accd22.extension import SquaredLoss
 from dpsco.verification.checks.noise import DEFAULT_ALPHA, measured_noise_check, miss_probability
+from dpsco.verification.checks.power_figures import laplace_scale_power
 from dpsco.verification.checks.stats import exact_check, suite_check
 from dpsco.verification.mutants.accd22 import bugs as mutants
 
@@ -177,7 +178,8 @@ def laplace_scale_check(scaled_residuals: Any, name: str = "measured_laplace_noi
     return suite_check(name, "the Laplace noise actually drawn has scale ≥ the calibrated b_i = 4L_iη_i√d/ε"
                        + (f" ({label})" if label else ""), float(sps.gamma.cdf(q, k)), q / k, 1.0,
                        residuals=k, statistic=q, threshold=float(sps.gamma.ppf(alpha, k)), alpha=alpha,
-                       method="one-sided exact Gamma(k, 1) test of Σ|r_i|/b_i (replayed Laplace noise)")
+                       method="one-sided exact Gamma(k, 1) test of Σ|r_i|/b_i (replayed Laplace noise)",
+                       power=laplace_scale_power(k, alpha=alpha))
 
 
 def laplace_miss_probability(k: int, scale: float, alpha: float = DEFAULT_ALPHA) -> float:

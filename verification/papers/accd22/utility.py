@@ -49,6 +49,7 @@ from dpsco.oracles.accd22.lower_bound_instances import (theorem_1_instance, theo
 from dpsco.reference.accd22 import (Ball, PowerLoss, SquaredDistanceLoss, SquaredLoss, algorithm_1,
                                     algorithm_2, algorithm_3, algorithm_4, algorithm_5, algorithm_6)
 from dpsco.reference.accd22.algorithms import run_with_parts
+from dpsco.verification.checks.power_figures import hoeffding_lower_power, hoeffding_upper_power
 from dpsco.verification.checks.stats import exact_check, suite_check
 from dpsco.verification.checks.theorem_checks import hoeffding_p_value, rate_check_from_values
 from dpsco.verification.mutants.accd22 import bugs as _mutants
@@ -241,7 +242,8 @@ def adaptivity_task(inputs: SuiteInputs) -> dict[str, Any]:
                                             "excess ≤ the start's f(x_0) − f* at every grid n (Hoeffding, Bonferroni "
                                             "over the grid)", p, max(float(np.mean(v)) for v in twin), start,
                                             uninformative=mean_bound_uninformative(start, _RANGE[1], sz["runs"],
-                                                                                   len(grid)))}
+                                                                                   len(grid)),
+                                            power=hoeffding_upper_power(start, _RANGE[1], sz["runs"], len(grid)))}
     return {"record": {"practical_overrides": PRACTICAL, "grid": grid, "twin_envelope": env,
                        "twin_containment_frequency": contained,
                        "diagnostics": {"twin_envelope_on_containment": {
@@ -463,7 +465,10 @@ def _lower_bound(algorithm: str, inputs: SuiteInputs) -> dict[str, Any]:
     ALPHA_LB at every budget's R ≥ 200 (≤ 3.7e-12 for Theorem 4, bound/c = 0.289): it is refuted with miss
     probability 0.  What the check cannot detect: any mechanism
     whose truncated excess stays above the bound on some v, private or not (e.g. the σ/√2 copies, still private
-    at 2^{1/2}·ε/4); it is a sanity check against gross privacy failures, not an audit."""
+    at 2^{1/2}·ε/4); it is a sanity check against gross privacy failures, not an audit.  Its power
+    (``power``: ``checks.power_figures.hoeffding_lower_power``, the smallest shortfall below the bound on every v
+    detected w.p. ≥ 1 − 1e-6 at the sure-fail level 1e-6) is recorded; where it cannot detect a mean of half the
+    bound, its pass is labelled uninformative (a stated reason)."""
     runs = LB_RUNS[inputs.budget]
     checks, record = {}, {"runs": runs, **LB}
     planted = getattr(_mutants, f"accd22_{algorithm}_without_noise")  # noise_free(algorithm), its release marked
@@ -474,11 +479,17 @@ def _lower_bound(algorithm: str, inputs: SuiteInputs) -> dict[str, Any]:
         means, control, p, p_control = ref["means"], ctl["means"], ref["p_value"], ctl["p_value"]
         c, bound, gamma = ref["truncation"], ref["bound"], ref["gamma"]
         key = f"accd22_{algorithm}_{theorem}"
+        power = hoeffding_lower_power(bound, c, runs, len(means), alpha=ALPHA_LB)
+        weak = None if power["reaches_claim"] else (
+            f"cannot detect a mean of half the bound: the smallest shortfall it detects w.p. ≥ 1 − 1e-6 is "
+            f"{power['minimum_detectable_shortfall']:.3g} at {runs} runs per v, above half the bound {bound / 2:.3g} "
+            "(Hoeffding on [0, c] at the sure-fail level 1e-6); it still refutes the gross failure of the "
+            "noise-free control (\"_control_caught\", miss probability 0)")
         checks[key] = suite_check(
             key, f"{theorem.replace('_', ' ').title()}'s proof as a privacy sanity check: max over v ∈ V of the mean "
             f"excess on S_v truncated at c = kHγ²/(8n) is ≥ c/(1 + e^{{kε}}/(|V| − 1)) for an ε-DP algorithm "
             f"(one-sided Hoeffding on [0, c], intersection-union over v; fails below {ALPHA_LB:g})", p, max(means),
-            bound, method="hoeffding", truncation=c, alpha=ALPHA_LB)
+            bound, method="hoeffding", truncation=c, alpha=ALPHA_LB, power=power, uninformative=weak)
         checks[key + "_control_caught"] = exact_check(
             key + "_control_caught", "the same check, run on the planted noise-free copy (reports its noise, adds "
             f"none), refutes it: p-value {p_control:.3g} < {ALPHA_LB:g} (its outputs are deterministic: miss "

@@ -50,6 +50,7 @@ from dpsco.reference.alt24.theorems import theorem_4_bound
 from dpsco.reference.domains import Ball
 from dpsco.verification.auditing.curve_audit import CurveAuditResult, audit_curve, curve_p_value
 from dpsco.verification.auditing.events import Event
+from dpsco.verification.checks.power_figures import exact_power, gaussian_mu_power
 from dpsco.verification.checks.stats import mean_bound_check, suite_check
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.papers.alt24.data import load_randhie
@@ -112,7 +113,8 @@ def _gaussian_pair_check(name: str, run: Any, S: np.ndarray, S2: np.ndarray, mu_
     mu_hat = delta / math.sqrt(ss / dof) if ss > 0 else math.inf
     return suite_check(name, f"the worst replace-one pair's Gaussian output has μ = ‖m − m'‖/s ≤ {mu_claim:.4g} "
                   "(exact χ² law of the sample variance; shift from a coupled run)", p, mu_hat, mu_claim,
-                  shift=delta, runs=runs, max_output_norm=float(np.linalg.norm(outs, axis=1).max()))
+                  shift=delta, runs=runs, max_output_norm=float(np.linalg.norm(outs, axis=1).max()),
+                  power=gaussian_mu_power(mu_claim, dof))
 
 
 def _audit_dict(res: CurveAuditResult) -> dict[str, Any]:
@@ -219,7 +221,7 @@ def known_lip_bounds(inp: SuiteInputs) -> dict[str, Any]:
             "checks": {"known_lip_count": suite_check(
                 "known_lip_count", "real + dummy gradient evaluations = Σ_i n_iT_i = the published count (public) ≤ "
                 "max(n², n³ρ/d) (Proposition 4's count with C_Lip = 1; exact)", 1.0 if ok else 0.0, total,
-                min(expected, cap))},
+                min(expected, cap), power=exact_power("counted exactly from the public schedule and the runs"))},
             "audits": {}}
 
 
@@ -284,7 +286,8 @@ def onepass_sgd_bounds(inp: SuiteInputs) -> dict[str, Any]:
             "checks": {"onepass_sgd_lemma_8": _from(check, "E[F_P(x̂) − F_P(x*)] ≤ ‖x_0 − x*‖²/(2ηT) + ηG_2²/2 + "
                                                             "G_k^kD/((k−1)C^{k−1}) (Lemma 8)"),
                        "onepass_sgd_count": suite_check("onepass_sgd_count", "gradient evaluations = T exactly "
-                                                   "(one per record)", 1.0 if ok else 0.0, max(counts), T)},
+                                                   "(one per record)", 1.0 if ok else 0.0, max(counts), T,
+                                                   power=exact_power("counted exactly in every run"))},
             "audits": {}}
 
 
@@ -467,11 +470,14 @@ def onepass_dp_bounds(inp: SuiteInputs) -> dict[str, Any]:
                                                               "+ 2^{1+3(k−1)/k})G_kD(√d/(n_eff√ρ))^{1−1/k} + "
                                                               "5G_kD/n_eff² (Theorem 4, corrected constants)"),
                        "onepass_dp_count": suite_check("onepass_dp_count", "gradient evaluations = 2^I − 1 ≤ n (exact)",
-                                                  1.0 if ok else 0.0, max(counts), n_eff - 1),
+                                                  1.0 if ok else 0.0, max(counts), n_eff - 1,
+                                                  power=exact_power("counted exactly in every run")),
                        "onepass_dp_stability": suite_check(
                            "onepass_dp_stability", "‖x̄_1 − x̄'_1‖ ≤ 2η_1C_1 on coupled logistic-GLM neighbours with "
                            "β = M²/4 ≤ 2/η (Theorem 4's privacy step; deterministic)", 1.0 if stab_ok else 0.0,
-                           worst, 1.0, uninformative=(
+                           worst, 1.0, power=exact_power(
+                               "deterministic: the coupled differences are computed exactly on every neighbour pair",
+                               reaches_claim=worst > 0.5), uninformative=(
                                f"cannot detect a copy whose coupled difference is twice the reference's: the largest "
                                f"ratio ‖x̄_1 − x̄'_1‖/(2η_1C_1) on these neighbours is {worst:.3g} ≤ 1/2")
                            if worst <= 0.5 else None)},

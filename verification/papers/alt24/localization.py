@@ -40,6 +40,7 @@ from dpsco.reference.alt24.primitives import clip
 from dpsco.verification.auditing.curve_audit import audit_curve, curve_p_value
 from dpsco.verification.auditing.white_box import OneSidedCanary, white_box_audit
 from dpsco.verification.checks.noise import measured_noise_check
+from dpsco.verification.checks.power_figures import binomial_lower_power, binomial_upper_power, release_claim
 from dpsco.verification.checks.stats import exact_check, mean_bound_check
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.papers.alt24.data import load_randhie
@@ -98,7 +99,7 @@ def _binomial_at_least(name: str, statement: str, wins: int, runs: int, p: float
     why the check cannot fail at these inputs (``alt24_power``)."""
     return {"name": name, "statement": statement, "p_value": float(stats.binom.cdf(wins, runs, p)), "verdict": None,
             "estimate": wins / runs, "bound": p, "method": f"exact binomial, {runs} runs",
-            **stated_reason(uninformative)}
+            "power": binomial_lower_power(p, runs), **stated_reason(uninformative)}
 
 
 def _bound_check(name: str, statement: str, samples: np.ndarray, bound: float, hi: float) -> dict[str, Any]:
@@ -161,6 +162,7 @@ def alg1_audit(inputs: SuiteInputs) -> dict[str, Any]:
     res = white_box_audit(_alg1_white_box_run, design, claim, _sizes(inputs)["wb"], np.random.default_rng(s_audit),
                           confidence=inputs.confidence)
     rec = res.to_dict()
+    rec["release_claim"] = release_claim(claim)  # the ρ-zCDP claim whose (ε, δ) the audit tested
     return {"record": {"n": n, "d": d, "T": p.T, "C": p.C, "sigma": p.sigma, "rho": RHO},
             "checks": {}, "audits": {"alg1_white_box": rec}}
 
@@ -271,7 +273,9 @@ def alg3_audit(inputs: SuiteInputs) -> dict[str, Any]:
     claim = clipped_dp_sgd_claim(8, p.T, p.C, p.sigma, DELTA)
     res = white_box_audit(_alg3_white_box_run, design, claim, _sizes(inputs)["wb"] // 2,
                           np.random.default_rng(s_audit), confidence=inputs.confidence)
-    return {"record": {"J": kw["J"], "block": 8, "T": p.T}, "checks": {}, "audits": {"alg3_white_box": res.to_dict()}}
+    rec = res.to_dict()
+    rec["release_claim"] = release_claim(claim)  # the block's ρ-zCDP claim whose (ε, δ) the audit tested
+    return {"record": {"J": kw["J"], "block": 8, "T": p.T}, "checks": {}, "audits": {"alg3_white_box": rec}}
 
 
 def alg3_bounds(inputs: SuiteInputs) -> dict[str, Any]:
@@ -387,6 +391,7 @@ def ht_bounds(inputs: SuiteInputs) -> dict[str, Any]:
                              "statement": "Proposition 2 (corrected) with (8) at every phase, w.p. ≥ 1 − δ",
                              "p_value": float(stats.binom.sf(viol - 1, reps, DELTA_FAIL)) if viol else 1.0,
                              "verdict": None, "estimate": float(ex.max()), "bound": bound,
+                             "power": binomial_upper_power(DELTA_FAIL, reps),
                              **stated_reason(bound_above_range(bound, 2 * R_DOMAIN * float(np.linalg.norm(MU))))},
         "thm1_count": exact_check("Theorem 1: gradient count Σ J·m_i·T_i ≤ max(n², n³ρ/d)",
                              "Theorem 1: C_sco·max(n², n³ρ/d) sample gradients",
@@ -508,6 +513,7 @@ def highprob_bounds(inputs: SuiteInputs) -> dict[str, Any]:
                                    "statement": "Proposition 2 (corrected) with 3R_i ≤ Δ4^i/λ_i, w.p. ≥ 1 − δ",
                                    "p_value": float(stats.binom.sf(viol - 1, reps, DELTA_FAIL)) if viol else 1.0,
                                    "verdict": None, "estimate": float(max(ex)), "bound": bound,
+                                   "power": binomial_upper_power(DELTA_FAIL, reps),
                                    **stated_reason(bound_above_range(bound,
                                                                        2 * R_DOMAIN * float(np.linalg.norm(MU))))}}
     return {"record": {"n": n, "quantile_1_minus_delta": float(np.quantile(ex, 1 - DELTA_FAIL)),

@@ -41,6 +41,7 @@ from dpsco.reference.alt24.model import MomentBounds
 from dpsco.verification.auditing.audit import audit
 from dpsco.verification.auditing.events import Event
 from dpsco.verification.auditing.family import p_value_of_counts
+from dpsco.verification.checks.power_figures import binomial_upper_power
 from dpsco.verification.checks.stats import mean_bound_check
 from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.mutants.alt24.localized import MUTANTS
@@ -433,6 +434,7 @@ def task_bounds(inputs: SuiteInputs) -> dict[str, Any]:
         "bottom_rate": {"name": "⊥ rate (Lemma 13)", "statement": f"P(⊥) ≤ I/n² = {p_bot:.3g}",
                         "p_value": float(stats.binom.sf(halted - 1, reps, min(1.0, p_bot))) if halted else 1.0,
                         "verdict": None, "estimate": halted / reps, "bound": p_bot, "method": f"exact binomial, {reps} runs",
+                        "power": binomial_upper_power(min(1.0, p_bot), reps),
                         **({"uninformative_at_inputs": f"cannot detect a ⊥ rate of twice the bound: at 2I/n² = "
                             f"{2 * p_bot:.3g} a halt shows in {reps} runs with probability {bot_power:.3g}"}
                            if bot_power < 0.5 else {})},

@@ -53,6 +53,7 @@ from dpsco.verification.checks.theorem_checks import rate_check
 from dpsco.verification.papers.muabg23 import noise as noise
 from dpsco.verification.papers.muabg23.lower_bound import lower_bound_task
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
+from dpsco.verification.checks.power_figures import binomial_two_sided_power, exact_power
 from dpsco.verification.checks.stats import suite_check
 
 __all__ = ["ENTRIES", "SIZES", "RHO_AUDIT", "EM_SCORES", "EM_N", "EM_RHO", "EM_RUNS", "fixed_score_oracle",
@@ -180,7 +181,8 @@ def em_selection_check(counts: dict[str, int]) -> dict[str, Any]:
     return suite_check("adaptive_em_selection", "the exponential mechanism selects with Theorem 5's temperature "
                        "n√ρ/(2L_0), recomputed from public inputs: measured selection frequency on a fixed score "
                        f"vector {list(EM_SCORES)} (two-sided exact binomial test)", pv,
-                       estimate=k / m if m else math.nan, bound=p, runs=m, selected=k)
+                       estimate=k / m if m else math.nan, bound=p, runs=m, selected=k,
+                       power=binomial_two_sided_power(p, m, em_public_probability(n=2 * EM_N)))
 
 
 def em_bounded_range_check(n: int = 400, rho: float = 0.5, *, log_probabilities: Any = em_log_probabilities
@@ -196,7 +198,7 @@ def em_bounded_range_check(n: int = 400, rho: float = 0.5, *, log_probabilities:
     return suite_check(
         "adaptive_em_bounded_range", "the exponential mechanism's log-ratio range on the extremal score pair "
         "(Δ, Δ) vs (2Δ, 0) is ≤ ε = √(8ρ_EM) (bounded range ⇒ ε²/8-zCDP; exact)", rng_ <= eps * (1 + 1e-9),
-        rng_, eps)
+        rng_, eps, power=exact_power("the log-probability range computed in closed form"))
 
 
 def _privacy_checks(inp: SuiteInputs, em: bool, *, algorithm: Any = adaptive_gd) -> dict[str, Any]:
@@ -230,10 +232,12 @@ def _privacy_checks(inp: SuiteInputs, em: bool, *, algorithm: Any = adaptive_gd)
         "adaptive_filter_total" + ("_em" if em else ""): suite_check(
             "adaptive_filter_total", f"the exact replace-one cost of every transcript is ≤ ρ = {rho} (σ̂, σ_t "
             "recomputed from the released N_t by the public rule, full sensitivity 2L_0/n; worst pair and ∇F = 0 "
-            "starts; exact)", worst_total <= rho * (1 + 1e-12), worst_total, rho),
+            "starts; exact)", worst_total <= rho * (1 + 1e-12), worst_total, rho,
+            power=exact_power("each transcript's replace-one cost computed exactly")),
         "adaptive_printed_total" + ("_em" if em else ""): suite_check(
             "adaptive_printed_total", "printed calibration: exact cost ≤ its claim 2ρ + 2√ρ/n (ratio; σ's recomputed "
-            "by the printed rule; exact)", worst_printed <= 1 + 1e-12, worst_printed, 1.0),
+            "by the printed rule; exact)", worst_printed <= 1 + 1e-12, worst_printed, 1.0,
+            power=exact_power("each transcript's replace-one cost computed exactly")),
         "adaptive_measured_noise" + ("_em" if em else ""): noise.measured_noise(
             np.concatenate(residuals), "adaptive_measured_noise",
             "norm queries / σ̂ and noisy gradients / σ_t, σ_t from the released N_t by line 4's formula")}

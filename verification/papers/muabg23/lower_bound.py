@@ -81,6 +81,7 @@ from dpsco.reference.muabg23.algorithms_adaptive import adaptive_gd, adaptive_gd
 from dpsco.reference.muabg23.algorithms_proximal import noisy_regularised_gd, proximal_point
 from dpsco.reference.muabg23.algorithms_spider import kl_spider
 from dpsco.reference.validation import check_positive, check_positive_int
+from dpsco.verification.checks.power_figures import hoeffding_lower_power
 from dpsco.verification.checks.stats import suite_check
 from dpsco.verification.mutants.noise_scale import ScaledNoiseGenerator  # re-exported (planted bugs live in mutants)
 from dpsco.verification.papers.registry import SuiteInputs
@@ -315,13 +316,20 @@ def run_lower_bound_task(algorithm_key: str, inp: SuiteInputs,
               "truncation_sound": bool(zcdp_bound >= theorems.theorem8_pair_lower_bound(n, k, kappa)),
               "parameters": {key: (v.tolist() if isinstance(v, np.ndarray) else v) for key, v in P.items()},
               **{key: v for key, v in res.items() if key != "p_value"}}
+    power = hoeffding_lower_power(res["bound"], res["truncation"], min(res["replicates_S"], res["replicates_S_prime"]),
+                                  2, alpha=ALPHA)
+    if why is None and not power["reaches_claim"]:  # issue 28: a pass without the power to see a 2× violation
+        why = (f"cannot detect a mean of half the bound: the smallest shortfall below ¼r^κ it detects w.p. ≥ 1 − 1e-6 "
+               f"is {power['minimum_detectable_shortfall'] / res['bound']:.3g}·¼r^κ at R = {R} runs per dataset "
+               "(Hoeffding at the sure-fail level 1e-6), above ½; it still refutes the noise-free copy (ε = ∞)")
     check = suite_check(
         f"{algorithm_key}_theorem8",
         f"max(E_S, E_S')[min(F(w) - F*, r^kappa)] >= 1/4 r^kappa on the Theorem 8 pair (n = {n}, k = {k}, "
         f"kappa = {kappa:g}) at rho = {budget['rho']:.6g} (=> (1/k, delta)-DP, delta = {budget['delta']:.4g}); "
         f"{_SOURCE}; one-sided Hoeffding, intersection-union test",
         res["p_value"], estimate=max(res["truncated_mean_S"], res["truncated_mean_S_prime"]),
-        bound=res["bound"], method="hoeffding", violated=res["violated"], alpha=ALPHA, uninformative=why)
+        bound=res["bound"], method="hoeffding", violated=res["violated"], alpha=ALPHA, uninformative=why,
+        power=power)
     return {"record": record, "checks": {f"{algorithm_key}_theorem8": check}, "audits": {}}
 
 

@@ -47,6 +47,7 @@ from dpsco.verification.mutants.muabg23.proximal import (noisy_gd_one_step_more,
 from dpsco.verification.papers.muabg23 import noise as noise
 from dpsco.verification.papers.muabg23.lower_bound import lower_bound_task
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
+from dpsco.verification.checks.power_figures import release_claim
 from dpsco.verification.checks.stats import exact_check
 
 __all__ = ["ENTRIES", "SIZES", "AUDIT_N", "AUDIT_RHO", "RATE_INSTANCE", "RATE_SIZES", "noisy_gd_privacy",
@@ -122,6 +123,7 @@ def white_box_event(claim: PrivacyClaim, runs: int, confidence: float) -> Placed
 def _audit_record(res: Any, claim: PrivacyClaim, algorithm: Callable[..., Any], view: str) -> dict[str, Any]:
     rec = res.to_dict()
     rec["p_value"] = float(res.p_value)
+    rec["release_claim"] = release_claim(claim)  # the ρ-zCDP claim whose (ε, δ) the audit tested
     rec["white_box"] = {
         "view": view, "pair": f"linear loss f = L_0⟨w, x⟩, n = {AUDIT_N} copies of e_1 vs the last replaced by −e_1",
         "statistic": "claimed-model log-likelihood ratio S = Σ_t (y_t − 1/2)/ζ², event S ≥ μ² fixed in advance",

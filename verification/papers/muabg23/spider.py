@@ -30,6 +30,7 @@ from dpsco.verification.mutants.muabg23.spider import SignedCurvatureLoss
 from dpsco.verification.papers.muabg23 import noise as noise
 from dpsco.verification.papers.muabg23.lower_bound import lower_bound_task
 from dpsco.verification.papers.registry import BudgetCost, CatalogueEntry, EntrySuite, SuiteInputs, SuiteTask
+from dpsco.verification.checks.power_figures import binomial_upper_power, exact_power, release_claim
 from dpsco.verification.checks.stats import suite_check
 
 __all__ = ["ENTRIES", "AUDIT_PARAMS", "QuadraticLoss", "transcript_rho", "NOISE_D", "NOISE_N", "noise_instance",
@@ -204,10 +205,12 @@ def kl_spider_privacy(inp: SuiteInputs) -> dict[str, Any]:
                           confidence=inp.confidence)
     audit = res.to_dict()
     audit["p_value"] = float(res.p_value)
+    audit["release_claim"] = release_claim(rel.claim)  # the ρ-zCDP claim whose (ε, δ) the audit tested
     checks = {"kl_spider_exact_rho": suite_check(
         "kl_spider_exact_rho", "the exact zCDP of the run's transcript on the worst-case replace-one pair (Σ Δ_j²/"
         "(2σ_j²) over the releases made, Δ_j and σ_j from the schedule recomputed from public inputs) is at most "
-        "the claimed ρ", 1.0 if holds else 0.0, estimate=rho_run, bound=rel.claim.rho)}
+        "the claimed ρ", 1.0 if holds else 0.0, estimate=rho_run, bound=rel.claim.rho,
+        power=exact_power("the transcript's zCDP on the worst pair, computed in closed form"))}
     checks.update(spider_measured_noise(sz["noise_runs"], np.random.default_rng(s_noise)))
     return {"record": {"rho_claim": rel.claim.rho, "rho_transcript_worst_pair": rho_run, "K": rel.parameters["K"],
                        "T": list(rel.parameters["T"]), "releases": rel.parameters["K"] + sum(rel.parameters["T"]),
@@ -244,13 +247,20 @@ def kl_spider_hp_checks(seed: np.random.SeedSequence, reps: int, n: int, beta: f
                       == n * sum(1 + t for t in r.diagnostics["steps_per_round"])
                       and r.gradient_evaluations == n * (r.parameters["K"] + sum(r.parameters["T"])))
     p_hp = float(stats.binom.sf(violations - 1, int(reps), beta)) if violations else 1.0
+    power = binomial_upper_power(beta, int(reps))
+    weak = None if power["reaches_claim"] else (
+        f"cannot detect a violation rate of twice β: at 2β = {2 * beta:g} it fails (≥ {power['fail_at_count']} "
+        f"violations of {int(reps)} runs, p ≤ 1e-6) with probability {power['power_at_factor_2']:.3g}"
+        if power["fail_at_count"] is not None else
+        f"cannot fail: even {int(reps)} violations of {int(reps)} runs have p-value above 1e-6")
     return {"violations": violations,
             "kl_spider_theorem_1_whp": suite_check(
                 "kl_spider_theorem_1_whp", f"P(F(w̄) − F* > Φ̂_K) ≤ β = {beta} (Theorem 1; binomial)", p_hp,
-                estimate=violations / int(reps), bound=beta),
+                estimate=violations / int(reps), bound=beta, power=power, uninformative=weak),
             "kl_spider_count": suite_check("kl_spider_count", "gradient evaluations performed = n·Σ_k(1 + "
                                            "steps_k); published count n·(K + Σ_k T_k), from public inputs",
-                                           1.0 if counts_ok else 0.0)}
+                                           1.0 if counts_ok else 0.0,
+                                           power=exact_power("counted exactly in every run"))}
 
 
 def kl_spider_bounds(inp: SuiteInputs) -> dict[str, Any]:
