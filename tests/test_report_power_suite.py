@@ -145,3 +145,14 @@ def test_a_suite_check_that_runs_a_bug_is_a_planted_bug_check() -> None:
                                                                             "statement": "debugging output"}}}, ())
     assert list(rec["planted_bugs"]) == ["proximal_point_schedule"] and list(rec["checks"]) == ["debugging"]
     assert "planted_bugs_not_run" not in rec
+
+
+def test_reports_say_when_no_planted_bug_was_run() -> None:
+    from dpsco.verification.campaign.report_html import _entry
+    from dpsco.verification.campaign.report_markdown import entry_lines
+
+    rec = rr.shape_record({"name": "bftt19.nsgd", "title": "t", "paper": "p", "algorithm": "a", "privacy_theorem": "T",
+                           "claim": None}, ())
+    assert any(line.startswith("* planted bugs: none run by this campaign") for line in entry_lines(rec))
+    rows = _entry(rec)["rows"]
+    assert [r["verdict"] for r in rows if r["key"] == "planted_bugs"] == ["none run"]

@@ -83,6 +83,9 @@ def _entry(rec: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(g, Mapping):
         items.append({"key": "gradient_evaluations", "group": "count", "what": str(g.get("paper_formula") or "—"),
                       "text": gradient_text(g), "verdict": "reported", "why": "", "power": ""})
+    if rec.get("planted_bugs_not_run"):  # an empty planted_bugs says why (results_record), never "caught"
+        items.append({"key": "planted_bugs", "group": "planted bugs", "what": "planted bugs run by this campaign",
+                      "text": str(rec["planted_bugs_not_run"]), "verdict": "none run", "why": "", "power": ""})
     return {"title": rec.get("title"), "paper": rec.get("paper"), "algorithm": rec.get("algorithm"),
             "privacy": rec.get("privacy_theorem"), "utility": rec.get("utility_theorem") or "—",
             "claim": claim_text(rec.get("claim")), "rows": items}
