@@ -73,6 +73,7 @@ from dpsco.reference import conversions
 from dpsco.reference.validation import check_positive_int, check_rng
 from dpsco.verification.auditing.clopper_pearson import check_confidence, confidence_bounds, epsilon_lower_bound
 from dpsco.verification.auditing.family import p_value_of_counts
+from dpsco.verification.checks.power_figures import release_claim
 from dpsco.verification.checks.stats import exact_check
 from dpsco.verification.mutants.accd22 import bugs as mutants
 from dpsco.verification.papers.accd22.clipping import CLIP_INSTANCE, clipping_sensitivity_check
@@ -308,6 +309,7 @@ def _audit(algorithm_name: str, regime: str, runs: int, rng: np.random.Generator
         "verdict": "refuted" if eps_lb > float(claim.epsilon) else "not refuted",
         "epsilon_lower": eps_lb, "claim": {"epsilon": float(claim.epsilon), "delta": float(claim.delta),
                                            "source": claim.source},
+        "release_claim": release_claim(claim),  # the release's claim in its notion (pure-DP at δ = 0)
         "p_value": float(p_value), "confidence": conf, "runs_per_side": N,
         "counts": {"numerator": k_p, "denominator": k_q, "n_numerator": N, "n_denominator": N,
                    "p_lower": float(p_lo), "q_upper": float(q_hi)},
