@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["clip_rows", "clip_rows_each", "enforce_norm_bound", "row_norms"]
+__all__ = ["clip_rows", "clip_rows_each", "clip_rows_outside", "enforce_norm_bound", "row_norms"]
 
 
 #: the fast paths below are taken only when every row's largest magnitude m lies in (0, _FAST_MAX): then the safe
@@ -127,6 +127,32 @@ def _rescale(sub: np.ndarray, C: float, m: np.ndarray) -> np.ndarray:
             break
         sub[bad] *= _SHRINK
     return sub
+
+
+def clip_rows_outside(V: np.ndarray, C: float) -> tuple[np.ndarray, np.ndarray | None]:
+    """The rows of V (k, d) outside the ball of radius C about 0 and their clipping, for a projection: returns
+    (``outside`` = ``~(row_norms(V) <= C)`` (k,) bool, NaN rows counting as outside; ``clip_rows(V[outside], C)``
+    (j, d), or None when no row is outside).  C ≥ 0 a float (the caller checks it).
+
+    Fast path (bit-identical, tests/test_clipping_fast_path.py), taken when V is C-ordered and every row is
+    finite with largest magnitude in (0, 1e300) (:func:`row_norms`' fast condition): the row maxima and norms
+    are computed once and the outside rows' share of them handed to the clipping.  ``clip_rows`` would recompute
+    them on the gathered rows ``V[outside]``: the maxima are exact, and each norm is the same reduction over the
+    same contiguous row, so the values are the same (C order is required so that the row's summation order is).
+    Used by ``dpsco.reference.projections.project_ball``."""
+    if V.flags.c_contiguous:
+        A = np.abs(V)
+        m = _fast_maxima(A)
+        if m is not None:
+            norms = _scaled_norms(A, m)
+            outside = ~(norms <= C)
+            if not outside.any():
+                return outside, None
+            return outside, _clip_finite_rows(V[outside], C, m[outside], norms[outside])
+    outside = ~(row_norms(V) <= C)
+    if not np.any(outside):
+        return outside, None
+    return outside, clip_rows(V[outside], C)
 
 
 def clip_rows_each(G: np.ndarray, bounds: np.ndarray) -> np.ndarray:

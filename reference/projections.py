@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from dpsco.reference.clipping import _clip_finite_rows, _fast_maxima, _scaled_norms, clip_rows, row_norms
+from dpsco.reference.clipping import clip_rows_outside, row_norms
 from dpsco.reference.validation import check_positive
 
 __all__ = ["project_ball_vector", "INTERSECTION_RTOL", "project_ball", "project_ball_intersection"]
@@ -87,7 +87,7 @@ def project_ball(Y: Any, radius: float, center: Any = None) -> np.ndarray:
     C2 = None if c is None else np.broadcast_to(c, Y.shape).reshape(Y2.shape)
     with np.errstate(over="ignore", invalid="ignore"):
         V = Y2 if C2 is None else Y2 - C2
-    outside, U = _outside_clipped(V, r)
+    outside, U = clip_rows_outside(V, r)  # NaN rows count as outside (they go to the centre)
     if U is not None:
         if C2 is None:
             Y2[outside] = U
@@ -111,30 +111,6 @@ def project_ball(Y: Any, radius: float, center: Any = None) -> np.ndarray:
                     P[bad] = Cs[bad]
             Y2[outside] = P
     return Y2[0] if one else Y2.reshape(Y.shape)
-
-
-def _outside_clipped(V: np.ndarray, r: float) -> tuple[np.ndarray, np.ndarray | None]:
-    """The rows of V (k, d) outside B(0, r) — ``~(row_norms(V) <= r)``, NaN rows count as outside — and
-    ``clip_rows(V[outside], r)`` (None when no row is outside).
-
-    Fast path (bit-identical, tests/test_clipping_fast_path.py), taken when V is C-ordered and every row is
-    finite with largest magnitude in (0, 1e300) (``clipping.row_norms``' fast condition): the row maxima and norms
-    are computed once and the outside rows' share of them handed to the clipping.  ``clip_rows`` would recompute
-    them on the gathered rows ``V[outside]``: the maxima are exact, and each norm is the same reduction over the
-    same contiguous row, so the values are the same (C order is required so that the row's summation order is)."""
-    if V.flags.c_contiguous:
-        A = np.abs(V)
-        m = _fast_maxima(A)
-        if m is not None:
-            norms = _scaled_norms(A, m)
-            outside = ~(norms <= r)
-            if not outside.any():
-                return outside, None
-            return outside, _clip_finite_rows(V[outside], r, m[outside], norms[outside])
-    outside = ~(row_norms(V) <= r)
-    if not np.any(outside):
-        return outside, None
-    return outside, clip_rows(V[outside], r)
 
 
 def _within(P: np.ndarray, c: np.ndarray, r: float) -> np.ndarray:

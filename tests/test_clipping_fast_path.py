@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dpsco.reference import clipping, projections
-from dpsco.reference.clipping import clip_rows, enforce_norm_bound, row_norms
+from dpsco.reference.clipping import clip_rows, clip_rows_outside, enforce_norm_bound, row_norms
 from dpsco.reference.projections import project_ball
 from dpsco.reference.validation import check_positive
 
@@ -227,6 +227,22 @@ def test_enforce_norm_bound_bit_identical_and_bounded(data, G):
     assert (out is G) == (ref is G)  # the no-op returns the input object itself on both paths
     if C >= MIN_NORMAL_BOUND:
         assert np.all(row_norms(out) <= C)
+
+
+@SETTINGS
+@given(st.data(), st.one_of(arrays(), arrays(moderate)))
+def test_clip_rows_outside_is_the_mask_and_clip_rows_of_the_safe_path(data, G):
+    V = G.reshape(-1, G.shape[-1])
+    if data.draw(st.booleans()):
+        V = np.asfortranarray(V)  # not C-ordered: the safe path
+    C = data.draw(st.one_of(bound_for(G), st.just(0.0)))
+    outside, U = clip_rows_outside(V, C)
+    ref_outside = ~(frozen_row_norms(V) <= C)
+    assert_identical(outside, ref_outside)
+    if not ref_outside.any():
+        assert U is None
+    else:
+        assert_identical(U, frozen_clip_rows(V[ref_outside], C))
 
 
 def test_clip_rows_fast_path_at_the_bound_and_one_ulp_either_side():
