@@ -1,7 +1,7 @@
 """Where `dpsco verify` spends its CPU: CPU seconds per entry and phase, and a profile of the largest entries.
 
     python benchmarks/verify_profile.py [--budget quick] [--seed 7] [--only PATTERN] [--profile 4] [--top 15]
-                                        [--profile-entries A,B,...] [--no-table]
+                                        [--profile-entries A,B,...] [--no-table] [--progress]
 
 Runs every phase of every catalogue entry (or those whose name contains ``--only``) in this one process, one
 after the other, exactly as ``dpsco.verification.campaign.phases.run_phase`` runs them as tasks of ``dpsco verify``
@@ -29,6 +29,7 @@ import argparse  # noqa: E402
 import cProfile  # noqa: E402
 import io  # noqa: E402
 import pstats  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
 from collections import defaultdict  # noqa: E402
 
@@ -46,6 +47,8 @@ def main() -> None:
     p.add_argument("--profile-entries", default=None, help="comma-separated entries to profile instead")
     p.add_argument("--top", type=int, default=15, help="functions shown per profile")
     p.add_argument("--no-table", action="store_true", help="skip the timing pass (profile --profile-entries only)")
+    p.add_argument("--progress", action="store_true",
+                   help="print each entry's CPU seconds to stderr as it finishes (a partial run still tells)")
     a = p.parse_args()
 
     c0, w0 = _clock()
@@ -80,6 +83,8 @@ def main() -> None:
                 s1, t1 = _clock()
                 cpu[e.name][phase] = s1 - s0
                 wall[e.name] += t1 - t0
+            if a.progress:
+                print(f"{e.name} {sum(cpu[e.name].values()):.2f} CPU s", file=sys.stderr, flush=True)
         total = sum(sum(v.values()) for v in cpu.values())
         order = sorted(cpu, key=lambda n: -sum(cpu[n].values()))
         print(f"| entry | CPU s | share | wall s | largest phases (CPU s) |")
