@@ -7,7 +7,8 @@ does much less.  Two modes:
     python benchmarks/suite_cpu.py run OUT.jsonl [pytest arguments ...]
         runs ``python -m pytest -p suite_cpu`` (benchmarks/ on PYTHONPATH; default arguments: ``-q -n 2 -p
         no:cacheprovider``) with this file as a plugin; one JSON line per test (id, cpu, children_cpu, wall,
-        worker) goes to OUT.jsonl
+        worker, and the CPU of its setup/call/teardown phases and whether it is a hypothesis test) goes to
+        OUT.jsonl, and one "collection" line per pytest process (the CPU of importing the test modules)
 
     python benchmarks/suite_cpu.py summary OUT.jsonl [N]
         the totals, the N (default 20) most expensive tests and files by CPU-seconds
@@ -36,24 +37,74 @@ def _children_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
+def _cpu() -> float:
+    return time.process_time() + _children_cpu()
+
+
+def _write(row: dict) -> None:
+    out = os.environ.get(_ENV)
+    if out:
+        with open(out, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(row) + "\n")
+
+
+_PHASES: dict[str, float] = {}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_collection(session):  # noqa: ARG001 - the pytest hook signature
+    # collection (importing every test module) happens once in each xdist worker: one "collection" row per process
+    c0, w0 = _cpu(), time.perf_counter()
+    yield
+    _write({"id": "<collection>", "kind": "collection", "cpu": _cpu() - c0, "children_cpu": 0.0,
+            "wall": time.perf_counter() - w0, "worker": os.environ.get("PYTEST_XDIST_WORKER", "main")})
+
+
+def _phase(name: str):
+    @pytest.hookimpl(hookwrapper=True)
+    def hook(item):  # noqa: ARG001 - the pytest hook signature
+        c0 = _cpu()
+        yield
+        _PHASES[name] = _PHASES.get(name, 0.0) + _cpu() - c0
+    return hook
+
+
+# CPU of the set-up (fixtures: a module- or session-scoped one is charged to the first test that uses it in each
+# worker), the call and the teardown, apart
+pytest_runtest_setup = _phase("setup_cpu")
+pytest_runtest_call = _phase("call_cpu")
+pytest_runtest_teardown = _phase("teardown_cpu")
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):  # noqa: ARG001 - the pytest hook signature
-    out = os.environ.get(_ENV)
+    _PHASES.clear()
     c0, k0, w0 = time.process_time(), _children_cpu(), time.perf_counter()
     yield
     c1, k1, w1 = time.process_time(), _children_cpu(), time.perf_counter()
-    if out:
-        with open(out, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps({"id": item.nodeid, "cpu": c1 - c0, "children_cpu": k1 - k0, "wall": w1 - w0,
-                                 "worker": os.environ.get("PYTEST_XDIST_WORKER", "main")}) + "\n")
+    obj = getattr(item, "obj", None)
+    _write({"id": item.nodeid, "cpu": c1 - c0, "children_cpu": k1 - k0, "wall": w1 - w0,
+            "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"), **_PHASES,
+            "hypothesis": bool(getattr(obj, "is_hypothesis_test", False))})
 
 
 def summary(path: str, n: int = 20) -> str:
     rows = [json.loads(line) for line in open(path, encoding="utf-8")]
+    collections_ = [r for r in rows if r.get("kind") == "collection"]
+    rows = [r for r in rows if r.get("kind") != "collection"]
     cost = [(r["cpu"] + r.get("children_cpu", 0.0), r) for r in rows]
-    lines = [f"{len(rows)} tests, {sum(c for c, _ in cost):.0f} CPU-s in the test processes "
-             f"(sum of per-test wall times {sum(r['wall'] for r in rows):.0f} s)", "",
-             "| CPU-s | wall (s) | test |", "|---:|---:|---|"]
+    total = sum(c for c, _ in cost)
+    lines = [f"{len(rows)} tests, {total:.0f} CPU-s in the test processes "
+             f"(sum of per-test wall times {sum(r['wall'] for r in rows):.0f} s)"]
+    if collections_:
+        lines.append(f"collection: {sum(r['cpu'] for r in collections_):.1f} CPU-s in {len(collections_)} "
+                     "process(es)")
+    if rows and "setup_cpu" in rows[0]:
+        setup = sum(r.get("setup_cpu", 0.0) + r.get("teardown_cpu", 0.0) for r in rows)
+        hyp = [c for c, r in cost if r.get("hypothesis")]
+        lines.append(f"set-up and teardown (fixtures): {setup:.1f} CPU-s; hypothesis tests: {len(hyp)} tests, "
+                     f"{sum(hyp):.1f} CPU-s ({100 * sum(hyp) / max(total, 1e-9):.0f} %)")
+    lines += ["", "| CPU-s | wall (s) | test |", "|---:|---:|---|"]
     lines += [f"| {c:.1f} | {r['wall']:.1f} | `{r['id']}` |" for c, r in sorted(cost, key=lambda t: -t[0])[:n]]
     files: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0, 0])
     for c, r in cost:
