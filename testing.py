@@ -38,7 +38,7 @@ from dpsco.verification.auditing.clopper_pearson import check_confidence as _che
 from dpsco.verification.cli.conventions import DEFAULT_CONFIDENCE as HOUSE_DEFAULT_CONFIDENCE
 
 __all__ = ["DEFAULT_CONFIDENCE", "assert_claim_covers", "assert_matches_reference", "assert_private",
-           "assert_transcript_private", "claim_notions"]
+           "assert_transcript_private", "claim_notions", "harness_instance"]
 
 #: the house default of every command and API (0.95); pass a stricter one in tests (false failure = 1 − confidence)
 DEFAULT_CONFIDENCE = HOUSE_DEFAULT_CONFIDENCE
@@ -171,30 +171,43 @@ def _family_evidence(result: Any) -> list[str]:
     if ts:
         ks = min((t for t in (ts.get("ks") or {}).get("tests", [])), key=lambda t: t.get("p_holm", 1.0), default=None)
         gap = (ts.get("power") or {}).get("ks_min_detectable_gap_miss_0.05")
-        lines.append(f"(a) two-sample law: p = {_g(ts.get('p_value'))} vs level {_g(ts.get('alpha'))}"
+        lines.append(f"(a) two-sample law: p = {_g(ts.get('p_value'))} = min(1, 2 min(energy p, smallest Holm KS p)) "
+                     f"vs level {_g(ts.get('alpha'))}"
                      + (f"; smallest KS: {ks.get('name')} D = {_g(ks.get('statistic'))}, Holm p = "
                         f"{_g(ks.get('p_holm'))}" if ks else "")
                      + f"; energy p = {_g((ts.get('energy') or {}).get('p_value'))}"
                      + f"; power: a CDF gap >= {_g(gap)} is detected with probability >= 0.95")
     ut = rec.get("utility") or {}
-    for side in ("candidate", "reference"):
-        u = ut.get(side)
-        if isinstance(u, dict):
-            if u.get("outside_domain"):
-                lines.append(f"(b) utility, {side}: {u['outside_domain']} output(s) outside the domain -> FAIL")
-            else:
-                lines.append(f"(b) utility, {side}: mean excess {_g(u.get('mean'))} (lower confidence bound "
-                             f"{_g(u.get('lcb'))}) vs bound {_g(u.get('bound'))} at level {_g(u.get('alpha'))} -> "
-                             f"{str(u.get('verdict')).upper()}")
-    if ut and not any(isinstance(ut.get(side), dict) for side in ("candidate", "reference")):
-        lines.append(f"(b) utility: {ut.get('reason') or {k: v for k, v in ut.items() if k != 'declared'}}")
+    if ut.get("convention") == "harness":
+        lines += _harness_utility_evidence(ut)
+    else:
+        for side in ("candidate", "reference"):
+            u = ut.get(side)
+            if isinstance(u, dict):
+                if u.get("outside_domain"):
+                    lines.append(f"(b) utility, {side}: {u['outside_domain']} output(s) outside the domain -> FAIL")
+                else:
+                    lines.append(f"(b) utility, {side}: mean excess {_g(u.get('mean'))} (lower confidence bound "
+                                 f"{_g(u.get('lcb'))}) vs bound {_g(u.get('bound'))} at level {_g(u.get('alpha'))} "
+                                 f"-> {str(u.get('verdict')).upper()}")
+        if ut and not any(isinstance(ut.get(side), dict) for side in ("candidate", "reference")):
+            lines.append(f"(b) utility: {ut.get('reason') or {k: v for k, v in ut.items() if k != 'declared'}}")
     au = rec.get("audit")
     if isinstance(au, dict):
         cl = au.get("claim") or {}
-        lines.append(f"(c) privacy audit of the candidate: epsilon_lower = {_g(au.get('epsilon_lower'))} vs claimed "
-                     f"epsilon = {_g(cl.get('epsilon'))} (delta {_g(cl.get('delta'))}) at confidence "
-                     f"{au.get('confidence')} -> {str(au.get('verdict')).upper()}"
-                     + (f"; claim against the exact privacy: {au['claim_vs_exact']}" if au.get("claim_vs_exact") else ""))
+        ex = au.get("claim_vs_exact")
+        if isinstance(ex, dict):
+            lines.append(f"(c) claim against the paper's exact privacy on the worst pair: "
+                         f"{str(ex.get('verdict')).upper()}"
+                         + "".join(f"; {c.get('notion')}: claimed {_g(c.get('claimed'))} vs exact {_g(c.get('exact'))}"
+                                   for c in ex.get("checks", [])))
+        if au.get("epsilon_lower") is not None:
+            lines.append(f"(c) privacy audit of the candidate: epsilon_lower = {_g(au.get('epsilon_lower'))} vs "
+                         f"claimed epsilon = {_g(cl.get('epsilon'))} (delta {_g(cl.get('delta'))}) at confidence "
+                         f"{au.get('confidence')} -> {str(au.get('verdict')).upper()}"
+                         + (f" (pair: {au['pair']})" if au.get("pair") else ""))
+        elif au.get("skipped"):
+            lines.append(f"(c) privacy audit: skipped ({au['skipped']})")
     wb = rec.get("white_box")
     if isinstance(wb, dict):
         wa, wn = wb.get("audit") or {}, wb.get("noise") or {}
@@ -210,6 +223,52 @@ def _family_evidence(result: Any) -> list[str]:
     return lines
 
 
+def _harness_utility_evidence(u: Mapping[str, Any]) -> list[str]:
+    """Family (b) of the harness convention (``compare_suite.utility_family``), with the statistics the CLI prints:
+    the median excess of each side, the one-sided KS D⁺ with its p-value, level and power, and the bound check."""
+    ts, c, r, b = (u.get(k) or {} for k in ("two_sample", "candidate", "reference", "bound"))
+    gap = (ts.get("power") or {}).get("min_detectable_gap_miss_0.05")
+    lines = [f"(b) utility: {u.get('measure')}: median excess candidate {_g(c.get('median'))}, reference "
+             f"{_g(r.get('median'))}; one-sided KS D+ = {_g(ts.get('statistic'))}, p = {_g(ts.get('p_value'))} vs "
+             f"level {_g(ts.get('level'))} -> {'REJECT' if ts.get('reject') else 'not rejected'}"
+             + (f"; power: a CDF gap >= {_g(gap)} is detected with probability >= 0.95"
+                if isinstance(gap, (int, float)) and gap <= 1.0 else
+                "; power: no CDF gap is detected with probability >= 0.95 at these runs (raise samples)")]
+    if b.get("status") == "checked":
+        lines.append(f"(b) utility bound P(excess > {_g(b.get('value'))}) <= {_g(b.get('beta'))} ({b.get('source')}): "
+                     f"{b.get('exceedances')} of {b.get('n')} exceed it, p = {_g(b.get('p_value'))} vs level "
+                     f"{_g(b.get('level'))} -> {'REJECT' if b.get('reject') else 'not rejected'}")
+    elif b.get("status") == "uninformative":
+        lines.append(f"(b) utility bound {_g(b.get('value'))} ({b.get('source')}): uninformative, not tested "
+                     f"({b.get('note')})")
+    elif b:
+        lines.append(f"(b) utility: no bound checked: {b.get('reason')}")
+    if c.get("nonfinite"):
+        lines.append(f"(b) utility: {c['nonfinite']} candidate outcome(s) have a non-finite excess")
+    return lines
+
+
+def harness_instance(entry: Any, seed: int = 0, run: int = 0) -> dict[str, Any]:
+    """The exact keyword arguments a candidate for the harness-convention entry ``entry`` (Asi, Liu & Tian 2024;
+    Menart et al. 2023; Asi, Chadha, Cheng & Duchi 2022) receives in run ``run`` (0-based) of ``dpsco compare
+    --against ENTRY --seed SEED`` or ``assert_matches_reference(..., seed=SEED)``: data arrays (copies of the
+    harness's records, drawn from the comparison's instance stream), the harness's objects (loss, subgradient
+    oracle, domain …), the public inputs and ``rng``, a numpy Generator in the state the candidate receives it.
+
+    ``candidate(**harness_instance("muabg23.noisy_gd", seed=2))`` replays that run outside the comparison (with
+    a debugger, prints …); the reference function (``compare_signature(entry).reference_function()``) called
+    with the same keywords gives the reference's release on the same instance.  Each call returns fresh copies.
+
+    entry : catalogue name, CatalogueEntry or CompareSignature;  seed, run : non-negative integers.
+    Returns {parameter name: value}.  ValueError for an entry of the logistic convention (its candidates take
+    ``f(X, y, problem, epsilon, delta, rng, **options)`` on the instance of :func:`dpsco.verification.campaign.
+    compare.build_instance`) or a bad seed / run.
+    """
+    from dpsco.verification.campaign.compare_suite import harness_instance as _instance
+
+    return _instance(entry, seed=seed, run=run)
+
+
 def assert_matches_reference(candidate: Callable[..., Any], entry: Any, *, samples: int,
                              confidence: float = DEFAULT_CONFIDENCE, seed: int, **compare_options: Any) -> Any:
     """Assert that ``candidate`` is not refuted as an implementation of the catalogue entry ``entry``.
@@ -219,7 +278,17 @@ def assert_matches_reference(candidate: Callable[..., Any], entry: Any, *, sampl
     outputs, utility against the entry's bound, the privacy audit of the candidate's claim.  It accepts every
     entry ``compare`` accepts and passes ``compare_options`` on unchanged (``options`` for the candidate's
     keyword options, ``audit_samples``, ``instance``, ``workers``, ``claimed_epsilon`` …; read ``dpsco compare
-    --against ENTRY --show-signature`` for the candidate's signature).
+    --against ENTRY --show-signature`` for the candidate's signature).  The entry's options are passed to the
+    candidate automatically (``options=`` only overrides them).  Harness-convention entries call the candidate BY
+    KEYWORD, the reference function's parameter names (any order; a name mismatch is a ValueError before any run);
+    :func:`harness_instance` gives one run's arguments.
+
+    The verdict: refuted iff one family rejects, each at α/3 (α = 1 − confidence, Bonferroni): (a) the two-sample
+    law, p = min(1, 2 min(energy permutation p, smallest Holm-adjusted KS p)) against α/3; (b) utility — logistic
+    entries: each side's mean excess (one-sided Hoeffding lower confidence bound) against the entry's bound;
+    harness entries: the one-sided two-sample KS on the excesses (the message and the CLI print the medians) and,
+    where declared, the paper's bound (binomial), α/6 each; (c) privacy — the audit of the candidate's claim
+    (and, for harness entries, the claim against the paper's exact privacy on the worst pair, deterministic).
 
     candidate : callable with the entry's compare signature (e.g. ``f(X, y, problem, epsilon, delta, rng,
         **options) -> Release | array``);  entry : catalogue name or CatalogueEntry;  samples : runs of each

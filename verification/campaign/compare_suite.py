@@ -2,9 +2,12 @@
 Chadha, Cheng & Duchi 2022): the harness convention of :mod:`dpsco.verification.papers.signatures`.
 
 The candidate is a drop-in for the entry's reference function: the entry's privacy harness
-(``verification/papers/<paper>/harness.py``) calls it exactly as it calls the reference — same arguments, by the
-reference's parameter names (``dpsco compare --against ENTRY --show-signature`` prints them) — on the harness's
-instance (its benign records, drawn once from the comparison's seed).  It returns a
+(``verification/papers/<paper>/harness.py``) calls it exactly as it calls the reference — same arguments, BY
+KEYWORD, the reference's parameter names (``dpsco compare --against ENTRY --show-signature`` prints them), so the
+order of the candidate's parameters does not matter (:func:`keyword_candidate`: the harness's call is bound to the
+reference's signature, then passed on as keywords; a candidate that cannot take one of those names, or requires
+one the harness does not pass, is refused with a ValueError naming it before any run) — on the harness's instance
+(its benign records, drawn once from the comparison's seed; :func:`harness_instance` gives one run's arguments).  It returns a
 :class:`dpsco.reference.privacy.Release` (or a bare output array; then the claim audited is the reference's).
 
 Three families, each at α/3 (α = 1 − confidence; Bonferroni), so a faithful candidate is refuted with probability
@@ -37,6 +40,7 @@ at most α:
 
 from __future__ import annotations
 
+import inspect
 import math
 import time
 from typing import Any, Callable
@@ -49,10 +53,11 @@ from dpsco.verification.campaign.compare_result import CompareResult
 from dpsco.verification.checks.two_sample import two_sample_test
 from dpsco.verification.papers.catalogue import CatalogueEntry
 from dpsco.verification.papers.harness import ExactPrivacy, PrivacyHarness, harness_registry
-from dpsco.verification.papers.signatures import CompareSignature
+from dpsco.verification.papers.signatures import CompareSignature, compare_signature, harness_call, resolved_parameters
 
-__all__ = ["SuiteCandidateError", "bound_check", "claim_against_exact", "compare_harness", "ks_one_sided_pvalue",
-           "outcome_vector", "recorded_call", "utility_family", "utility_two_sample"]
+__all__ = ["SuiteCandidateError", "bound_check", "claim_against_exact", "compare_harness", "harness_instance",
+           "keyword_candidate", "ks_one_sided_pvalue", "outcome_vector", "recorded_call", "resolved_parameters",
+           "utility_family", "utility_two_sample"]
 
 #: ε grid at which a claimed dp_accounting event must dominate the exact curve (as the privacy contract)
 EVENT_GRID: tuple[float, ...] = (0.1, 0.5, 1.0, 2.0, 4.0)
@@ -161,20 +166,86 @@ def _short(value: Any) -> str:
 def recorded_call(signature: CompareSignature, seed: int = 0) -> dict[str, str]:
     """The arguments the entry's harness passes to the reference function in one run on its records (name -> a
     short description of the value), recorded by a pass-through wrapper: what a candidate receives."""
-    import inspect
-
     harness = harness_registry()[signature.entry]
-    fn = signature.reference_function()
-    seen: dict[str, str] = {}
-
-    def recorder(*args: Any, **kwargs: Any) -> Any:
-        bound = inspect.signature(fn).bind(*args, **kwargs)
-        seen.update({k: _short(v) for k, v in bound.arguments.items()})
-        return fn(*args, **kwargs)
-
     rng = np.random.default_rng(seed)
-    harness.run(harness.records(rng), rng, algorithm=recorder)
-    return seen
+    args, _ = harness_call(signature, harness.records(rng), rng)
+    return {k: _short(v) for k, v in args.items()}
+
+
+def _streams(seed: int) -> list[np.random.SeedSequence]:
+    """The comparison's streams (instance, ours, theirs, permutations, audit, pilot, pair), from its seed."""
+    return np.random.SeedSequence(seed).spawn(7)
+
+
+def harness_instance(entry: Any, seed: int = 0, run: int = 0) -> dict[str, Any]:
+    """The exact keyword arguments the candidate receives in run ``run`` (0-based, < ``samples``) of ``dpsco compare
+    --against ENTRY --seed SEED`` (harness convention): the harness's records drawn from the comparison's instance
+    stream, the data arrays (copies), the harness's objects (loss, oracle, domain …), the public inputs and the
+    numpy Generator in the state the candidate gets it.  ``candidate(**harness_instance(entry, seed))`` replays
+    that run outside the comparison; ``reference(**harness_instance(entry, seed))`` gives the reference's.
+    ``entry``: a catalogue name, CatalogueEntry or CompareSignature.  ValueError for an entry that is not of the
+    harness convention, or a negative seed / run."""
+    name = getattr(entry, "entry", None) or getattr(entry, "name", None) or entry
+    signature = compare_signature(str(name))
+    if signature.calling != "harness" or not signature.comparable:
+        raise ValueError(f"entry {name!r} is not a comparable harness-convention entry (calling "
+                         f"{signature.calling!r}); its candidates take f(X, y, problem, epsilon, delta, rng, **options)")
+    for label, v in (("seed", seed), ("run", run)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0:
+            raise ValueError(f"{label} must be a non-negative integer, got {v!r}")
+    harness = harness_registry()[signature.entry]
+    s_inst, _, s_theirs = _streams(int(seed))[:3]
+    records = np.asarray(harness.records(np.random.default_rng(s_inst)))
+    child = np.random.SeedSequence(s_theirs.entropy, spawn_key=s_theirs.spawn_key + (int(run),))
+    args, _ = harness_call(signature, records, np.random.default_rng(child))
+    return args
+
+
+def keyword_candidate(candidate: Callable[..., Any], signature: CompareSignature,
+                      name: str) -> Callable[..., Any]:
+    """``candidate`` called BY KEYWORD: the harness's call (positional or keyword, as it calls the reference) is
+    bound to the reference function's signature and passed to ``candidate`` as ``name=value`` for every argument
+    the harness gives (defaults the harness leaves out are not passed).  Checked up front, before any run, against
+    the names the harness passes (``signature.input_names``): ValueError naming each one the candidate cannot take
+    by keyword (missing; positional-only) and each parameter it requires that the harness does not pass
+    (unexpected).  A candidate whose signature cannot be read, or that takes ``**kwargs``, accepts every name."""
+    ref = inspect.signature(signature.reference_function())
+    try:
+        params = inspect.signature(candidate).parameters
+    except (TypeError, ValueError):
+        params = None
+    if params is not None:
+        passed = set(signature.input_names)
+        var_kw = any(p.kind is p.VAR_KEYWORD for p in params.values())
+        by_kw = {n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+        missing = [n for n in signature.input_names if n not in by_kw and not var_kw]
+        unexpected = [n for n, p in params.items() if n not in passed and p.default is p.empty
+                      and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        if missing or unexpected:
+            raise ValueError(
+                f"{name}'s parameters do not match the reference's ({signature.reference}): the harness passes "
+                f"{', '.join(signature.input_names)} by keyword"
+                + (f"; missing (not accepted by keyword): {', '.join(missing)}" if missing else "")
+                + (f"; unexpected (required, never passed): {', '.join(unexpected)}" if unexpected else "")
+                + " (dpsco compare --against " + signature.entry + " --show-signature)")
+
+    def by_keyword(*args: Any, **kwargs: Any) -> Any:
+        bound = ref.bind(*args, **kwargs)
+        out: dict[str, Any] = {}
+        for k, v in bound.arguments.items():
+            kind = ref.parameters[k].kind
+            if kind is inspect.Parameter.VAR_KEYWORD:
+                out.update(v)
+            elif kind is inspect.Parameter.VAR_POSITIONAL:
+                if v:
+                    raise TypeError(f"the harness passed extra positional arguments *{k} to {name}")
+            else:
+                out[k] = v
+        return candidate(**out)
+
+    by_keyword.__name__ = name
+    by_keyword.__wrapped__ = candidate  # type: ignore[attr-defined]
+    return by_keyword
 
 
 def _relabel(record: dict[str, Any]) -> dict[str, Any]:
@@ -196,7 +267,8 @@ def compare_harness(candidate: Callable[..., Any], entry: CatalogueEntry, signat
     harness = harness_registry()[entry.name]
     alpha = 1.0 - float(confidence)
     ss = np.random.SeedSequence(seed)
-    s_inst, s_ours, s_theirs, s_perm, s_audit, s_pilot, s_pair = ss.spawn(7)
+    s_inst, s_ours, s_theirs, s_perm, s_audit, s_pilot, s_pair = _streams(seed)
+    candidate = keyword_candidate(candidate, signature, candidate_name)   # refuses mismatched names before any run
     records = np.asarray(harness.records(np.random.default_rng(s_inst)))
     compared = signature.compared
     name = candidate_name

@@ -28,13 +28,16 @@ conventions exist:
 
 from __future__ import annotations
 
+import copy
+import functools
 import importlib
 import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-__all__ = ["CALLING", "INPUT_ROLES", "CompareSignature", "compare_signature", "harness_inputs", "harness_signature",
-           "logistic_signature", "signature_registry"]
+__all__ = ["CALLING", "INPUT_ROLES", "CompareSignature", "compare_signature", "describe_object", "harness_call",
+           "harness_inputs", "harness_signature", "logistic_signature", "object_conventions", "resolved_parameters",
+           "signature_registry"]
 
 #: the calling conventions (module docstring)
 CALLING: tuple[str, ...] = ("logistic", "harness")
@@ -109,7 +112,9 @@ class CompareSignature:
                 "compared": list(self.compared), "bottom": self.bottom, "phases": self.phases,
                 "options": dict(self.options), "worst_pair": self.worst_pair is not None, "utility": self.utility,
                 "utility_measure": None if self.utility_measure is None else self.utility_measure.to_dict(),
-                "comparable": self.comparable, "reason": self.reason}
+                "comparable": self.comparable, "reason": self.reason,
+                **({"resolved_parameters": resolved_parameters(self.entry), "objects": object_conventions(self.entry)}
+                   if self.calling == "harness" and self.comparable else {})}
 
     def to_text(self, recorded: Mapping[str, str] | None = None) -> str:
         """A readable account (``dpsco compare --against ENTRY --show-signature``); ``recorded`` adds the
@@ -128,7 +133,18 @@ class CompareSignature:
             lines.append(f"    {n:<14} {r}{value}")
         if self.calling == "logistic" and self.options:
             lines.append("  the entry's options, by name: " + ", ".join(f"{k}={v!r}" for k, v in self.options.items()))
+        if self.calling == "harness" and self.comparable:
+            objects = object_conventions(self.entry)
+            if objects:
+                lines.append("  objects the candidate receives (calling conventions, from their docstrings):")
+                for n, text in objects.items():
+                    lines.append(f"    {n}: " + text.replace("\n", "\n      "))
         lines.append(f"  instance: {self.instance}")
+        if self.calling == "harness" and self.comparable:
+            lines.append("  resolved at the harness instance (the reference release's public parameters, "
+                         "dpsco.testing.harness_instance gives the inputs):")
+            for k, v in resolved_parameters(self.entry).items():
+                lines.append(f"    {k} = {_brief(v)}")
         lines.append(f"  compared: {', '.join(self.compared)}")
         if self.bottom:
             lines.append(f"  ⊥: {self.bottom}")
@@ -208,3 +224,102 @@ def compare_signature(name: str) -> CompareSignature:
         return sigs[name]
     except KeyError:
         raise ValueError(f"no compare signature for {name!r}; declared: {sorted(sigs)}") from None
+
+
+# ---- what the harness passes, and what the reference resolves from it (dpsco compare --show-signature) ----------
+
+def _brief(value: Any, limit: int = 240) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _first_paragraph(obj: Any, limit: int = 600) -> str:
+    doc = inspect.getdoc(obj) or ""
+    text = " ".join(doc.split("\n\n")[0].split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def describe_object(value: Any) -> str:
+    """The calling convention of an object the harness passes (a loss, a subgradient oracle, a domain, moment
+    bounds): a function's signature and the first paragraph of its docstring; an object's class, the first
+    paragraph of the class docstring and each public method's signature with the first paragraph of its
+    docstring.  Text, several lines."""
+    if inspect.isfunction(value) or inspect.isbuiltin(value):
+        try:
+            sig = str(inspect.signature(value))
+        except (TypeError, ValueError):
+            sig = "(...)"
+        return f"function {value.__name__}{sig}: {_first_paragraph(value)}"
+    cls = type(value)
+    lines = [f"{cls.__name__} ({cls.__module__}): {_first_paragraph(cls)}"]
+    for name in sorted(n for n in dir(cls) if not n.startswith("_")):
+        member = getattr(cls, name, None)
+        if not callable(member) or name == "to_dict":
+            continue
+        try:
+            sig = str(inspect.signature(getattr(value, name)))
+        except (TypeError, ValueError):
+            sig = "(...)"
+        doc = _first_paragraph(member, 300)
+        lines.append(f".{name}{sig}" + (f": {doc}" if doc else ""))
+    return "\n".join(lines)
+
+
+def harness_call(signature: CompareSignature, records: Any, rng: Any) -> tuple[dict[str, Any], Any]:
+    """One run of the entry's harness on ``records`` with ``rng`` (a numpy Generator), the reference function
+    behind a pass-through recorder: returns (the arguments of the harness's first call of the reference, by the
+    reference's parameter names — arrays copied, a Generator copied in its state at the call, other objects as
+    passed — and the reference's Release).  What a candidate receives in the same run."""
+    from dpsco.verification.papers.harness import harness_registry
+
+    harness = harness_registry()[signature.entry]
+    fn = signature.reference_function()
+    ref = inspect.signature(fn)
+    calls: list[dict[str, Any]] = []
+
+    def recorder(*args: Any, **kwargs: Any) -> Any:
+        if not calls:
+            bound = ref.bind(*args, **kwargs)
+            calls.append({k: copy.deepcopy(v) if type(v).__name__ in ("ndarray", "Generator") else v
+                          for k, v in bound.arguments.items()})
+        return fn(*args, **kwargs)
+
+    release = harness.run(records, rng, algorithm=recorder)
+    if not calls:
+        raise RuntimeError(f"{signature.entry}: the harness never called the reference function")
+    return calls[0], release
+
+
+@functools.lru_cache(maxsize=None)
+def _reference_run(entry: str) -> tuple[dict[str, Any], Any]:
+    import numpy as np
+
+    from dpsco.verification.papers.harness import harness_registry
+
+    rng = np.random.default_rng(0)
+    return harness_call(compare_signature(entry), harness_registry()[entry].records(rng), rng)
+
+
+def resolved_parameters(entry: Any) -> dict[str, Any]:
+    """The public parameters the reference derives at the harness instance (harness convention): the reference
+    release's ``parameters`` (public by the house rule: functions of the public inputs only — e.g. T₅, n₀, β of
+    accd22's Algorithm 1) from one run on the harness's records (seed 0), as JSON-ready values.  ``entry``: a
+    name, CatalogueEntry or CompareSignature.  ValueError for an entry without a harness-convention signature."""
+    from dpsco.reference.privacy import to_jsonable
+
+    name = getattr(entry, "entry", None) or getattr(entry, "name", None) or entry
+    sig = compare_signature(str(name))
+    if sig.calling != "harness" or not sig.comparable:
+        raise ValueError(f"{name!r} has no harness-convention compare signature (calling {sig.calling!r})")
+    return dict(to_jsonable(dict(_reference_run(sig.entry)[1].parameters)))
+
+
+def object_conventions(entry: Any) -> dict[str, str]:
+    """For each argument of the harness call that is neither an array, a number, a string nor a Generator (the
+    loss, subgradient oracle, domain, moment bounds …): its calling convention (:func:`describe_object`)."""
+    name = getattr(entry, "entry", None) or getattr(entry, "name", None) or entry
+    args, _ = _reference_run(str(name))
+    plain = (int, float, str, bool, type(None), list, tuple, dict)
+    return {k: describe_object(v) for k, v in args.items()
+            if not isinstance(v, plain) and type(v).__name__ not in ("ndarray", "Generator")
+            and not type(v).__module__.startswith("numpy")}
