@@ -17,6 +17,8 @@ The names listed below (``dpsco.__all__``) are the public API; they are imported
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
+import sys
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -68,6 +70,34 @@ _PUBLIC = {  # dict[str, tuple[str, str | None]]
 }
 
 __all__ = sorted(_PUBLIC)
+
+
+class _PaperAliases:
+    """``import dpsco.lr21`` / ``from dpsco.accd22 import algorithm_1`` (and their submodules, ``dpsco.lr21.
+    algorithms``): the paper namespaces are aliases of ``dpsco.reference.<paper>`` — the same module objects as
+    ``from dpsco import lr21`` gives, never second copies.  A meta-path finder that answers only for
+    ``dpsco.<paper>[.…]``; the target is imported on first use, so ``import dpsco`` stays cheap."""
+
+    PAPERS = ("accd22", "alt24", "bftt19", "lr21", "muabg23")
+    _specs: dict[str, Any] = {}
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        parts = fullname.split(".")
+        if len(parts) < 2 or parts[0] != __name__ or parts[1] not in self.PAPERS:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self, origin=f"alias of {__name__}.reference.{parts[1]}")
+
+    def create_module(self, spec: Any) -> Any:
+        module = importlib.import_module(spec.name.replace(f"{__name__}.", f"{__name__}.reference.", 1))
+        self._specs[spec.name] = module.__spec__   # restored by exec_module (the import system sets __spec__)
+        return module
+
+    def exec_module(self, module: Any) -> None:
+        module.__spec__ = self._specs.pop(module.__spec__.name)
+
+
+if not any(type(f).__name__ == "_PaperAliases" for f in sys.meta_path):
+    sys.meta_path.insert(0, _PaperAliases())
 
 
 def __getattr__(name: str) -> Any:

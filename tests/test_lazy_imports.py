@@ -52,3 +52,20 @@ def test_a_subcommand_imports_only_its_own_module():
     loaded = _loaded("import contextlib, io\nfrom dpsco.verification.cli.main import main\n"
                      "with contextlib.redirect_stdout(io.StringIO()):\n    assert main(['plan', '--help']) == 0")
     assert "dpsco.verification.papers" not in loaded and "dpsco.verification.campaign" not in loaded
+
+
+def test_paper_namespaces_import_as_modules_and_stay_lazy():
+    # issue 27: `import dpsco.lr21` / `from dpsco.accd22 import algorithm_1` are the same module objects as
+    # `from dpsco import lr21` (aliases of dpsco.reference.<paper>, never second copies); `import dpsco` alone
+    # still loads none of them (test_loads_nothing_heavy)
+    loaded = _loaded("import dpsco, dpsco.reference.lr21 as r\nimport dpsco.lr21\n"
+                     "from dpsco.accd22 import algorithm_1\nimport dpsco.accd22.algorithms as a\n"
+                     "import dpsco.reference.accd22 as ra, dpsco.reference.accd22.algorithms as rb\n"
+                     "from dpsco import muabg23, alt24, bftt19\n"
+                     "import dpsco.muabg23, dpsco.alt24, dpsco.bftt19\n"
+                     "assert dpsco.lr21 is r and r.__spec__.name == 'dpsco.reference.lr21'\n"
+                     "assert a is rb and algorithm_1 is ra.algorithm_1 and dpsco.accd22 is ra\n"
+                     "assert dpsco.muabg23 is muabg23 and dpsco.alt24 is alt24 and dpsco.bftt19 is bftt19\n"
+                     "try:\n    import dpsco.not_a_paper\nexcept ModuleNotFoundError:\n    pass\n"
+                     "else:\n    raise AssertionError('dpsco.not_a_paper imported')\n")
+    assert "dpsco.reference" in loaded and "dpsco.verification.papers" not in loaded

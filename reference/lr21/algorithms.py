@@ -102,8 +102,17 @@ def algorithm_1(
     mu : μ > 0, the ridge modulus (part of F; public).
     method : 𝓜 — "agd" (Thm 2.2 / 0.3), "subgradient" (Thm 2.1 / 0.2), "sgd" (Thm 3.1), "katyusha"
         (Thm 3.2), or a callable ``(objective, rng) -> w`` (any black-box optimiser; certified like the others).
-    alpha, T : accuracy and iteration count (defaults: the theorem's; both utility constants — the noise is
-        calibrated to the α used and the certificate enforces it).
+    alpha, T : accuracy and iteration count — utility constants: the noise is calibrated to the α used and the
+        certificate enforces it.  Defaults (:func:`algorithm_1_parameters`; the values used are in the release's
+        ``parameters["alpha"]`` / ``["T"]``), with L = L_ℓ + μR, β = β_ℓ + μ, κ = β/μ, s =
+        ``noise_factor(d, ε, δ)``:
+        "agd" / "katyusha" on a smooth loss: α = (L²/μ)·min{κs², 1}/n², the ERM form of the appendix's
+        Theorem 0.3 (2b) — not Theorem 2.2 (b)'s printed L²/μ·min{κs², 1}, the non-ERM form (``erm=False``);
+        T = ⌈√κ·log((μ + β)R²/(2α))⌉, the AGD count in the proof of Theorem 2.2 (Bubeck 2015, Thm 3.18), for
+        "agd", and ⌈log₂(LR/α)⌉ + 1 epochs for "katyusha" (Theorem 3.2 gives no constant).
+        Otherwise: α = L²/(μn)·min{1/n, s}, the ERM form of Theorem 0.2 (Theorem 3.1's choice for "sgd";
+        ``erm=False``: Theorem 2.1's L²s/μ); T = ⌈2L²/(μα)⌉ (Prop. 0.1) for "subgradient" and "sgd".
+        In every case α is raised to ``certifiable_alpha(μ, R)`` where it would fall below it (extreme ε).
     sensitivity_mode : "paper" (Δ_F = 2L/(μn), L = L_ℓ + μR) or "tight" (2L_ℓ/(μn): the ridge cancels in Lemma 0.2).
     gaussian : "zhao" (paper) or "analytic" (Balle & Wang) calibration for δ > 0.
     fallback : what to do when the certificate fails (:mod:`dpsco.reference.lr21`, "Privacy rests on a certificate").
