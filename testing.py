@@ -6,6 +6,8 @@ publish only what its claim covers (in the style of ``numpy.testing`` and scikit
   (:func:`dpsco.verification.auditing.audit.audit`, :func:`dpsco.verification.auditing.curve_audit.audit_curve`).
 * :func:`assert_matches_reference` — wraps :func:`dpsco.verification.campaign.compare.compare` (two-sample law,
   utility, privacy audit of the candidate against a catalogue entry).
+* :func:`harness_instance` — the exact keyword arguments a candidate for a suite-verified entry (harness
+  convention) receives in one run of the comparison, to replay it outside (the candidate is called BY KEYWORD).
 * :func:`assert_claim_covers` — checks a :class:`~dpsco.reference.privacy.Release` structurally (finite outcome,
   claim present and consistent in its notions, no private fields published) and, given a second release on a
   neighbouring dataset at the same seed, that every published field but the outcome is the same.
