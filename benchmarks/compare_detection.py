@@ -6,9 +6,10 @@ Usage: python benchmarks/compare_detection.py [REPS] [SAMPLES] [CONFIDENCE] [OUT
 accd22.algorithm_4, accd22.algorithm_5, muabg23.noisy_gd, muabg23.adaptive_gd), each variant is compared with its entry REPS times
 (compare seed 20261127 + r, SAMPLES runs per side for the two-sample test and per side of the audit) by
 ``dpsco.verification.campaign.compare_detection.harness_detection``; prints one markdown row per variant with
-the rate and its two-sided 95 % Clopper-Pearson interval (scipy ``binomtest(...).proportion_ci(method="exact")``)
-and writes the JSON record to OUT.json when given.  (Bassily et al.'s table: ``detection_campaign`` of the same
-module, ``pytest -m campaign tests/test_compare.py::test_detection_campaign``.)
+the rate and its two-sided 95 % Clopper-Pearson interval (scipy ``binomtest(...).proportion_ci(method="exact")``),
+the refutations by family — (a) two-sample, (b) utility, (c)(i) claim vs exact, (c)(ii) audit — and the median
+CPU seconds of one comparison, and writes the JSON record to OUT.json when given.  (Bassily et al.'s table:
+``detection_campaign`` of the same module, ``pytest -m campaign tests/test_compare.py::test_detection_campaign``.)
 """
 
 from __future__ import annotations
@@ -32,15 +33,15 @@ def main(argv: list[str]) -> int:
     papers = argv[4].split(",") if len(argv) > 4 else ["alt24", "accd22"]
     implementations = {e: v for p in papers for e, v in PAPERS[p].items()}
     records = []
-    print("| entry | variant | refuted / reps | rate (95 % CI) | by family (two-sample / claim vs exact / audit) "
-          "| median s |")
+    print("| entry | variant | refuted / reps | rate (95 % CI) | by family (two-sample / utility / claim vs exact / "
+          "audit) | median CPU s |")
     print("|---|---|---|---|---|---|")
     for entry, variants in implementations.items():
         def row(name: str, v: dict, _entry: str = entry) -> None:
             f = v["by_family"]
             print(f"| `{_entry}` | {name} | {v['refuted']} / {v['reps']} | {v['rate']:.2f} "
-                  f"({v['ci95'][0]:.2f}–{v['ci95'][1]:.2f}) | {f['two_sample']} / {f['claim_vs_exact']} / {f['audit']} "
-                  f"| {v['median_seconds']:.1f} |", flush=True)
+                  f"({v['ci95'][0]:.2f}–{v['ci95'][1]:.2f}) | {f['two_sample']} / {f['utility']} / {f['claim_vs_exact']} / "
+                  f"{f['audit']} | {v['median_cpu_seconds']:.1f} |", flush=True)
         records.append(harness_detection(entry, variants, reps, samples=samples, confidence=confidence,
                                          progress=row))
     if out_path:

@@ -8,7 +8,8 @@
 
 Each returns, per variant, the number of repetitions refuted, the rate with its two-sided 95 % Clopper–Pearson
 interval (``scipy.stats.binomtest(...).proportion_ci(method="exact")``), the refutations per family and the median
-wall time.  ``benchmarks/compare_detection.py`` runs them and prints the tables.
+wall time (``harness_detection`` also the median CPU time of a comparison, which does not depend on the load of a
+shared machine).  ``benchmarks/compare_detection.py`` runs them and prints the tables.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def detection_campaign(reps: int = 50, *, samples: int = 2000, confidence: float
             res = compare(cand, instance=inst, samples=samples, seed=seed + 1 + r, confidence=confidence,
                           candidate_name=v)
             times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
             refuted += int(res.refuted)
             fams["two_sample"] += int(res.two_sample["reject"])
             fams["utility"] += int(res.utility["candidate"]["verdict"] == "fail")
@@ -69,25 +71,32 @@ def harness_detection(entry: str, variants: Mapping[str, Callable[..., Any]], re
                       confidence: float, seed: int = 20261127, audit_samples: int | None = None,
                       progress: Callable[[str, dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Refutation rates of ``compare(variant, entry)`` over ``reps`` repetitions (compare seed ``seed`` + r), for
-    each of ``variants`` (name -> candidate in the entry's harness convention)."""
+    each of ``variants`` (name -> candidate in the entry's harness convention).  ``by_family`` counts the
+    repetitions refuted by each family: (a) ``two_sample``, (b) ``utility`` (the one-sided KS test of the excess or
+    the paper's bound, ``compare_suite.utility_family``; 0 where the entry declares no measure), (c)(i)
+    ``claim_vs_exact``, (c)(ii) ``audit``, and ``nonfinite`` outcomes; one repetition may count in several."""
     out: dict[str, Any] = {"entry": entry, "reps": reps, "samples": samples, "confidence": confidence, "seed": seed,
                            "variants": {}}
     for name, fn in variants.items():
-        refuted, fams, times = 0, {"two_sample": 0, "claim_vs_exact": 0, "audit": 0, "nonfinite": 0}, []
+        refuted, times, cpu = 0, [], []
+        fams = {"two_sample": 0, "utility": 0, "claim_vs_exact": 0, "audit": 0, "nonfinite": 0}
         for r in range(reps):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             res = compare(fn, entry, samples=samples, audit_samples=audit_samples or samples, seed=seed + r,
                           confidence=confidence, candidate_name=name)
             times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
             refuted += int(res.refuted)
             fams["two_sample"] += int(res.two_sample["reject"])
+            fams["utility"] += int(bool((res.utility or {}).get("reject", False)))   # family (b); absent: 0
             fams["claim_vs_exact"] += int(res.audit["claim_vs_exact"]["verdict"] == "refuted")
             fams["audit"] += int(res.audit.get("verdict") == "refuted")
             fams["nonfinite"] += int(any("non-finite" in x for x in res.refuted_by))
         ci = binomtest(refuted, reps).proportion_ci(0.95, method="exact")
         out["variants"][name] = {"refuted": refuted, "reps": reps, "rate": refuted / reps,
                                  "ci95": [float(ci.low), float(ci.high)], "by_family": fams,
-                                 "median_seconds": float(np.median(times))}
+                                 "median_seconds": float(np.median(times)),
+                                 "median_cpu_seconds": float(np.median(cpu))}
         if progress is not None:
             progress(name, out["variants"][name])
     return out
