@@ -138,7 +138,8 @@ def clip_rows_outside(V: np.ndarray, C: float) -> tuple[np.ndarray, np.ndarray |
     finite with largest magnitude in (0, 1e300) (:func:`row_norms`' fast condition): the row maxima and norms
     are computed once and the outside rows' share of them handed to the clipping.  ``clip_rows`` would recompute
     them on the gathered rows ``V[outside]``: the maxima are exact, and each norm is the same reduction over the
-    same contiguous row, so the values are the same (C order is required so that the row's summation order is).
+    same contiguous row, so the values are the same (C order is required so that the row's summation order is);
+    all of those rows have norm > C, so ``clip_rows`` would rescale every one of them, which is done directly.
     Used by ``dpsco.reference.projections.project_ball``."""
     if V.flags.c_contiguous:
         A = np.abs(V)
@@ -148,7 +149,8 @@ def clip_rows_outside(V: np.ndarray, C: float) -> tuple[np.ndarray, np.ndarray |
             outside = ~(norms <= C)
             if not outside.any():
                 return outside, None
-            return outside, _clip_finite_rows(V[outside], C, m[outside], norms[outside])
+            # every gathered row has norm > C (no NaN here): clip_rows would rescale all of them, so rescale directly
+            return outside, _rescale(V[outside], C, m[outside])
     outside = ~(row_norms(V) <= C)
     if not np.any(outside):
         return outside, None

@@ -85,8 +85,11 @@ def project_ball(Y: Any, radius: float, center: Any = None) -> np.ndarray:
     one = Y.ndim == 1
     Y2 = Y[None, :] if one else Y.reshape(-1, Y.shape[-1])
     C2 = None if c is None else np.broadcast_to(c, Y.shape).reshape(Y2.shape)
-    with np.errstate(over="ignore", invalid="ignore"):
-        V = Y2 if C2 is None else Y2 - C2
+    if C2 is None:
+        V = Y2
+    else:
+        with np.errstate(over="ignore", invalid="ignore"):
+            V = Y2 - C2
     outside, U = clip_rows_outside(V, r)  # NaN rows count as outside (they go to the centre)
     if U is not None:
         if C2 is None:
