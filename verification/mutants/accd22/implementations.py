@@ -31,9 +31,15 @@ Variants (every one claims ε-DP, replace-one):
 ``alg4_no_extension``      F instead of F_L (the Lipschitzian extension — this paper's clipping — dropped): the
                            privacy claim is false (one far record moves a phase's minimiser across its whole
                            localisation ball, diameter 4Lη_i n₀ ≫ the calibrated 2Lη_i), but the law on benign
-                           records barely changes, and on the suite's worst pair (every record far, record 0
-                           mirrored) both minimisers sit on the same boundary point of that ball: a measured miss;
-``alg4_reused_batch``      every phase uses the first batch (a reused batch);
+                           records changes little.  On the harness's own worst pair (every record far, record 0
+                           mirrored) both minimisers sit on the same boundary point of that ball; compare's worst
+                           pair (``compare_signatures.lone_far_pair``: one far record among zero-curvature ones)
+                           puts them at opposite boundary points, a privacy loss n₀ε = 6 in phase 1
+                           (``tests/accd22/test_accd22_implementations.py``);
+``alg4_reused_batch``      every phase uses the first batch (a reused batch).  At the harness's inputs this does
+                           not break the ε-DP claim: each phase spends at most ε/4 on a record (the calibration
+                           σ_i = 4Lη_i√d/ε against an ℓ1 sensitivity √d·Lη_i) and k = ⌈log 24⌉ = 4 phases read
+                           record 0, ≤ 4·ε/4 = ε (it would from k ≥ 5, n ≥ 55); only the law can show it;
 ``alg5_eta_not_halved``    η_i = η₀ in every epoch (line 9's halving dropped).
 
 **Never use these for anything but testing the comparison.**
