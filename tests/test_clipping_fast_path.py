@@ -300,16 +300,28 @@ def test_project_ball_bit_identical_to_the_safe_path(data, Y):
 
 
 def test_project_ball_fast_path_layouts_and_radius_types():
-    """F-ordered and strided inputs (the fast path needs C order: they take the safe path or a C copy), radius as
-    int / numpy float / Python float, and rows at the radius exactly and one ulp off."""
+    """F-ordered and strided inputs (clip_rows_outside's fast path needs C order: they take the safe path or a C
+    copy; the others compute on one layout throughout), radius as int / numpy float / Python float, and rows at the
+    radius exactly and one ulp off; also row_norms, clip_rows and enforce_norm_bound on these layouts, and
+    (k, d) batches of many rows as the replicate axes make them."""
     rng = np.random.default_rng(1)
     for d in (1, 2, 5, 8, 9, 16, 17, 130):
         Y = rng.normal(size=(7, d)) * 3
         r0 = float(row_norms(Y[0]))
         for Yv in (Y, np.asfortranarray(Y), Y[::2], Y.T.copy().T):
+            assert_identical(row_norms(Yv), frozen_row_norms(Yv))
             for r in (r0, math.nextafter(r0, 0.0), math.nextafter(r0, math.inf), 1, np.float64(2.5), 0.0):
+                if r > 0:
+                    assert_identical(clip_rows(Yv, r), frozen_clip_rows(Yv, r))
+                    assert_identical(enforce_norm_bound(Yv, r), frozen_enforce_norm_bound(Yv, r))
                 assert_identical(project_ball(Yv, r), frozen_project_ball(Yv, r))
                 assert_identical(project_ball(Yv, r, Yv[1]), frozen_project_ball(Yv, r, Yv[1]))
+    for k, d in ((2000, 9), (500, 1), (64, 130)):
+        Y = rng.normal(size=(k, d)) * np.exp(rng.normal(size=(k, 1)))
+        assert_identical(row_norms(Y), frozen_row_norms(Y))
+        assert_identical(clip_rows(Y, 1.0), frozen_clip_rows(Y, 1.0))
+        assert_identical(enforce_norm_bound(Y, 2.0), frozen_enforce_norm_bound(Y, 2.0))
+        assert_identical(project_ball(Y, 1.0), frozen_project_ball(Y, 1.0))
     for bad in (-1.0, math.nan, -0.5):
         try:
             project_ball(np.ones(3), bad)
