@@ -30,10 +30,13 @@ three families of tests are applied, each at α/3 with α = 1 − C:
       on its expectation (one-sided Hoeffding);
   (c) a privacy audit of the candidate at its claimed ε against a replace-one extreme neighbour.
 For the entries of Asi, Liu & Tian, Menart et al. and Asi, Chadha, Cheng & Duchi (verified by their own suites)
-the candidate is a drop-in for the reference function: the entry's privacy harness calls it with exactly the
-arguments it passes the reference (--show-signature lists them by name) on the harness's instance ("harness");
-(a) compares the released outcome (⊥ as an outcome where the paper releases it), (c) checks every notion of the
-claim against the exact privacy of the paper's mechanism on the worst-case pair and audits the candidate there.
+the candidate is a drop-in for the reference function: the entry's privacy harness calls it by keyword with
+exactly the arguments it passes the reference (--show-signature lists them by name, with the parameters they
+resolve to) on the harness's instance ("harness"); (a) compares the released outcome (⊥ as an outcome where the
+paper releases it), (b) tests that the candidate's excess on the harness's objective (the entry's utility measure,
+--show-signature) is not stochastically larger than the reference's (one-sided KS), and checks the paper's bound
+where one is declared at the harness's inputs, (c) checks every notion of the claim against the exact privacy of
+the paper's mechanism on the worst-case pair and audits the candidate there.
 A faithful implementation is refuted with probability at most 1 - C (default C = 0.95).  Without --seed a fresh
 seed is drawn, recorded in the output and printed on stderr ("seed: S — rerun with --seed S").  "not refuted" is not a proof of
 correctness: the output reports the power of each test (docs/compare.md: measured detection rates).
