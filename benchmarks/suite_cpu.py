@@ -126,8 +126,13 @@ def main(argv: list[str]) -> int:
         # only this folder goes on the path (the checkout's root would make its folders importable by their bare
         # names, which tests/test_layout.py checks they are not)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [here, env.get("PYTHONPATH", "")]))
-        return subprocess.call([sys.executable, "-m", "pytest", "-p", "suite_cpu", *extra],
-                               cwd=os.path.dirname(here), env=env)
+        status = subprocess.call([sys.executable, "-m", "pytest", "-p", "suite_cpu", *extra],
+                                 cwd=os.path.dirname(here), env=env)
+        # the whole run's CPU (pytest, its xdist workers and every descendant that was waited for): the per-test
+        # rows miss the CPU of process pools started through multiprocessing's forkserver (their workers are the
+        # forkserver's children, not the test process's), e.g. tests/test_verify.py's quick campaign
+        print(f"whole run: {_children_cpu():.0f} CPU-s (user + system of the waited-for process tree)")
+        return status
     if len(argv) >= 2 and argv[0] == "summary":
         print(summary(argv[1], int(argv[2]) if len(argv) > 2 else 20))
         return 0
