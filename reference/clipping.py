@@ -7,7 +7,8 @@ A sensitivity proof says ‖clip_C(g)‖ ≤ C.  In floating point that needs ca
   magnitude first (‖g‖ = m·‖g/m‖, m = max|g_i|), which neither overflows nor underflows for finite rows, and
   returns inf for a row with an infinite entry.
 * g·(C/‖g‖) can round to a norm of C(1 + 2⁻⁵²·d).  :func:`clip_rows` rescales the few such rows by a factor just
-  below one until ‖clip_C(g)‖ ≤ C holds as computed.
+  below one until ‖clip_C(g)‖ ≤ C holds as computed; for a subnormal C, where no such factor helps, the row is set
+  to zero (tests/test_clipping_fast_path.py::test_subnormal_bound_holds).
 * A row with an infinite entry is clipped to its limit direction (the signs of its infinite entries) and a row
   with a NaN entry to zero: both are bounded by C, so the step's sensitivity bound holds whatever the upstream
   computation did.  On finite rows nothing changes but the scaling.
@@ -124,8 +125,11 @@ def _rescale(sub: np.ndarray, C: float, m: np.ndarray) -> np.ndarray:
     for _ in range(8):  # rounding can leave ‖sub‖ a few ulps above C; shrink those rows by an ulp-sized factor
         bad = row_norms(sub) > C
         if not bad.any():
-            break
+            return sub
         sub[bad] *= _SHRINK
+    # only a subnormal C gets here (C·u rounds each entry to a subnormal that no ulp-sized shrink lowers: C = 5e-324
+    # gave a row of norm 1e-323): the zero row is the one point of the ball left, so the bound holds on every input
+    sub[row_norms(sub) > C] = 0.0
     return sub
 
 

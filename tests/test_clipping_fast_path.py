@@ -66,6 +66,7 @@ def frozen_clip_rows(G, C):
             if not np.any(bad):
                 break
             sub[bad] *= 1.0 - 4.0 * np.finfo(np.float64).eps
+        sub[frozen_row_norms(sub) > C] = 0.0  # not in 72e457e: the documented fix for a subnormal C (see below)
         G[over] = sub
     return G
 
@@ -160,8 +161,8 @@ def bound_for(draw, G):
     if kind == "generic":
         return draw(st.sampled_from([5e-324, 1e-300, 1e-10, 0.5, 1.0, 2.0, 1e10, 1e300, 1.7976931348623157e308]))
     c = draw(st.sampled_from(finite))
-    if kind == "up":
-        c = math.nextafter(c, math.inf)
+    if kind == "up":  # a finite bound: clip_rows' C is a finite positive number (the nextafter of 1.8e308 is inf)
+        c = min(math.nextafter(c, math.inf), 1.7976931348623157e308)
     elif kind == "down":
         c = math.nextafter(c, 0.0)
     return c if c > 0 else 5e-324
@@ -176,7 +177,7 @@ def assert_identical(a, b):
 
 
 #: below about √d times the smallest normal number, C·(unit vector) has subnormal entries whose rounding the
-#: ulp-sized shrink of clip_rows cannot undo (the same on both paths: test_subnormal_bound_is_an_old_limitation)
+#: ulp-sized shrink of clip_rows cannot undo (then the row is zeroed: test_subnormal_bound_holds)
 MIN_NORMAL_BOUND = 1e-300
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -213,8 +214,8 @@ def test_clip_rows_bit_identical_and_bounded(data, G):
     out = clip_rows(G, C)
     assert_identical(out, frozen_clip_rows(G, C))
     assert np.all(np.isfinite(out))
-    if C >= MIN_NORMAL_BOUND:  # see test_subnormal_bound_is_an_old_limitation
-        assert np.all(row_norms(out) <= C) and np.all(frozen_row_norms(out) <= C)
+    # every C, subnormal ones included (test_subnormal_bound_holds)
+    assert np.all(row_norms(out) <= C) and np.all(frozen_row_norms(out) <= C)
 
 
 @SETTINGS
@@ -225,8 +226,7 @@ def test_enforce_norm_bound_bit_identical_and_bounded(data, G):
     ref = frozen_enforce_norm_bound(G, C)
     assert_identical(out, ref)
     assert (out is G) == (ref is G)  # the no-op returns the input object itself on both paths
-    if C >= MIN_NORMAL_BOUND:
-        assert np.all(row_norms(out) <= C)
+    assert np.all(row_norms(out) <= C)  # every C, subnormal ones included (test_subnormal_bound_holds)
 
 
 @SETTINGS
@@ -257,15 +257,17 @@ def test_clip_rows_fast_path_at_the_bound_and_one_ulp_either_side():
             assert np.all(row_norms(out) <= c)
 
 
-def test_subnormal_bound_is_an_old_limitation():
-    """Documents a limitation of the safe path that the fast path shares bit for bit (found by this file's
-    property test): for a subnormal bound C = 5e-324 the clipped row can have computed norm 1e-323 > C, because
-    C·u rounds each entry to a subnormal and the ulp-sized shrink cannot lower it.  No algorithm uses such a bound
-    (every calibrated C is a normal number); both paths return the same bits."""
+def test_subnormal_bound_holds():
+    """A limitation of 72e457e's clipping found by this file's property test, now fixed on both paths: for a
+    subnormal bound C = 5e-324, C·u rounds each entry of the clipped row to a subnormal that the ulp-sized shrink
+    cannot lower, and the row had computed norm 1e-323 = 2C.  The zero row (the one point of the ball left) is
+    returned instead, so ‖out‖ ≤ C holds on every input; the frozen copy above carries the same one-line fix, so
+    the bit-for-bit comparisons cover every other input unchanged."""
     G = np.array([5e-324, 5e-324, 5e-324])
-    out, ref = clip_rows(G, 5e-324), frozen_clip_rows(G, 5e-324)
-    assert_identical(out, ref)
-    assert float(row_norms(out)) == 1e-323
+    out = clip_rows(G, 5e-324)
+    assert float(row_norms(out)) <= 5e-324 and not np.any(out)
+    assert float(row_norms(enforce_norm_bound(G, 5e-324))) <= 5e-324
+    assert float(row_norms(project_ball(G, 5e-324))) <= 5e-324
 
 
 # -- project_ball -----------------------------------------------------------------------------------------------
@@ -292,7 +294,7 @@ def test_project_ball_bit_identical_to_the_safe_path(data, Y):
     assert_identical(out, frozen_project_ball(Y, r, c))
     if math.isfinite(r):  # radius inf is the identity (documented), non-finite rows stay
         assert np.all(np.isfinite(out))
-    if c is None and r >= MIN_NORMAL_BOUND and math.isfinite(r):
+    if c is None and math.isfinite(r):
         # a (d,) vector that math.hypot puts inside is returned unchanged (the one-vector test of project_ball,
         # older than these fast paths): its bound holds as hypot computes it, and row_norms may be one ulp above
         by_hypot = Y.ndim == 1 and math.hypot(*Y.tolist()) <= r and np.array_equal(out, Y)
