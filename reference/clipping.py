@@ -32,6 +32,15 @@ _FAST_MAX = 1e300
 _SHRINK = 1.0 - 4.0 * float(np.finfo(np.float64).eps)  # the ulp-sized factor of clip_rows' last rescaling
 
 
+def _check_bound(C: float) -> float:
+    """C as a float, refusing a negative or NaN bound (ValueError naming ``C``): 72e457e returned sign-flipped rows
+    of norm |C| for C < 0 (independent review), which no sensitivity proof covers."""
+    C = float(C)
+    if not C >= 0.0:
+        raise ValueError(f"C (the clipping bound) must be >= 0, got {C!r}")
+    return C
+
+
 def _fast_maxima(A: np.ndarray) -> np.ndarray | None:
     """m = max|g_i| per row of A = |G| (keepdims), when every row is finite with 0 < m < 1e300, else None.
 
@@ -79,15 +88,15 @@ def _safe_row_norms(G: np.ndarray, A: np.ndarray) -> np.ndarray:
 
 
 def clip_rows(G: np.ndarray, C: float) -> np.ndarray:
-    """Each row g of G (last axis) scaled by min(1, C/‖g‖): ℓ2 clipping at C > 0, with ‖out‖ ≤ C guaranteed in
-    floating point.  Infinite rows are clipped to C times the unit vector of the signs of their infinite entries;
+    """Each row g of G (last axis) scaled by min(1, C/‖g‖): ℓ2 clipping at C ≥ 0, with ‖out‖ ≤ C guaranteed in
+    floating point (as :func:`row_norms` computes it).  Raises ValueError naming ``C`` if C < 0 or NaN.  Infinite rows are clipped to C times the unit vector of the signs of their infinite entries;
     rows with a NaN to 0.  Returns a new float array of G's shape.
 
     Fast path (bit-identical, tests/test_clipping_fast_path.py): when every row is finite with largest magnitude
     in (0, 1e300) (:func:`row_norms`' fast condition), the inf/NaN row handling is skipped (it would change
     nothing), and the clipped rows reuse those row maxima instead of recomputing them."""
     G = np.array(G, dtype=np.float64)
-    C = float(C)
+    C = _check_bound(C)
     if G.size == 0:
         return G
     A = np.abs(G)
@@ -128,7 +137,8 @@ def _rescale(sub: np.ndarray, C: float, m: np.ndarray) -> np.ndarray:
             return sub
         sub[bad] *= _SHRINK
     # only a subnormal C gets here (C·u rounds each entry to a subnormal that no ulp-sized shrink lowers: C = 5e-324
-    # gave a row of norm 1e-323): the zero row is the one point of the ball left, so the bound holds on every input
+    # gave a row of norm 1e-323): the zero row is the one point of the ball left, so the bound holds as computed
+    # (row_norms itself rounds there: the exact norm of a subnormal row can be up to √2 times its computed norm)
     sub[row_norms(sub) > C] = 0.0
     return sub
 
@@ -183,7 +193,7 @@ def enforce_norm_bound(G: np.ndarray, C: float) -> np.ndarray:
     whenever the upstream computation is right); otherwise the clipped copy.  Fast path as in :func:`clip_rows`
     (same condition; the row maxima and norms of the test are reused by the clipping)."""
     G = np.asarray(G, dtype=np.float64)
-    C = float(C)
+    C = _check_bound(C)
     A = np.abs(G)
     m = _fast_maxima(A)
     if m is not None:  # fast path: the norms and maxima computed once, for the test and for the clipping

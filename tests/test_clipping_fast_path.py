@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -331,3 +332,15 @@ def test_project_ball_fast_path_layouts_and_radius_types():
             assert "radius" in str(e)
         else:
             raise AssertionError(f"radius {bad} accepted")
+
+
+def test_negative_or_nan_bound_is_refused():
+    """Independent review: 72e457e returned sign-flipped rows of norm |C| for C < 0 (clip_rows([[3, 4]], -1) was
+    [[-0.6, -0.8]]), and the subnormal fix would have returned zero rows; a bound no sensitivity proof covers is now
+    a ValueError naming C, before anything is computed."""
+    for bad in (-1.0, -5e-324, math.nan, -math.inf):
+        with pytest.raises(ValueError, match="C"):
+            clip_rows(np.array([[3.0, 4.0]]), bad)
+        with pytest.raises(ValueError, match="C"):
+            enforce_norm_bound(np.array([[3.0, 4.0]]), bad)
+    assert not np.any(clip_rows(np.array([[3.0, 4.0]]), 0.0))  # C = 0: the ball is the origin
