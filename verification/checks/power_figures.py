@@ -32,7 +32,7 @@ criterion (``checks.power``) — so a report can say which passes are evidence.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Callable
 
 from scipy import stats
 from scipy.special import gammaincc, gammainccinv
@@ -86,6 +86,22 @@ def gaussian_mu_power(mu_claim: float, dof: int, alpha: float | None = None) -> 
                     "power_at_factor_2: P(fail) at μ = 2·claim"}
 
 
+def _hoeffding_setup(bound: float, scale: float, runs: int, components: int, alpha: float, scale_name: str
+                     ) -> tuple[float, float, int, int, float, Callable[[float], float]]:
+    """(B, c, R, m, t, r) of the Hoeffding power figures: the bound, the range c of the truncated or bounded
+    variable, the runs, the components, the failing threshold t and the one-sided Hoeffding radius
+    r(a) = c·√(log(1/a)/(2R)).  ValueError for non-positive or non-finite ``bound`` / ``scale``."""
+    B, c = float(bound), float(scale)
+    R, m = _runs(runs), _runs(components, "components")
+    if not (B > 0 and c > 0 and math.isfinite(B) and math.isfinite(c)):
+        raise ValueError(f"bound and {scale_name} must be finite and > 0, got {bound!r}, {scale!r}")
+
+    def r(a: float) -> float:
+        return c * math.sqrt(math.log(1.0 / a) / (2.0 * R))
+
+    return B, c, R, m, _threshold(alpha), r
+
+
 def hoeffding_lower_power(bound: float, truncation: float, runs: int, components: int = 1,
                           alpha: float | None = None) -> dict[str, Any]:
     """Power of "max over ``components`` of E[min(X, c)] ≥ ``bound``" tested from ``runs`` runs per component
@@ -97,15 +113,7 @@ def hoeffding_lower_power(bound: float, truncation: float, runs: int, components
     (``minimum_detectable_mean`` B − s; None when s ≥ B: not even a mean of 0 is detected at that probability).
     At a violation by a factor of two (every true mean ≤ B/2) it fails with probability ≥ ``power_at_factor_2``
     = 1 − m·exp(−2R((B/2 − r(t))/c)²) (0 when B/2 ≤ r(t): no guarantee).  ValueError for non-positive inputs."""
-    B, c = float(bound), float(truncation)
-    R, m = _runs(runs), _runs(components, "components")
-    if not (B > 0 and c > 0 and math.isfinite(B) and math.isfinite(c)):
-        raise ValueError(f"bound and truncation must be finite and > 0, got {bound!r}, {truncation!r}")
-    t = _threshold(alpha)
-
-    def r(a: float) -> float:
-        return c * math.sqrt(math.log(1.0 / a) / (2.0 * R))
-
+    B, c, R, m, t, r = _hoeffding_setup(bound, truncation, runs, components, alpha, "truncation")
     s = r(t) + r(MISS / m)
     gap = B / 2.0 - r(t)
     p2 = max(0.0, 1.0 - m * math.exp(-2.0 * R * (gap / c) ** 2)) if gap > 0 else 0.0
@@ -217,15 +225,7 @@ def hoeffding_upper_power(bound: float, top: float, runs: int, components: int =
     t = min(alpha, SURE_FAIL)).  If every true mean is ≥ B + s, s = r(t/m) + r(MISS/m), r(a) = top·√(log(1/a)/
     (2R)), the check fails with probability ≥ 1 − MISS: ``minimum_detectable_excess`` = s; ``power_at_factor_2``
     ≥ 1 − m·exp(−2R((B − r(t/m))/top)²) at every mean = 2B (0 when B ≤ r(t/m) or 2B > top: no guarantee)."""
-    B, c = float(bound), float(top)
-    R, m = _runs(runs), _runs(components, "components")
-    if not (B > 0 and c > 0 and math.isfinite(B) and math.isfinite(c)):
-        raise ValueError(f"bound and top must be finite and > 0, got {bound!r}, {top!r}")
-    t = _threshold(alpha)
-
-    def r(a: float) -> float:
-        return c * math.sqrt(math.log(1.0 / a) / (2.0 * R))
-
+    B, c, R, m, t, r = _hoeffding_setup(bound, top, runs, components, alpha, "top")
     s = r(t / m) + r(MISS / m)
     gap = B - r(t / m)
     p2 = max(0.0, 1.0 - m * math.exp(-2.0 * R * (gap / c) ** 2)) if gap > 0 and 2 * B <= c else 0.0
